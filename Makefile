@@ -1,0 +1,26 @@
+# adversary-gate: make (build), make test, make check (typecheck + tests), make demo.
+.PHONY: all build test check typecheck demo clean schemas
+
+all: build
+
+node_modules: package-lock.json
+	npm ci
+	@touch node_modules
+
+build: node_modules
+	npm run build
+
+test: node_modules
+	npm test
+
+typecheck: node_modules
+	npm run typecheck
+
+check: node_modules
+	npm run check
+
+schemas: node_modules
+	npm run generate -w schemas
+
+clean:
+	rm -rf schemas/dist tools/*/dist .turbo tools/*/.turbo schemas/.turbo

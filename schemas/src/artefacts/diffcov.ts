@@ -1,0 +1,44 @@
+/**
+ * diffcov.json, written by ag-diffcov: were the changed lines executed?
+ * @module
+ */
+import * as v from 'valibot';
+import { envelopeEntries } from '../envelope.js';
+import { Count, LineNumber, LineRange, Ratio, RelPath } from '../primitives.js';
+
+/** Why a ratio is null. */
+export const DiffcovNullReason = v.picklist(['no_executable_changed_lines', 'no_coverage_report']);
+
+/** The changed lines of one file, split by what the report says of them. */
+export const DiffcovFile = v.strictObject({
+  path: RelPath,
+  /** False when the report does not know this file at all (then every added code line is uncovered). */
+  in_report: v.boolean(),
+  covered: v.array(LineRange),
+  uncovered: v.array(LineRange),
+  non_executable: v.array(LineRange),
+});
+
+/** A coverage-suppression pragma the patch added on a changed line. */
+export const PragmaFinding = v.strictObject({
+  path: RelPath,
+  line: LineNumber,
+  text: v.string(),
+});
+
+/** The diffcov artefact. */
+export const DiffcovArtefact = v.strictObject({
+  ...envelopeEntries('diffcov'),
+  diff_coverage_source: v.picklist(['computed', 'untrusted', 'none']),
+  diff_coverage_ratio: v.nullable(Ratio),
+  reason: v.nullable(DiffcovNullReason),
+  totals: v.strictObject({ measured: Count, covered: Count, uncovered: Count }),
+  files: v.array(DiffcovFile),
+  /** Changed files the report did not match (listed; source ones are counted uncovered). */
+  unmatched_files: v.array(RelPath),
+  pragmas: v.array(PragmaFinding),
+  /** Report formats read, in `--coverage` order. */
+  formats: v.array(v.picklist(['lcov', 'istanbul', 'coveragepy', 'cobertura', 'jacoco', 'go', 'llvm'])),
+});
+
+export type DiffcovArtefact = v.InferOutput<typeof DiffcovArtefact>;

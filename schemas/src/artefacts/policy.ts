@@ -1,0 +1,76 @@
+/**
+ * adversary-gate.json, the policy: read from the baseline (trusted) tree, never the patch.
+ * @module
+ */
+import * as v from 'valibot';
+import { Ratio } from '../primitives.js';
+
+const Glob = v.pipe(v.string(), v.minLength(1));
+
+export const PolicyFile = v.strictObject({
+  schema_version: v.literal(1),
+  floors: v.optional(
+    v.strictObject({
+      diff_coverage: v.optional(Ratio),
+      suite_strength: v.optional(Ratio),
+    }),
+  ),
+  require: v.optional(v.pipe(v.array(v.picklist(['run', 'diffcov', 'mutation', 'oracle'])), v.minLength(1))),
+  coverage: v.optional(v.strictObject({ allow_untrusted: v.optional(v.boolean()) })),
+  oracle: v.optional(
+    v.strictObject({
+      protected: v.optional(v.pipe(v.array(Glob), v.minLength(1, 'the protected list must not be empty'))),
+      fixtures: v.optional(v.array(Glob)),
+      freeze: v.optional(v.nullable(v.string())),
+    }),
+  ),
+  /** Overrides of the file classes (globs); unset keeps the built-in defaults. */
+  files: v.optional(
+    v.strictObject({
+      test: v.optional(v.array(Glob)),
+      not_code: v.optional(v.array(Glob)),
+    }),
+  ),
+});
+
+export type PolicyFile = v.InferOutput<typeof PolicyFile>;
+
+/** The policy with every default filled in. */
+export interface Policy {
+  /** diff coverage floor; default 0.8; 0 disables the requirement. */
+  readonly floors: { readonly diff_coverage: number; readonly suite_strength: number };
+  /** evidence kinds that must be present; default all four. */
+  readonly require: readonly ('run' | 'diffcov' | 'mutation' | 'oracle')[];
+  /** whether caller-asserted coverage may clear the floor; default false. */
+  readonly allow_untrusted_coverage: boolean;
+  readonly oracle: { readonly protected: readonly string[]; readonly fixtures: readonly string[]; readonly freeze: string | null };
+  readonly files: { readonly test: readonly string[] | null; readonly not_code: readonly string[] | null };
+}
+
+/** Defaults as DESIGN.md states them. */
+export const DEFAULT_POLICY: Policy = {
+  floors: { diff_coverage: 0.8, suite_strength: 0.75 },
+  require: ['run', 'diffcov', 'mutation', 'oracle'],
+  allow_untrusted_coverage: false,
+  oracle: { protected: ['adversary-gate.json'], fixtures: [], freeze: null },
+  files: { test: null, not_code: null },
+};
+
+/** Fill a parsed policy file's gaps with the defaults (no Object.assign of parsed data). */
+export function resolvePolicy(file: PolicyFile | null): Policy {
+  if (file === null) return DEFAULT_POLICY;
+  return {
+    floors: {
+      diff_coverage: file.floors?.diff_coverage ?? DEFAULT_POLICY.floors.diff_coverage,
+      suite_strength: file.floors?.suite_strength ?? DEFAULT_POLICY.floors.suite_strength,
+    },
+    require: file.require ?? DEFAULT_POLICY.require,
+    allow_untrusted_coverage: file.coverage?.allow_untrusted ?? false,
+    oracle: {
+      protected: file.oracle?.protected ?? DEFAULT_POLICY.oracle.protected,
+      fixtures: file.oracle?.fixtures ?? [],
+      freeze: file.oracle?.freeze ?? null,
+    },
+    files: { test: file.files?.test ?? null, not_code: file.files?.not_code ?? null },
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * run.json, written by ag-run: what ran, how it ended, which tests it saw.
+ * @module
+ */
+import * as v from 'valibot';
+import { envelopeEntries } from '../envelope.js';
+import { Count, NonNegative } from '../primitives.js';
+
+/** How one execution of one command ended. Only `FAIL` counts as evidence against a patch. */
+export const RunOutcome = v.picklist(['PASS', 'FAIL', 'UNRUNNABLE', 'TIMED_OUT']);
+
+/** A claim's classification across its rounds. */
+export const ClaimStatus = v.picklist(['VERIFIED', 'REFUTED', 'UNVERIFIED']);
+
+/** A test's outcome as a JUnit/TAP report tells it. */
+export const TestOutcome = v.picklist(['passed', 'failed', 'skipped', 'todo', 'xfail', 'error']);
+
+/** One test seen in a report. */
+export const TestResult = v.strictObject({
+  id: v.pipe(v.string(), v.minLength(1)),
+  outcome: TestOutcome,
+});
+
+/** One execution of one command in a throwaway copy of a tree. */
+export const Execution = v.strictObject({
+  /** The command as given. */
+  command: v.string(),
+  /** `baseline` or `patch`. */
+  side: v.picklist(['baseline', 'patch']),
+  /** 1-based round on the patch side; 1 on the baseline. */
+  round: v.pipe(Count, v.minValue(1)),
+  /** Exit code, or null when the process died by a signal, timed out or never started. */
+  exit_code: v.nullable(v.pipe(v.number(), v.safeInteger())),
+  /** Signal name (e.g. `SIGKILL`), or null. */
+  signal: v.nullable(v.string()),
+  timed_out: v.boolean(),
+  outcome: RunOutcome,
+  /** A finer label for the outcome (e.g. `no_tests`, `report_missing`, `rlimit_cpu`, `spawn_error`). */
+  kind: v.string(),
+  /** Tests the report (or runner summary) tells of; null when neither tells. */
+  tests: v.nullable(v.array(TestResult)),
+  stdout_tail: v.string(),
+  stderr_tail: v.string(),
+  stdout_bytes: Count,
+  stderr_bytes: Count,
+  truncated: v.boolean(),
+  /** Processes of the run's group still alive after exit (killed, then recorded). */
+  leftover_processes: Count,
+});
+
+/** One claim command, judged over its rounds. */
+export const Claim = v.strictObject({
+  id: v.pipe(v.string(), v.minLength(1)),
+  command: v.string(),
+  baseline: v.nullable(Execution),
+  patch: v.array(Execution),
+  status: ClaimStatus,
+  /** Finer class: fixed, regression, new_bug, still_passing, flaky, hang, unrunnable, baseline_red. */
+  class: v.string(),
+});
+
+/** The full suite on both sides: the collateral regression check. */
+export const FullSuite = v.strictObject({
+  command: v.string(),
+  baseline: v.nullable(Execution),
+  patch: v.nullable(Execution),
+});
+
+/** Per-test deltas between baseline and patch reports. */
+export const TestDeltas = v.strictObject({
+  tests_lost: v.array(v.string()),
+  tests_newly_skipped: v.array(v.string()),
+  tests_pass_to_fail: v.array(v.string()),
+});
+
+/** One acceptance criterion and whether its tests moved as its kind requires. */
+export const CriterionResult = v.strictObject({
+  id: v.pipe(v.string(), v.minLength(1)),
+  text: v.string(),
+  kind: v.picklist(['fix', 'new', 'keep']),
+  tests: v.array(v.string()),
+  proven: v.boolean(),
+  why: v.string(),
+});
+
+/** The run artefact. */
+export const RunArtefact = v.strictObject({
+  ...envelopeEntries('run'),
+  sandbox: v.picklist(['none', 'bwrap']),
+  rounds: v.pipe(Count, v.minValue(1)),
+  seed: v.nullable(v.pipe(v.number(), v.safeInteger())),
+  runner: v.string(),
+  claims: v.array(Claim),
+  full_suite: FullSuite,
+  /** null when no per-test report was available on both sides. */
+  test_deltas: v.nullable(TestDeltas),
+  criteria: v.array(CriterionResult),
+  limits: v.strictObject({ timeout_seconds: NonNegative, output_cap_bytes: Count }),
+});
+
+export type RunArtefact = v.InferOutput<typeof RunArtefact>;
+export type Execution = v.InferOutput<typeof Execution>;
+export type Claim = v.InferOutput<typeof Claim>;

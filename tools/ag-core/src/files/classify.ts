@@ -1,0 +1,59 @@
+/**
+ * File classes: test, plainly-not-code (a denylist), and source (everything else).
+ * Unrecognised files count as source, so nothing unmeasured slips through as "not code".
+ * @module
+ */
+import picomatch from 'picomatch';
+
+export type FileClass = 'test' | 'not_code' | 'source';
+
+/** Default globs for test files (JS/TS and Python conventions). */
+export const DEFAULT_TEST_GLOBS: readonly string[] = [
+  '**/test/**',
+  '**/tests/**',
+  '**/__tests__/**',
+  '**/__mocks__/**',
+  '**/spec/**',
+  '**/*.test.*',
+  '**/*.spec.*',
+  '**/*_test.*',
+  '**/*-test.*',
+  '**/test_*.py',
+  '**/conftest.py',
+];
+
+/** Default globs for what is plainly not code: docs, images, media, lock files, data. */
+export const DEFAULT_NOT_CODE_GLOBS: readonly string[] = [
+  '**/*.{md,markdown,mdx,rst,adoc,txt,text,rtf}',
+  '**/{LICENSE,LICENCE,COPYING,NOTICE,AUTHORS,CONTRIBUTORS,CHANGELOG,CHANGES,HISTORY}{,.*}',
+  '**/*.{png,jpg,jpeg,gif,svg,ico,webp,bmp,tif,tiff,avif,psd}',
+  '**/*.{mp3,mp4,wav,ogg,webm,mov,avi,flac}',
+  '**/*.{woff,woff2,ttf,otf,eot}',
+  '**/*.{pdf,zip,gz,tgz,bz2,xz,7z,tar,jar,whl,bin,dat}',
+  '**/{package-lock.json,npm-shrinkwrap.json,yarn.lock,pnpm-lock.yaml,bun.lockb,poetry.lock,Pipfile.lock,uv.lock,Cargo.lock,Gemfile.lock,composer.lock,go.sum}',
+  '**/*.{json,jsonc,json5,ndjson,jsonl,csv,tsv,yml,yaml,toml,ini,cfg,conf,properties,env,lock}',
+  '**/.{gitignore,gitattributes,gitmodules,editorconfig,npmignore,dockerignore,prettierignore,eslintignore,nvmrc,node-version,python-version,mailmap}',
+];
+
+/** Glob overrides (the policy's `files` section); null keeps a default. */
+export interface ClassOverrides {
+  readonly test?: readonly string[] | null;
+  readonly not_code?: readonly string[] | null;
+}
+
+/** Build a classifier; test globs win over not-code globs. */
+export function makeClassifier(overrides: ClassOverrides = {}): (path: string) => FileClass {
+  const opts = { dot: true, nocase: false } as const;
+  const isTest = picomatch([...(overrides.test ?? DEFAULT_TEST_GLOBS)], opts);
+  const isNotCode = picomatch([...(overrides.not_code ?? DEFAULT_NOT_CODE_GLOBS)], opts);
+  return (path: string) => {
+    const p = path.includes('/') ? path : `./${path}`;
+    const q = p.startsWith('./') ? p.slice(2) : p;
+    if (isTest(q) || isTest(`x/${q}`)) return 'test';
+    if (isNotCode(q) || isNotCode(`x/${q}`)) return 'not_code';
+    return 'source';
+  };
+}
+
+/** Classify with the defaults. */
+export const classifyPath = makeClassifier();

@@ -1,0 +1,3 @@
+export * from './env.js';
+export * from './tail-buffer.js';
+export * from './runner.js';

@@ -1,0 +1,64 @@
+import test from 'ava';
+import { readFileSync } from 'node:fs';
+import { DiffParseError, parseUnifiedDiff } from '../src/index.js';
+
+const edge = readFileSync(new URL('../../../../shared/bench/diffcov/edge-semantics/patch.diff', import.meta.url), 'utf8');
+
+const added = (text: string) => Object.fromEntries(parseUnifiedDiff(text).files.map((f) => [f.path, f.addedLines]));
+
+test('"\\ No newline at end of file" does not shift the added line numbers', (t) => {
+  t.deepEqual(added(edge)['a.py'], [3, 4, 5]);
+});
+
+test('git octal-escaped non-ASCII paths are decoded', (t) => {
+  t.deepEqual(added(edge)['ünï.py'], [2, 3]);
+});
+
+test('renames are keyed by the new path and keep the old one', (t) => {
+  const f = parseUnifiedDiff(edge).files.find((x) => x.path === 'new_name.py');
+  t.is(f?.status, 'renamed');
+  t.is(f?.oldPath, 'old_name.py');
+  t.deepEqual(f?.addedLines, [5]);
+});
+
+test('deletions, binary files, added files and CRLF lines are told apart', (t) => {
+  const files = Object.fromEntries(parseUnifiedDiff(edge).files.map((f) => [f.path, f]));
+  t.is(files['gone.py']?.status, 'deleted');
+  t.deepEqual(files['gone.py']?.deletedLines, [1, 2, 3, 4, 5]);
+  t.true(files['img.bin']?.binary);
+  t.is(files['b.py']?.status, 'added');
+  t.deepEqual(files['crlf.py']?.addedText, ['n1 = 1', 'n2 = 2']);
+  t.deepEqual(files['sp ace.py']?.addedLines, [2]);
+});
+
+test('a plain diff -u header with a date is read', (t) => {
+  t.deepEqual(added('--- calc.py\t2020-01-01 00:00:00\n+++ calc.py\t2020-01-02 00:00:00\n@@ -1 +1 @@\n-a\n+b\n'), { 'calc.py': [1] });
+});
+
+test('a no-newline marker after an added line does not shift later hunks', (t) => {
+  const text = 'diff --git a/x.js b/x.js\n--- a/x.js\n+++ b/x.js\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n\\ No newline at end of file\n';
+  t.deepEqual(added(text), { 'x.js': [2] });
+});
+
+test('combined diffs are refused', (t) => {
+  t.throws(() => parseUnifiedDiff('diff --cc f.c\nindex 1,2..3\n--- a/f.c\n+++ b/f.c\n@@@ -1,1 -1,1 +1,1 @@@\n- a\n'), { instanceOf: DiffParseError, message: /combined/ });
+});
+
+test('paths that escape the tree are refused', (t) => {
+  t.throws(() => parseUnifiedDiff('--- a/../x\n+++ b/../x\n@@ -1 +1 @@\n-a\n+b\n'), { instanceOf: DiffParseError, message: /escapes/ });
+  t.throws(() => parseUnifiedDiff('--- /etc/passwd\n+++ /etc/passwd\n@@ -1 +1 @@\n-a\n+b\n'), { instanceOf: DiffParseError, message: /absolute|escapes/ });
+});
+
+test('hunks without a file header are refused', (t) => {
+  t.throws(() => parseUnifiedDiff('@@ -1 +1 @@\n-a\n+b\n'), { instanceOf: DiffParseError });
+});
+
+test('a mode-only change is a change with no lines', (t) => {
+  const [f] = parseUnifiedDiff('diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 100755\n').files;
+  t.true(f?.modeOnly);
+  t.deepEqual(f?.addedLines, []);
+});
+
+test('an empty diff touches no file', (t) => {
+  t.deepEqual(parseUnifiedDiff('').files, []);
+});

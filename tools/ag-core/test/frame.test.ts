@@ -1,0 +1,33 @@
+import test from 'ava';
+import { defineCommand } from 'citty';
+import { EXIT, InputError, runCli, sharedArgs, UsageError } from '../src/index.js';
+
+const spec = (run: () => unknown) => ({
+  name: 'ag-x',
+  version: '9.9.9',
+  main: defineCommand({ args: { ...sharedArgs, diff: { type: 'string' } }, run }),
+});
+
+test('a usage error exits 3', async (t) => {
+  t.is(await runCli(spec(() => { throw new UsageError('bad'); }), []), EXIT.USAGE);
+});
+
+test('an unreadable input exits 3', async (t) => {
+  t.is(await runCli(spec(() => { throw new InputError('x.json', 'broken'); }), []), EXIT.USAGE);
+});
+
+test('an unknown flag exits 3 before the command runs', async (t) => {
+  let ran = false;
+  t.is(await runCli(spec(() => { ran = true; }), ['--nope']), EXIT.USAGE);
+  t.false(ran);
+});
+
+test('an unexpected error exits 2, never 0 or 1', async (t) => {
+  t.is(await runCli(spec(() => { throw new TypeError('boom'); }), []), EXIT.HOLD);
+  t.is(await runCli(spec(() => { throw 'a string'; }), []), EXIT.HOLD);
+});
+
+test('a command that returns a number exits with it; otherwise 0', async (t) => {
+  t.is(await runCli(spec(() => 1), []), 1);
+  t.is(await runCli(spec(() => undefined), ['--diff', 'x']), EXIT.OK);
+});
