@@ -9,6 +9,10 @@ import { Count, LineNumber, LineRange, Ratio, RelPath } from '../primitives.js';
 /** Why a ratio is null. */
 export const DiffcovNullReason = v.picklist(['no_executable_changed_lines', 'no_coverage_report']);
 
+/** The coverage report formats ag-diffcov reads. */
+export const CoverageFormat = v.picklist(['lcov', 'istanbul', 'coveragepy', 'cobertura', 'jacoco', 'go', 'llvm']);
+export type CoverageFormat = v.InferOutput<typeof CoverageFormat>;
+
 /** The changed lines of one file, split by what the report says of them. */
 export const DiffcovFile = v.strictObject({
   path: RelPath,
@@ -17,6 +21,16 @@ export const DiffcovFile = v.strictObject({
   covered: v.array(LineRange),
   uncovered: v.array(LineRange),
   non_executable: v.array(LineRange),
+  /** The report entries matched to this file, as the report names them (normalised separators). */
+  report_paths: v.optional(v.array(v.string())),
+});
+
+/** A changed file left out of the count because of its class (test or plainly not code). */
+export const DiffcovExcludedFile = v.strictObject({
+  path: RelPath,
+  class: v.picklist(['test', 'not_code']),
+  /** How many lines the patch added to it. */
+  added_lines: Count,
 });
 
 /** A coverage-suppression pragma the patch added on a changed line. */
@@ -36,9 +50,11 @@ export const DiffcovArtefact = v.strictObject({
   files: v.array(DiffcovFile),
   /** Changed files the report did not match (listed; source ones are counted uncovered). */
   unmatched_files: v.array(RelPath),
+  /** Changed files with added lines that are not counted, and why (their class). */
+  excluded_files: v.optional(v.array(DiffcovExcludedFile)),
   pragmas: v.array(PragmaFinding),
   /** Report formats read, in `--coverage` order. */
-  formats: v.array(v.picklist(['lcov', 'istanbul', 'coveragepy', 'cobertura', 'jacoco', 'go', 'llvm'])),
+  formats: v.array(CoverageFormat),
 });
 
 export type DiffcovArtefact = v.InferOutput<typeof DiffcovArtefact>;

@@ -9,6 +9,10 @@ import { Count, NonNegative } from '../primitives.js';
 /** How one execution of one command ended. Only `FAIL` counts as evidence against a patch. */
 export const RunOutcome = v.picklist(['PASS', 'FAIL', 'UNRUNNABLE', 'TIMED_OUT']);
 
+/** The runners whose exit codes and summaries ag-run knows. */
+export const Runner = v.picklist(['generic', 'pytest', 'node', 'jest', 'vitest', 'mocha', 'ava']);
+export type Runner = v.InferOutput<typeof Runner>;
+
 /** A claim's classification across its rounds. */
 export const ClaimStatus = v.picklist(['VERIFIED', 'REFUTED', 'UNVERIFIED']);
 
@@ -35,8 +39,17 @@ export const Execution = v.strictObject({
   signal: v.nullable(v.string()),
   timed_out: v.boolean(),
   outcome: RunOutcome,
-  /** A finer label for the outcome (e.g. `no_tests`, `report_missing`, `rlimit_cpu`, `spawn_error`). */
+  /**
+   * A finer label for the outcome: `passed`, `failed`, `no_tests`, `report_missing`,
+   * `report_invalid`, `report_inconsistent`, `file_ended_early`, `harness_error`, `exit_code`,
+   * `timeout`, `output_cap`, `rlimit_cpu`, `rlimit_fsize`, `killed`, `signal`, `spawn_error`,
+   * `sandbox_setup`, `leftover_process`.
+   */
   kind: v.string(),
+  /** Written by ag-run 0.1 and later (optional so older evidence still reads). The runner whose exit-code taxonomy judged the run (`generic`, `pytest`, `node`, `jest`, `vitest`, `mocha`, `ava`). */
+  runner: v.optional(Runner),
+  /** Where `tests` came from: a TAP stream on stdout, a JUnit XML report, or nowhere. */
+  report: v.optional(v.picklist(['tap', 'junit', 'none'])),
   /** Tests the report (or runner summary) tells of; null when neither tells. */
   tests: v.nullable(v.array(TestResult)),
   stdout_tail: v.string(),
@@ -64,6 +77,10 @@ export const FullSuite = v.strictObject({
   command: v.string(),
   baseline: v.nullable(Execution),
   patch: v.nullable(Execution),
+  /** The suite passed on the baseline and failed on the patch. */
+  collateral_regression: v.optional(v.boolean()),
+  /** The suite did not pass on the baseline (nothing after it is attributable to the patch). */
+  baseline_red: v.optional(v.boolean()),
 });
 
 /** Per-test deltas between baseline and patch reports. */
@@ -95,9 +112,20 @@ export const RunArtefact = v.strictObject({
   /** null when no per-test report was available on both sides. */
   test_deltas: v.nullable(TestDeltas),
   criteria: v.array(CriterionResult),
-  limits: v.strictObject({ timeout_seconds: NonNegative, output_cap_bytes: Count }),
+  limits: v.strictObject({
+    timeout_seconds: NonNegative,
+    output_cap_bytes: Count,
+    cpu_seconds: v.optional(Count),
+    file_size_bytes: v.optional(Count),
+    address_space_bytes: v.optional(Count),
+    open_files: v.optional(Count),
+  }),
 });
 
 export type RunArtefact = v.InferOutput<typeof RunArtefact>;
 export type Execution = v.InferOutput<typeof Execution>;
 export type Claim = v.InferOutput<typeof Claim>;
+export type TestResult = v.InferOutput<typeof TestResult>;
+export type TestDeltas = v.InferOutput<typeof TestDeltas>;
+export type CriterionResult = v.InferOutput<typeof CriterionResult>;
+export type FullSuite = v.InferOutput<typeof FullSuite>;

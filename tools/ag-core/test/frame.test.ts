@@ -31,3 +31,9 @@ test('a command that returns a number exits with it; otherwise 0', async (t) => 
   t.is(await runCli(spec(() => 1), []), 1);
   t.is(await runCli(spec(() => undefined), ['--diff', 'x']), EXIT.OK);
 });
+
+test('a repeatable flag keeps every value in order (citty alone keeps the last)', async (t) => {
+  const { repeatedArg } = await import('../src/index.js');
+  t.deepEqual(repeatedArg(['--e', 'a', '--x', 'y', '--e=b', '--', '--e', 'c'], 'e'), ['a', 'b']);
+  t.throws(() => repeatedArg(['--e'], 'e'), { instanceOf: UsageError });
+});

@@ -55,3 +55,24 @@ export function numberArg(value: unknown, flag: string, min: number, max: number
   if (!Number.isFinite(n) || n < min || n > max) throw new UsageError(`--${flag} must be between ${min} and ${max}, got ${raw}`);
   return n;
 }
+
+/**
+ * Every value of a repeatable flag, in order, read from the raw arguments (citty keeps only
+ * the last one). Accepts `--name VALUE` and `--name=VALUE`; stops at `--`.
+ */
+export function repeatedArg(rawArgs: readonly string[], flag: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < rawArgs.length; i++) {
+    const a = rawArgs[i]!;
+    if (a === '--') break;
+    if (a === `--${flag}`) {
+      const value = rawArgs[i + 1];
+      if (value === undefined || (value.startsWith('-') && value !== '-')) throw new UsageError(`--${flag} needs a value`);
+      out.push(value);
+      i++;
+    } else if (a.startsWith(`--${flag}=`)) {
+      out.push(a.slice(flag.length + 3));
+    }
+  }
+  return out;
+}

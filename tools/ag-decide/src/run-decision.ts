@@ -1,0 +1,42 @@
+/**
+ * One decision end to end: read inputs, decide, write the verdict (and markdown, log).
+ * @module
+ */
+import { readDiff } from '@adversary-gate/core';
+import { canonicalJson, writeAtomic, type RunArtefact, type VerdictArtefact } from '@adversary-gate/schemas';
+import { decide } from './decide.js';
+import { readEvidenceFiles } from './evidence.js';
+import { appendLog, logRecord } from './log.js';
+import { renderMarkdown } from './markdown.js';
+import { loadPolicy } from './policy.js';
+
+/** What the CLI passes in. */
+export interface DecisionOptions {
+  readonly diff: string;
+  readonly evidence: readonly string[];
+  readonly policy?: string;
+  readonly out: string;
+  readonly markdown?: string;
+  readonly log?: { readonly file: string; readonly model: string };
+  readonly tool: { readonly name: string; readonly version: string };
+}
+
+/** Exit code of a verdict: ACCEPT 0, REJECT 1, HOLD 2. */
+export function exitCodeOf(verdict: VerdictArtefact['verdict']): 0 | 1 | 2 {
+  return verdict === 'ACCEPT' ? 0 : verdict === 'REJECT' ? 1 : 2;
+}
+
+/** Decide and write; returns the verdict. A diff that cannot be read throws (exit 3). */
+export async function runDecision(opts: DecisionOptions): Promise<VerdictArtefact> {
+  const diff = await readDiff(opts.diff);
+  const [evidence, policy] = await Promise.all([readEvidenceFiles(opts.evidence), loadPolicy(opts.policy)]);
+  const verdict = decide({ diff, evidence, policy, tool: opts.tool });
+  const text = canonicalJson(verdict);
+  await writeAtomic(opts.out, text);
+  if (opts.markdown !== undefined) await writeAtomic(opts.markdown, renderMarkdown(verdict));
+  if (opts.log !== undefined) {
+    const run = evidence.find((e) => e.loaded?.kind === 'run' && verdict.evidence.some((r) => r.path === e.path && r.status === 'read'));
+    await appendLog(opts.log.file, logRecord(verdict, text, opts.log.model, (run?.loaded?.value as RunArtefact | undefined) ?? null));
+  }
+  return verdict;
+}
