@@ -1,0 +1,11 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { add, total } from '../src/cart.js';
+
+test('add sums two numbers', () => {
+  assert.equal(add(2, 3), 5);
+});
+
+test('total sums a cart', () => {
+  assert.equal(total([1, 2, 3]), 6);
+});

@@ -1,0 +1,1 @@
+# Makes the project root importable for the tests.

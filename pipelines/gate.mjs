@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+// adversary-gate as a zx script, for teams without make:
+//
+//   node pipelines/gate.mjs --base origin/main [--head HEAD] [--out .adversary-gate]
+//     [--test-command 'npm test'] [--full-suite-command CMD] [--coverage-command CMD]
+//     [--coverage-report coverage/lcov.info] [--junit PATH] [--rounds 3] [--timeout 120]
+//     [--mutate-max 20] [--python python3] [--policy FILE] [--sandbox none|bwrap]
+//
+// Same steps as gate.sh and gate.mk; exits with `ag-decide check`: 0 ACCEPT, 1 REJECT,
+// 2 HOLD, 3 bad usage. Every artefact is written before the check, whatever the verdict.
+import { $, fs, minimist, path } from 'zx';
+
+const here = path.dirname(new URL(import.meta.url).pathname);
+const argv = minimist(process.argv.slice(2), {
+  string: ['base', 'head', 'out', 'test-command', 'full-suite-command', 'coverage-command', 'coverage-report', 'junit', 'python', 'policy', 'sandbox', 'bin-dir'],
+  default: {
+    base: 'origin/main', head: 'HEAD', out: '.adversary-gate', 'test-command': 'npm test', 'coverage-report': 'coverage/lcov.info',
+    rounds: 3, timeout: 120, 'mutate-max': 20, python: 'python3', sandbox: 'none', 'bin-dir': path.join(here, '..', 'node_modules', '.bin'),
+  },
+  unknown: (flag) => {
+    if (!flag.startsWith('-')) return true;
+    console.error(`gate.mjs: unknown flag ${flag}`);
+    process.exit(3);
+  },
+});
+
+$.verbose = false;
+$.quiet = true;
+const bin = (name) => path.join(argv['bin-dir'], name);
+/** Run a measuring tool; its exit code is not the pipeline's business (ag-decide judges). */
+const measure = async (pieces) => (await $({ nothrow: true })`${pieces}`).exitCode;
+
+const resolve = async (ref) => {
+  const r = await $({ nothrow: true })`git rev-parse --verify --quiet ${`${ref}^{commit}`}`;
+  if (r.exitCode !== 0) {
+    console.error(`gate.mjs: unknown ref: ${ref}`);
+    process.exit(3);
+  }
+  return r.stdout.trim();
+};
+
+const [baseSha, headSha] = [await resolve(argv.base), await resolve(argv.head)];
+const out = path.resolve(argv.out);
+await fs.remove(out);
+for (const d of ['baseline', 'patch', 'coverage-tree']) await fs.mkdirp(path.join(out, d));
+// Exports of exactly the two commits: no history, no other refs, no remotes.
+await $`git archive ${baseSha} | tar -x -C ${path.join(out, 'baseline')}`;
+await $`git archive ${headSha} | tar -x -C ${path.join(out, 'patch')}`;
+await $`git archive ${headSha} | tar -x -C ${path.join(out, 'coverage-tree')}`;
+const diff = path.join(out, 'changes.diff');
+await fs.writeFile(diff, (await $`git diff --no-color --no-ext-diff --find-renames ${baseSha} ${headSha}`).stdout);
+
+const policy = argv.policy ?? path.join(out, 'baseline', 'adversary-gate.json');
+const policyArgs = (await fs.pathExists(policy)) ? ['--policy', policy] : [];
+const testCommand = argv['test-command'];
+const fullSuite = argv['full-suite-command'] ?? testCommand;
+
+await measure([
+  bin('ag-run'), '--baseline', path.join(out, 'baseline'), '--patch', path.join(out, 'patch'), '--diff', diff,
+  '--test-command', testCommand, '--full-suite-command', fullSuite, '--rounds', String(argv.rounds),
+  '--timeout', String(argv.timeout), '--sandbox', argv.sandbox, ...(argv.junit ? ['--junit', argv.junit] : []),
+  '--quiet', '--out', path.join(out, 'run.json'),
+]);
+
+const coverageArgs = [];
+if (argv['coverage-command']) {
+  const tree = path.join(out, 'coverage-tree');
+  const r = await $({ nothrow: true, cwd: tree })`sh -c ${argv['coverage-command']}`;
+  await fs.writeFile(path.join(out, 'coverage.log'), r.stdout + r.stderr);
+  const report = path.join(tree, argv['coverage-report']);
+  if (await fs.pathExists(report)) coverageArgs.push('--coverage', report, '--root', tree);
+}
+await measure([bin('ag-diffcov'), '--diff', diff, ...coverageArgs, ...policyArgs, '--quiet', '--out', path.join(out, 'diffcov.json'), '--markdown', path.join(out, 'diffcov.md')]);
+
+await measure([
+  bin('ag-mutate'), '--diff', diff, '--tree', path.join(out, 'patch'), '--test-command', testCommand,
+  '--max', String(argv['mutate-max']), '--python', argv.python, '--quiet', '--out', path.join(out, 'mutation.json'),
+]);
+
+await measure([bin('ag-oracle'), '--diff', diff, '--baseline', path.join(out, 'baseline'), '--patch', path.join(out, 'patch'), ...policyArgs, '--quiet', '--out', path.join(out, 'oracle.json')]);
+
+const evidence = ['run', 'diffcov', 'mutation', 'oracle'].flatMap((k) => ['--evidence', path.join(out, `${k}.json`)]);
+await measure([bin('ag-decide'), '--diff', diff, ...evidence, ...policyArgs, '--out', path.join(out, 'verdict.json'), '--markdown', path.join(out, 'verdict.md')]);
+
+const check = await $({ nothrow: true, quiet: false })`${bin('ag-decide')} check ${path.join(out, 'verdict.json')} --diff ${diff}`;
+process.exitCode = check.exitCode ?? 2;

@@ -1,0 +1,102 @@
+#!/bin/sh
+# adversary-gate as a plain POSIX shell pipeline.
+#
+#   pipelines/gate.sh [--base REF] [--head REF] [--out DIR]
+#
+# Run it inside the git repository to judge. It exports the baseline and the patch trees,
+# writes the diff, measures coverage, runs the four measuring tools, lets ag-decide write
+# verdict.json, and exits with `ag-decide check`: 0 ACCEPT, 1 REJECT, 2 HOLD, 3 bad usage.
+# A REJECT or HOLD never stops the pipeline half-way: every artefact is written first.
+#
+# Settings (environment):
+#   AG_TEST_COMMAND        the claim / full-suite command        (default: npm test)
+#   AG_FULL_SUITE_COMMAND  the full-suite command                (default: AG_TEST_COMMAND)
+#   AG_COVERAGE_COMMAND    writes a coverage report in the patch tree (empty: no coverage)
+#   AG_COVERAGE_REPORT     that report's path, relative to the tree (default: coverage/lcov.info)
+#   AG_JUNIT               a JUnit report path the test command writes (optional)
+#   AG_ROUNDS              claim rounds on the patch             (default: 3)
+#   AG_TIMEOUT             seconds per test run                  (default: 120)
+#   AG_MUTATE_MAX          mutant budget                         (default: 20)
+#   AG_PYTHON              interpreter for Python projects       (default: python3)
+#   AG_POLICY              policy file outside the patch tree    (default: the baseline's adversary-gate.json)
+#   AG_SANDBOX             none | bwrap                          (default: none)
+#   AG_BIN_DIR             where the ag-* binaries are           (default: this repo's node_modules/.bin)
+set -u
+
+usage() { echo "usage: gate.sh [--base REF] [--head REF] [--out DIR]" >&2; exit 3; }
+
+BASE=origin/main
+HEAD_REF=HEAD
+OUT=.adversary-gate
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --base) [ $# -ge 2 ] || usage; BASE=$2; shift 2 ;;
+    --head) [ $# -ge 2 ] || usage; HEAD_REF=$2; shift 2 ;;
+    --out) [ $# -ge 2 ] || usage; OUT=$2; shift 2 ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    *) usage ;;
+  esac
+done
+
+here=$(cd "$(dirname "$0")" && pwd)
+BIN=${AG_BIN_DIR:-$here/../node_modules/.bin}
+TEST_COMMAND=${AG_TEST_COMMAND:-npm test}
+FULL_SUITE_COMMAND=${AG_FULL_SUITE_COMMAND:-$TEST_COMMAND}
+COVERAGE_COMMAND=${AG_COVERAGE_COMMAND:-}
+COVERAGE_REPORT=${AG_COVERAGE_REPORT:-coverage/lcov.info}
+ROUNDS=${AG_ROUNDS:-3}
+TIMEOUT=${AG_TIMEOUT:-120}
+MUTATE_MAX=${AG_MUTATE_MAX:-20}
+PYTHON=${AG_PYTHON:-python3}
+SANDBOX=${AG_SANDBOX:-none}
+
+git rev-parse --git-dir >/dev/null 2>&1 || { echo "gate.sh: not inside a git repository" >&2; exit 3; }
+base_sha=$(git rev-parse --verify --quiet "$BASE^{commit}") || { echo "gate.sh: unknown base ref: $BASE" >&2; exit 3; }
+head_sha=$(git rev-parse --verify --quiet "$HEAD_REF^{commit}") || { echo "gate.sh: unknown head ref: $HEAD_REF" >&2; exit 3; }
+
+rm -rf "$OUT"
+mkdir -p "$OUT/baseline" "$OUT/patch" "$OUT/coverage-tree" || exit 3
+OUT=$(cd "$OUT" && pwd)
+
+# The trees are exports of exactly the two commits: no history, no other refs, no remotes.
+git archive "$base_sha" | tar -x -C "$OUT/baseline" || exit 3
+git archive "$head_sha" | tar -x -C "$OUT/patch" || exit 3
+git archive "$head_sha" | tar -x -C "$OUT/coverage-tree" || exit 3
+git diff --no-color --no-ext-diff --find-renames "$base_sha" "$head_sha" > "$OUT/changes.diff" || exit 3
+
+POLICY=${AG_POLICY:-$OUT/baseline/adversary-gate.json}
+policy_args=""
+[ -f "$POLICY" ] && policy_args="--policy $POLICY"
+junit_args=""
+[ -n "${AG_JUNIT:-}" ] && junit_args="--junit $AG_JUNIT"
+
+# 1. did the tests run, and what happened
+"$BIN/ag-run" --baseline "$OUT/baseline" --patch "$OUT/patch" --diff "$OUT/changes.diff" \
+  --test-command "$TEST_COMMAND" --full-suite-command "$FULL_SUITE_COMMAND" \
+  --rounds "$ROUNDS" --timeout "$TIMEOUT" --sandbox "$SANDBOX" $junit_args --quiet \
+  --out "$OUT/run.json" || true
+
+# 2. were the changed lines executed
+coverage_args=""
+if [ -n "$COVERAGE_COMMAND" ]; then
+  (cd "$OUT/coverage-tree" && sh -c "$COVERAGE_COMMAND") >"$OUT/coverage.log" 2>&1 || true
+  [ -f "$OUT/coverage-tree/$COVERAGE_REPORT" ] && coverage_args="--coverage $OUT/coverage-tree/$COVERAGE_REPORT --root $OUT/coverage-tree"
+fi
+"$BIN/ag-diffcov" --diff "$OUT/changes.diff" $coverage_args $policy_args --quiet \
+  --out "$OUT/diffcov.json" --markdown "$OUT/diffcov.md" || true
+
+# 3. would the tests notice if the changed lines were wrong
+"$BIN/ag-mutate" --diff "$OUT/changes.diff" --tree "$OUT/patch" --test-command "$TEST_COMMAND" \
+  --max "$MUTATE_MAX" --python "$PYTHON" --quiet --out "$OUT/mutation.json" || true
+
+# 4. did the patch touch what it must not
+"$BIN/ag-oracle" --diff "$OUT/changes.diff" --baseline "$OUT/baseline" --patch "$OUT/patch" \
+  $policy_args --quiet --out "$OUT/oracle.json" || true
+
+# 5. the verdict (written whatever the tools did: missing evidence is HOLD)
+set --
+for kind in run diffcov mutation oracle; do set -- "$@" --evidence "$OUT/$kind.json"; done
+"$BIN/ag-decide" --diff "$OUT/changes.diff" "$@" $policy_args \
+  --out "$OUT/verdict.json" --markdown "$OUT/verdict.md" || true
+
+"$BIN/ag-decide" check "$OUT/verdict.json" --diff "$OUT/changes.diff"

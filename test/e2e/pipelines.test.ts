@@ -1,0 +1,55 @@
+// The three pipelines (gate.sh, gate.mk, gate.mjs) on real git repositories, with the real
+// binaries and real test runners, asserting on the verdict file and its reason codes.
+import test from 'ava';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { demoRepo, JS_ENV, ROOT, run } from './helpers.js';
+
+type Verdict = { verdict: string; reasons: { code: string }[] };
+const verdictAt = (dir: string): Verdict => JSON.parse(readFileSync(path.join(dir, 'verdict.json'), 'utf8'));
+const codes = (v: Verdict) => [...new Set(v.reasons.map((r) => r.code))];
+
+test('gate.sh accepts a clean, measured patch and the check exits 0', (t) => {
+  const repo = demoRepo('js', 'clean');
+  const r = run('sh', [path.join(ROOT, 'pipelines/gate.sh'), '--base', 'main~1', '--head', 'main', '--out', 'ag'], repo, JS_ENV);
+  const v = verdictAt(path.join(repo, 'ag'));
+  t.is(v.verdict, 'ACCEPT', `${r.stderr}\n${JSON.stringify(v.reasons)}`);
+  t.is(r.code, 0);
+  for (const f of ['changes.diff', 'run.json', 'diffcov.json', 'mutation.json', 'oracle.json', 'verdict.md']) t.true(existsSync(path.join(repo, 'ag', f)), f);
+});
+
+test('gate.mk rejects a patch that breaks a test, keeps every artefact, and make fails', (t) => {
+  const repo = demoRepo('js', 'break');
+  const vars = Object.entries({ BASE: 'main~1', HEAD: 'main', OUT: 'ag', TEST_COMMAND: JS_ENV.AG_TEST_COMMAND, COVERAGE_COMMAND: JS_ENV.AG_COVERAGE_COMMAND, COVERAGE_REPORT: JS_ENV.AG_COVERAGE_REPORT, MUTATE_MAX: '4' }).map(([k, v]) => `${k}=${v}`);
+  const r = run('make', ['-s', '-f', path.join(ROOT, 'pipelines/gate.mk'), ...vars], repo);
+  t.not(r.code, 0);
+  const v = verdictAt(path.join(repo, 'ag'));
+  t.is(v.verdict, 'REJECT', JSON.stringify(v.reasons));
+  t.true(codes(v).includes('CLAIM_FAILED'), JSON.stringify(v.reasons));
+  for (const f of ['run.json', 'diffcov.json', 'mutation.json', 'oracle.json']) t.true(existsSync(path.join(repo, 'ag', f)), `${f} was not deleted`);
+  t.regex(r.stderr, /REJECT/);
+});
+
+test('gate.mk is incremental: a second run with the same commits rebuilds nothing', (t) => {
+  const repo = demoRepo('js', 'clean');
+  const vars = ['BASE=main~1', 'HEAD=main', 'OUT=ag', `TEST_COMMAND=${JS_ENV.AG_TEST_COMMAND}`, 'MUTATE_MAX=2'];
+  run('make', ['-s', '-f', path.join(ROOT, 'pipelines/gate.mk'), ...vars], repo);
+  const dry = run('make', ['-n', '-f', path.join(ROOT, 'pipelines/gate.mk'), ...vars], repo);
+  t.notRegex(dry.stdout, /ag-run|ag-mutate|ag-diffcov|ag-oracle/, dry.stdout);
+});
+
+test('gate.mjs (zx) holds a clean patch that comes with no coverage evidence', (t) => {
+  const repo = demoRepo('js', 'clean');
+  const r = run(process.execPath, [path.join(ROOT, 'pipelines/gate.mjs'), '--base', 'main~1', '--head', 'main', '--out', 'ag', '--test-command', 'node --test', '--mutate-max', '4'], repo);
+  const v = verdictAt(path.join(repo, 'ag'));
+  t.is(v.verdict, 'HOLD', JSON.stringify(v.reasons));
+  t.deepEqual(codes(v), ['COVERAGE_NOT_MEASURED']);
+  t.is(r.code, 2);
+});
+
+test('gate.sh refuses an unknown base ref with exit 3', (t) => {
+  const repo = demoRepo('js', 'clean');
+  const r = run('sh', [path.join(ROOT, 'pipelines/gate.sh'), '--base', 'no-such-ref', '--out', 'ag'], repo);
+  t.is(r.code, 3);
+  t.regex(r.stderr, /unknown base ref/);
+});
