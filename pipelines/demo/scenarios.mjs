@@ -15,7 +15,7 @@ export const PROJECTS = {
     env: {
       AG_TEST_COMMAND: `${PY} -m pytest -q -p no:cacheprovider --junitxml=.ag-junit.xml`,
       AG_JUNIT: '.ag-junit.xml',
-      AG_COVERAGE_COMMAND: `${PY} -m coverage run -m pytest -q -p no:cacheprovider && ${PY} -m coverage xml -o coverage.xml`,
+      AG_COVERAGE_COMMAND: `${PY} -m coverage run -m pytest -q -p no:cacheprovider; ${PY} -m coverage xml -o coverage.xml`,
       AG_COVERAGE_REPORT: 'coverage.xml',
       AG_PYTHON: PY,
     },

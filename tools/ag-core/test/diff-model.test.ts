@@ -62,3 +62,8 @@ test('a mode-only change is a change with no lines', (t) => {
 test('an empty diff touches no file', (t) => {
   t.deepEqual(parseUnifiedDiff('').files, []);
 });
+
+test('text that names no file is not a diff (never an empty patch)', (t) => {
+  t.throws(() => parseUnifiedDiff('garbage\nmore garbage\n'), { instanceOf: DiffParseError, message: /not a unified diff/ });
+  t.deepEqual(parseUnifiedDiff('\n').files, []);
+});

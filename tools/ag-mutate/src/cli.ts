@@ -1,15 +1,111 @@
+import { statSync } from 'node:fs';
+import os from 'node:os';
 import { defineCommand } from 'citty';
-import { main, packageVersion, sharedArgs, UsageError } from '@adversary-gate/core';
+import { classifyPath, InputError, intArg, listArg, main, numberArg, optionalArg, packageVersion, readDiff, requiredArg, sharedArgs, UsageError } from '@adversary-gate/core';
+import { loadJson, sha256, writeArtefact, type MutationArtefact } from '@adversary-gate/schemas';
+import { importStryker, StrykerReport } from './import-stryker.js';
+import { measureMutation } from './measure.js';
+import { loadShards, mergeShards } from './merge.js';
+import { progressReporter } from './progress.js';
+import { summaryLine, survivorLines } from './summary.js';
+import { parseShard } from './select.js';
 
+const name = 'ag-mutate';
 const version = packageVersion(import.meta.url);
 
-/** Not built yet: refuses to run, so nothing can mistake it for a measurement. */
-const command = defineCommand({
-  meta: { name: 'ag-mutate', version, description: 'ag-mutate is not implemented yet; it refuses to run and writes nothing.' },
-  args: { ...sharedArgs },
-  run() {
-    throw new UsageError('ag-mutate is not implemented yet; it writes no evidence');
+async function finish(out: string, artefact: MutationArtefact, quiet: boolean, verbose = false): Promise<number> {
+  await writeArtefact(out, artefact);
+  if (!quiet) process.stderr.write(summaryLine(artefact) + survivorLines(artefact, verbose));
+  return 0;
+}
+
+const mutateCommand = defineCommand({
+  meta: {
+    name,
+    version,
+    description: 'Would the tests notice if the changed lines were wrong? Mutates the lines a diff added, runs the tests on each mutant in an isolated copy of the tree, writes mutation.json. Sub-commands: merge, import.',
+  },
+  args: {
+    diff: { type: 'string', description: 'The unified diff whose added lines are mutated (`-` for stdin)', valueHint: 'FILE', required: true },
+    tree: { type: 'string', description: 'The patch-side tree the diff produced (never written to)', valueHint: 'DIR', required: true },
+    'test-command': { type: 'string', description: 'The test command, run with /bin/sh -c in a copy of the tree', valueHint: 'CMD', required: true },
+    'mutant-command': { type: 'string', description: "What each mutant runs instead (the same tests with the runner's bail flag: mocha --bail, pytest -x); default: the test command", valueHint: 'CMD' },
+    max: { type: 'string', description: 'Mutant budget, spread over the changed lines (0 disables the measurement; default: every site)', valueHint: 'N' },
+    jobs: { type: 'string', description: 'Parallel tree copies (default: number of cores)', valueHint: 'N' },
+    'timeout-factor': { type: 'string', description: 'Mutant timeout = baseline time × F + 2 s (default 2)', valueHint: 'F' },
+    timeout: { type: 'string', description: 'Limit of one baseline run in seconds (default 600)', valueHint: 'SEC' },
+    shard: { type: 'string', description: 'Run only shard K of N of the selected mutants', valueHint: 'K/N' },
+    python: { type: 'string', description: 'Interpreter that lists Python mutation sites (default python3)', valueHint: 'PATH' },
+    'pass-env': { type: 'string', description: 'Pass this environment variable to the tests (repeatable)', valueHint: 'NAME' },
+    progress: { type: 'boolean', description: 'Print progress on stderr even when it is not a terminal' },
+    ...sharedArgs,
+    out: { ...sharedArgs.out, description: 'Where to write mutation.json (`-` for stdout)', required: true },
+  },
+  async run({ args }) {
+    const out = requiredArg(args.out, 'out');
+    const shardText = optionalArg(args.shard, 'shard');
+    const shard = shardText === undefined ? null : parseShard(shardText);
+    if (shard === null && shardText !== undefined) throw new UsageError(`--shard must be K/N with 1 ≤ K ≤ N, got "${shardText}"`);
+    const command = requiredArg(args['test-command'], 'test-command');
+    const tree = requiredArg(args.tree, 'tree');
+    if (!statSync(tree, { throwIfNoEntry: false })?.isDirectory()) throw new InputError(tree, '--tree is not a directory');
+    const max = intArg(args.max, 'max', 0) ?? null;
+    const jobs = intArg(args.jobs, 'jobs', 1, 256) ?? Math.max(1, os.availableParallelism());
+    const timeoutFactor = numberArg(args['timeout-factor'], 'timeout-factor', 1, 1000) ?? 2;
+    const baselineTimeoutMs = (intArg(args.timeout, 'timeout', 1, 86400) ?? 600) * 1000;
+    const python = optionalArg(args.python, 'python') ?? 'python3';
+    const showProgress = !args.quiet && (args.progress === true || process.stderr.isTTY === true);
+    const diff = await readDiff(requiredArg(args.diff, 'diff'));
+    const artefact = await measureMutation({
+      diff,
+      tree,
+      command,
+      mutantCommand: optionalArg(args['mutant-command'], 'mutant-command'),
+      max,
+      jobs,
+      timeoutFactor,
+      baselineTimeoutMs,
+      shard,
+      python,
+      passEnv: listArg(args['pass-env']),
+      classify: classifyPath,
+      onProgress: showProgress ? progressReporter((line) => process.stderr.write(line)) : undefined,
+    });
+    return finish(out, artefact, args.quiet === true, args.verbose === true);
   },
 });
 
-await main({ name: 'ag-mutate', version, main: command });
+const mergeCommand = defineCommand({
+  meta: { name: 'merge', description: 'Merge the shards of one run (every K of N, once each, same diff and options) into one mutation.json.' },
+  args: {
+    shards: { type: 'positional', description: 'Shard files written with --shard K/N', required: true },
+    ...sharedArgs,
+    out: { ...sharedArgs.out, description: 'Where to write the merged mutation.json (`-` for stdout)', required: true },
+  },
+  async run({ args }) {
+    const out = requiredArg(args.out, 'out');
+    const files = (args._ as string[]).map(String);
+    const artefact = mergeShards(await loadShards(files));
+    return finish(out, artefact, args.quiet === true, args.verbose === true);
+  },
+});
+
+const importCommand = defineCommand({
+  meta: { name: 'import', description: 'Turn a mutation-testing-report JSON (StrykerJS) into mutation.json, filtered to the lines the diff added.' },
+  args: {
+    stryker: { type: 'string', description: 'The mutation-testing-report JSON', valueHint: 'REPORT.json', required: true },
+    diff: { type: 'string', description: 'The unified diff (`-` for stdin)', valueHint: 'FILE', required: true },
+    ...sharedArgs,
+    out: { ...sharedArgs.out, description: 'Where to write mutation.json (`-` for stdout)', required: true },
+  },
+  async run({ args }) {
+    const out = requiredArg(args.out, 'out');
+    const reportFile = requiredArg(args.stryker, 'stryker');
+    const diff = await readDiff(requiredArg(args.diff, 'diff'));
+    const { bytes, value } = await loadJson(reportFile, StrykerReport);
+    const artefact = importStryker(value, diff, { path: reportFile, sha256: sha256(bytes) }, classifyPath);
+    return finish(out, artefact, args.quiet === true, args.verbose === true);
+  },
+});
+
+await main({ name, version, main: mutateCommand, subCommands: { merge: mergeCommand, import: importCommand } });

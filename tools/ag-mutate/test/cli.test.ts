@@ -1,17 +1,285 @@
 import test from 'ava';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import type { MutationArtefact } from '@adversary-gate/schemas';
+import { makeRepo, runBin, type Files } from './helpers/repo.js';
 
-const bin = fileURLToPath(new URL('../bin/ag-mutate.js', import.meta.url));
+const BENCH = '/work/shared/bench/mutate';
+/** node:test files run directly: one process per run instead of a runner and a child. */
+const NODE_TEST = 'node test/price.test.js';
+const PYTEST = '/usr/bin/python3 -m pytest -q -p no:cacheprovider';
 
-test('exit 3 and no artefact while the tool is not built', (t) => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'ag-mutate-'));
-  const out = path.join(dir, 'out.json');
-  const r = spawnSync(process.execPath, [bin, '--out', out], { encoding: 'utf8' });
-  t.is(r.status, 3);
-  t.false(existsSync(out));
-  t.regex(r.stderr, /^ag-mutate: /);
+function read(file: string): MutationArtefact {
+  return JSON.parse(readFileSync(file, 'utf8')) as MutationArtefact;
+}
+
+const PKG: Files = { 'package.json': '{"type":"module"}\n' };
+
+const PRICE = `export function price(qty, unit) {
+  if (qty >= 10) return qty * unit * 0.9;
+  return qty * unit;
+}
+`;
+
+const STRONG_TEST = `import test from 'node:test';
+import assert from 'node:assert/strict';
+import { price } from '../src/price.js';
+test('bulk discount from ten', () => { assert.equal(price(10, 2), 18); assert.equal(price(20, 1), 18); });
+test('no discount below ten', () => { assert.equal(price(9, 2), 18); assert.equal(price(1, 3), 3); });
+`;
+
+const TYPE_ONLY_TEST = `import test from 'node:test';
+import assert from 'node:assert/strict';
+import { price } from '../src/price.js';
+test('price is a number', () => { assert.equal(typeof price(3, 2), 'number'); });
+`;
+
+function mutate(repo: ReturnType<typeof makeRepo>, command: string, extra: string[] = [], out = repo.file('mutation.json')) {
+  return runBin(['--diff', repo.diff, '--tree', repo.tree, '--test-command', command, '--jobs', '2', '--out', out, ...extra]);
+}
+
+test('strong tests on the changed lines score 1 and every mutant sits on an added line', async (t) => {
+  const repo = makeRepo(PKG, { 'src/price.js': PRICE, 'test/price.test.js': STRONG_TEST });
+  t.teardown(repo.cleanup);
+  const r = await mutate(repo, NODE_TEST, ['--max', '6']);
+  t.is(r.code, 0, r.stderr);
+  const m = read(repo.file('mutation.json'));
+  t.is(m.suite_strength, 1);
+  t.is(m.reason, null);
+  t.false(m.suite_strength_unverified);
+  t.is(m.counts.killed, 6);
+  t.true(m.mutants.every((x) => x.file === 'src/price.js' && x.line >= 1 && x.line <= 4));
+  t.is(m.counts.killed + m.counts.timeout, m.mutants.length);
+  t.regex(r.stderr, /suite strength 1\.0000/);
 });
+
+test('a test that only checks the type leaves survivors and a low score, listed on stderr', async (t) => {
+  const repo = makeRepo(PKG, { 'src/price.js': PRICE, 'test/price.test.js': TYPE_ONLY_TEST });
+  t.teardown(repo.cleanup);
+  const r = await mutate(repo, NODE_TEST, ['--max', '6']);
+  t.is(r.code, 0, r.stderr);
+  const m = read(repo.file('mutation.json'));
+  t.true(m.suite_strength !== null && m.suite_strength < 0.5, String(m.suite_strength));
+  t.true(m.counts.survived >= 4);
+  t.true(m.mutants.some((x) => x.status === 'survived' && x.operator === 'EqualityOperator' && x.replacement === '>'));
+  t.regex(r.stderr, /survived src\/price\.js:2:/);
+});
+
+test('a mutant that loops forever is a timeout, counted as killed', async (t) => {
+  const code = `export function count(n) {
+  let i = 0;
+  while (i < n) {
+    i++;
+  }
+  return i;
+}
+`;
+  const spec = `import test from 'node:test';
+import assert from 'node:assert/strict';
+import { count } from '../src/count.js';
+test('counts up to n', () => { assert.equal(count(3), 3); assert.equal(count(0), 0); });
+`;
+  const repo = makeRepo(PKG, { 'src/count.js': code, 'test/count.test.js': spec });
+  t.teardown(repo.cleanup);
+  const r = await mutate(repo, 'node test/count.test.js', ['--max', '4']);
+  t.is(r.code, 0, r.stderr);
+  const m = read(repo.file('mutation.json'));
+  const hang = m.mutants.find((x) => x.operator === 'UpdateOperator');
+  t.is(hang?.status, 'timeout');
+  t.true(m.counts.timeout >= 1);
+  t.is(m.suite_strength, (m.counts.killed + m.counts.timeout) / (m.counts.killed + m.counts.timeout + m.counts.survived));
+});
+
+test('a mutant that does not type-check is stillborn, excluded from the score, and type positions are never mutated', async (t) => {
+  const code = `export function mode(on: boolean): 'on' | 'off' {
+  return on ? 'on' : 'off';
+}
+`;
+  const spec = `import test from 'node:test';
+import assert from 'node:assert/strict';
+import { mode } from '../dist/mode.js';
+test('mode', () => { assert.equal(mode(true), 'on'); assert.equal(mode(false), 'off'); });
+`;
+  const tsconfig = '{"compilerOptions":{"strict":true,"target":"ES2022","module":"ES2022","outDir":"dist","rootDir":"src","types":[],"skipLibCheck":true},"include":["src"]}\n';
+  const repo = makeRepo({ ...PKG, 'tsconfig.json': tsconfig }, { 'src/mode.ts': code, 'test/mode.test.js': spec }, { linkModules: true });
+  t.teardown(repo.cleanup);
+  const r = await mutate(repo, 'node_modules/.bin/tsc -p . && node test/mode.test.js', ['--max', '3']);
+  t.is(r.code, 0, r.stderr);
+  const m = read(repo.file('mutation.json'));
+  t.is(m.counts.stillborn, 1, JSON.stringify(m.mutants));
+  t.is(m.counts.killed, 2);
+  t.true(m.mutants.every((x) => x.line !== 1 || x.operator === 'BlockStatement'));
+  t.true(m.mutants.filter((x) => x.status === 'stillborn').every((x) => ['StringLiteral', 'ReturnValue', 'BlockStatement'].includes(x.operator)));
+  t.is(m.suite_strength, 1);
+});
+
+test('a deletion-only patch is not measured and unverified', async (t) => {
+  const repo = makeRepo({ ...PKG, 'src/old.js': 'export const legacy = 1;\n' }, { 'src/old.js': null });
+  t.teardown(repo.cleanup);
+  const r = await mutate(repo, 'false');
+  t.is(r.code, 0, r.stderr);
+  const m = read(repo.file('mutation.json'));
+  t.is(m.suite_strength, null);
+  t.is(m.reason, 'deletion_only');
+  t.true(m.suite_strength_unverified);
+});
+
+test('a deleted source file and .sql/.cpp beside JavaScript make the strength unverified; the JavaScript is still measured', async (t) => {
+  const repo = makeRepo({ ...PKG, 'src/old.js': 'export const legacy = 1;\n' }, {
+    'src/old.js': null,
+    'src/price.js': PRICE,
+    'test/price.test.js': STRONG_TEST,
+    'db/schema.sql': 'create table t (id int);\n',
+    'native/fast.cpp': 'int twice(int a) { return a * 2; }\n',
+    'README.md': '# docs are not code\n',
+  });
+  t.teardown(repo.cleanup);
+  const r = await mutate(repo, NODE_TEST, ['--max', '3']);
+  t.is(r.code, 0, r.stderr);
+  const m = read(repo.file('mutation.json'));
+  t.deepEqual(m.foreign_changed_files, ['db/schema.sql', 'native/fast.cpp']);
+  t.deepEqual(m.deleted_files, ['src/old.js']);
+  t.true(m.suite_strength_unverified);
+  t.is(m.suite_strength, 1);
+  t.is(m.mutants.length, 3);
+  t.is(m.budget, 3);
+  t.regex(r.stderr, /UNVERIFIED/);
+});
+
+test('a red baseline gives no score, with the reason, and runs no mutant', async (t) => {
+  const failing = STRONG_TEST.replace('price(1, 3), 3', 'price(1, 3), 4');
+  const repo = makeRepo(PKG, { 'src/price.js': PRICE, 'test/price.test.js': failing });
+  t.teardown(repo.cleanup);
+  const r = await mutate(repo, NODE_TEST);
+  t.is(r.code, 0, r.stderr);
+  const m = read(repo.file('mutation.json'));
+  t.is(m.suite_strength, null);
+  t.is(m.reason, 'baseline_red');
+  t.deepEqual(m.mutants, []);
+});
+
+test('shards merged equal the unsharded run; merge refuses a missing shard', async (t) => {
+  const repo = makeRepo(PKG, { 'src/price.js': PRICE, 'test/price.test.js': TYPE_ONLY_TEST });
+  t.teardown(repo.cleanup);
+  t.is((await mutate(repo, NODE_TEST, ['--max', '4'], repo.file('whole.json'))).code, 0);
+  t.is((await mutate(repo, NODE_TEST, ['--max', '4', '--shard', '1/2'], repo.file('s1.json'))).code, 0);
+  t.is((await mutate(repo, NODE_TEST, ['--max', '4', '--shard', '2/2'], repo.file('s2.json'))).code, 0);
+  const s1 = read(repo.file('s1.json'));
+  t.deepEqual(s1.shard, { index: 1, count: 2 });
+  const merged = await runBin(['merge', repo.file('s1.json'), repo.file('s2.json'), '--out', repo.file('merged.json')]);
+  t.is(merged.code, 0, merged.stderr);
+  const whole = read(repo.file('whole.json'));
+  const m = read(repo.file('merged.json'));
+  t.deepEqual(m.mutants, whole.mutants);
+  t.deepEqual(m.counts, whole.counts);
+  t.is(m.suite_strength, whole.suite_strength);
+  t.is(m.shard, null);
+  const missing = await runBin(['merge', repo.file('s1.json'), '--out', repo.file('bad.json')]);
+  t.is(missing.code, 3);
+  t.regex(missing.stderr, /^ag-mutate: .*2\/2 missing/);
+  t.false(existsSync(repo.file('bad.json')));
+  const dup = await runBin(['merge', repo.file('s1.json'), repo.file('s1.json'), repo.file('s2.json'), '--out', repo.file('bad.json')]);
+  t.is(dup.code, 3);
+  t.regex(dup.stderr, /duplicates shard 1\/2/);
+});
+
+test('a pytest project: is/in and and/or mutants are killed, an import-time failure is stillborn', async (t) => {
+  const code = `LIMITS = {"max": 10}
+MAX = LIMITS["max"]
+
+
+def within(x):
+    return x is not None and x in range(MAX)
+`;
+  const spec = `from calc import within
+
+
+def test_within():
+    assert within(None) is False
+    assert within(3) is True
+    assert within(9) is True
+    assert within(10) is False
+`;
+  const repo = makeRepo({}, { 'calc.py': code, 'tests/test_calc.py': spec, 'tests/conftest.py': 'import sys, os\nsys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))\n' });
+  t.teardown(repo.cleanup);
+  const r = await mutate(repo, PYTEST, ['--python', '/usr/bin/python3', '--max', '7']);
+  t.is(r.code, 0, r.stderr);
+  const m = read(repo.file('mutation.json'));
+  const ops = new Set(m.mutants.map((x) => `${x.original}->${x.replacement}`));
+  for (const expected of ['is not->is', 'in->not in', 'and->or']) t.true(ops.has(expected), expected);
+  t.true(m.counts.stillborn >= 1, JSON.stringify(m.counts));
+  t.is(m.counts.survived, 0, JSON.stringify(m.mutants.filter((x) => x.status === 'survived')));
+  t.is(m.suite_strength, 1);
+});
+
+test('import --stryker keeps the changed lines of a real report: express-query-fresh is 8 killed / 7 survived', async (t) => {
+  const dir = path.join(BENCH, 'express-query-fresh');
+  const repo = makeRepo({}, {});
+  t.teardown(repo.cleanup);
+  const r = await runBin(['import', '--stryker', path.join(dir, 'stryker-report-command-runner.json'), '--diff', path.join(dir, 'commit.diff'), '--out', repo.file('m.json')]);
+  t.is(r.code, 0, r.stderr);
+  const m = read(repo.file('m.json'));
+  t.is(m.engine, 'stryker-import');
+  t.is(m.counts.killed, 8);
+  t.is(m.counts.survived, 7);
+  t.is(m.suite_strength, 8 / 15);
+  t.true(m.mutants.every((x) => x.file === 'lib/request.js' && x.line === 475));
+  t.deepEqual(m.inputs.map((i) => i.role), ['diff', 'stryker-report']);
+});
+
+test('--max 0 records a disabled measurement without running anything', async (t) => {
+  const repo = makeRepo(PKG, { 'src/price.js': PRICE, 'native/x.cpp': 'int x;\n' });
+  t.teardown(repo.cleanup);
+  const r = await mutate(repo, 'exit 7', ['--max', '0']);
+  t.is(r.code, 0, r.stderr);
+  const m = read(repo.file('mutation.json'));
+  t.is(m.reason, 'budget_zero');
+  t.is(m.suite_strength, null);
+  t.deepEqual(m.foreign_changed_files, ['native/x.cpp']);
+  t.true(m.suite_strength_unverified);
+});
+
+test('a documentation-only patch is "no source changed"', async (t) => {
+  const repo = makeRepo(PKG, { 'README.md': '# hi\n', 'test/a.test.js': 'export {};\n' });
+  t.teardown(repo.cleanup);
+  const r = await mutate(repo, 'exit 7');
+  t.is(r.code, 0, r.stderr);
+  const m = read(repo.file('mutation.json'));
+  t.is(m.reason, 'no_source_changed');
+  t.false(m.suite_strength_unverified);
+  t.deepEqual(m.mutants, []);
+});
+
+test('exit 3 and no artefact when the tree is not the patch side of the diff', async (t) => {
+  const repo = makeRepo(PKG, { 'src/price.js': PRICE });
+  t.teardown(repo.cleanup);
+  const other = makeRepo(PKG, { 'src/price.js': PRICE.replace('0.9', '0.8') });
+  t.teardown(other.cleanup);
+  const r = await runBin(['--diff', repo.diff, '--tree', other.tree, '--test-command', 'exit 0', '--out', repo.file('m.json')]);
+  t.is(r.code, 3);
+  t.regex(r.stderr, /^ag-mutate: .*price\.js: line 2 differs/);
+  t.false(existsSync(repo.file('m.json')));
+});
+
+test('exit 3 on bad flags: a missing test command, a malformed shard, an unknown flag', async (t) => {
+  const repo = makeRepo(PKG, { 'src/price.js': PRICE });
+  t.teardown(repo.cleanup);
+  const base = ['--diff', repo.diff, '--tree', repo.tree, '--out', repo.file('m.json')];
+  t.is((await runBin(base)).code, 3);
+  const shard = await runBin([...base, '--test-command', 'exit 0', '--shard', '3/2']);
+  t.is(shard.code, 3);
+  t.regex(shard.stderr, /--shard must be K\/N/);
+  t.is((await runBin([...base, '--test-command', 'exit 0', '--bogus'])).code, 3);
+  const noTree = await runBin(['--diff', repo.diff, '--tree', repo.file('nope'), '--test-command', 'exit 0', '--out', repo.file('m.json')]);
+  t.is(noTree.code, 3);
+  t.regex(noTree.stderr, /--tree is not a directory/);
+  t.false(existsSync(repo.file('m.json')));
+});
+
+test('--help prints the usage', async (t) => {
+  const r = await runBin(['--help']);
+  t.is(r.code, 0);
+  t.regex(r.stdout, /--test-command/);
+  t.regex(r.stdout, /merge/);
+});
+

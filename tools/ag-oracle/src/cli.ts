@@ -1,15 +1,47 @@
 import { defineCommand } from 'citty';
-import { main, packageVersion, sharedArgs, UsageError } from '@adversary-gate/core';
+import { main, optionalArg, packageVersion, requiredArg, sharedArgs, UsageError } from '@adversary-gate/core';
+import { writeArtefact } from '@adversary-gate/schemas';
+import { measureOracle } from './oracle.js';
+import { isRealDate, todayUtc } from './today.js';
 
+const name = 'ag-oracle';
 const version = packageVersion(import.meta.url);
 
-/** Not built yet: refuses to run, so nothing can mistake it for a measurement. */
 const command = defineCommand({
-  meta: { name: 'ag-oracle', version, description: 'ag-oracle is not implemented yet; it refuses to run and writes nothing.' },
-  args: { ...sharedArgs },
-  run() {
-    throw new UsageError('ag-oracle is not implemented yet; it writes no evidence');
+  meta: {
+    name,
+    version,
+    description:
+      'Did the patch touch what it must not? Reports protected paths touched, fixture drift, the flake freeze list and test tampering, judged under the baseline\'s policy; writes oracle.json and exits 0 (3 on bad arguments or unreadable inputs).',
+  },
+  args: {
+    diff: { type: 'string', description: 'The unified diff of the patch (`-` for stdin)', valueHint: 'FILE', required: true },
+    baseline: { type: 'string', description: 'The trusted baseline tree (its adversary-gate.json is the policy)', valueHint: 'DIR', required: true },
+    patch: { type: 'string', description: 'The patched tree (never trusted, its policy never read)', valueHint: 'DIR', required: true },
+    policy: { type: 'string', description: 'A policy file outside the patch tree, instead of the baseline\'s adversary-gate.json', valueHint: 'FILE' },
+    today: { type: 'string', description: 'The date freeze entries expire against (default: today, UTC)', valueHint: 'YYYY-MM-DD' },
+    ...sharedArgs,
+    out: { ...sharedArgs.out, description: 'Where to write oracle.json (`-` for stdout)', required: true },
+  },
+  async run({ args }) {
+    const today = optionalArg(args.today, 'today') ?? todayUtc();
+    if (!isRealDate(today)) throw new UsageError(`--today must be a real date as YYYY-MM-DD, got "${today}"`);
+    const out = requiredArg(args.out, 'out');
+    const artefact = await measureOracle({
+      diff: requiredArg(args.diff, 'diff'),
+      baseline: requiredArg(args.baseline, 'baseline'),
+      patch: requiredArg(args.patch, 'patch'),
+      policy: optionalArg(args.policy, 'policy'),
+      today,
+      tool: { name, version },
+    });
+    await writeArtefact(out, artefact);
+    if (!args.quiet && args.verbose) {
+      const counts = `${artefact.oracle_touched.length} protected, ${artefact.fixtures.filter((f) => f.expected !== f.actual).length} drifted, ${artefact.tampering.length} tampering, ${artefact.faults.length} faults`;
+      process.stderr.write(`${name}: wrote ${out} (${counts})\n`);
+    }
+    return 0;
   },
 });
 
-await main({ name: 'ag-oracle', version, main: command });
+await main({ name, version, main: command });

@@ -25,7 +25,7 @@ export function requiredArg(value: unknown, flag: string): string {
   if (list.length === 0 || value === true) throw new UsageError(`--${flag} is required`);
   if (list.length > 1) throw new UsageError(`--${flag} was given ${list.length} times; give it once`);
   const v = list[0]!;
-  if (v === '' || v === 'true') throw new UsageError(`--${flag} needs a value`);
+  if (v === '') throw new UsageError(`--${flag} needs a value`);
   return v;
 }
 

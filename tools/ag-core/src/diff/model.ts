@@ -82,6 +82,7 @@ export function parseUnifiedDiff(text: string): DiffModel {
   const hunksInText = (normalised.match(/^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@/gm) ?? []).length;
   const hunksParsed = parsed.reduce((n, f) => n + f.chunks.length, 0);
   if (hunksParsed < hunksInText) throw new DiffParseError('hunks without a file header that names their file');
+  if (parsed.length === 0 && normalised.trim() !== '') throw new DiffParseError('not a unified diff: no file header (--- / +++ or diff --git) found');
   const gitSections = /^diff --git /m.test(normalised);
   const facts = gitSections ? sectionFacts(normalised) : { binary: new Set<number>(), copies: new Set<number>() };
   const files: ChangedFile[] = [];

@@ -1,0 +1,85 @@
+/**
+ * Building mutation.json: counts, score and the envelope, the same for a run, a merge
+ * and an import, so the invariants ag-decide checks hold by construction.
+ * @module
+ */
+import type { Mutant, MutationArtefact } from '@adversary-gate/schemas';
+import { packageVersion } from '@adversary-gate/core';
+
+type Fault = MutationArtefact['faults'][number];
+
+type Reason = NonNullable<MutationArtefact['reason']>;
+type Counts = MutationArtefact['counts'];
+
+/** Name and version written in `tool`. */
+export const TOOL = { name: 'ag-mutate', version: packageVersion(import.meta.url) } as const;
+
+/** Tally mutants by status. */
+export function countMutants(mutants: readonly Mutant[]): Counts {
+  const counts: Counts = { killed: 0, survived: 0, timeout: 0, stillborn: 0, no_coverage: 0 };
+  for (const m of mutants) counts[m.status]++;
+  return counts;
+}
+
+/** (killed + timeout) / (killed + timeout + survived + no_coverage); null when nothing counted. */
+export function strengthOf(counts: Counts): number | null {
+  const caught = counts.killed + counts.timeout;
+  const denominator = caught + counts.survived + counts.no_coverage;
+  return denominator === 0 ? null : caught / denominator;
+}
+
+/** Sort mutants by file, line, column, id: one order for every writer. */
+export function sortMutants(mutants: readonly Mutant[]): Mutant[] {
+  return [...mutants].sort((a, b) =>
+    a.file !== b.file ? (a.file < b.file ? -1 : 1) : a.line - b.line || a.column - b.column || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
+}
+
+/** Everything an artefact needs besides the derived counts and score. */
+export interface ArtefactParts {
+  readonly diffSha256: `sha256:${string}`;
+  readonly inputs: MutationArtefact['inputs'];
+  readonly faults: readonly Fault[];
+  readonly foreign: readonly string[];
+  readonly deleted: readonly string[];
+  readonly mutants: readonly Mutant[];
+  /** Why no score, decided before counting (null: score the mutants). */
+  readonly reason: Reason | null;
+  readonly budget: number | null;
+  readonly shard: MutationArtefact['shard'];
+  readonly engine: MutationArtefact['engine'];
+  readonly timing?: Record<string, number>;
+  /** True when changed source went unjudged for another cause (an engine could not read it). */
+  readonly unjudged?: boolean;
+}
+
+/**
+ * Assemble the artefact. With no prior reason the score comes from the mutants; when no
+ * mutant counts (none, or all stillborn) the reason is `no_mutants`.
+ */
+export function buildArtefact(p: ArtefactParts): MutationArtefact {
+  const mutants = sortMutants(p.mutants);
+  const counts = countMutants(mutants);
+  const strength = p.reason === null ? strengthOf(counts) : null;
+  const reason: Reason | null = p.reason ?? (strength === null ? 'no_mutants' : null);
+  const artefact: MutationArtefact = {
+    schema: 'adversary-gate/mutation',
+    schema_version: 1,
+    tool: { ...TOOL },
+    subject: { diff_sha256: p.diffSha256 },
+    inputs: [...p.inputs],
+    faults: [...p.faults],
+    suite_strength: strength,
+    suite_strength_unverified: p.foreign.length > 0 || p.deleted.length > 0 || (p.unjudged ?? false),
+    reason,
+    counts,
+    foreign_changed_files: [...p.foreign],
+    deleted_files: [...p.deleted],
+    mutants,
+    budget: p.budget,
+    shard: p.shard,
+    engine: p.engine,
+  };
+  if (p.timing !== undefined) artefact.timing = p.timing;
+  return artefact;
+}

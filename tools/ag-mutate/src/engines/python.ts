@@ -1,0 +1,100 @@
+/**
+ * The Python engine: the project's own interpreter lists mutation sites with `ast`
+ * (python/sites.py), so the grammar is always the one the tests run on.
+ * @module
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { EngineParseError } from './js.js';
+import { lineStarts, position, shorten, type Site } from './site.js';
+
+/** The helper script shipped with the package. */
+export const PYTHON_HELPER = fileURLToPath(new URL('../../python/sites.py', import.meta.url));
+
+/** One file to ask about. */
+export interface PythonRequest {
+  readonly path: string;
+  readonly text: string;
+  readonly lines: ReadonlySet<number>;
+}
+
+interface HelperSite {
+  start: number;
+  end: number;
+  operator: string;
+  rank: number;
+  replacement: string;
+  parses: boolean;
+}
+
+interface HelperFile {
+  path: string;
+  error: string | null;
+  sites: HelperSite[];
+}
+
+/** Code-point offset → UTF-16 offset (they differ only after astral characters). */
+function utf16Offset(text: string, codePoints: number): number {
+  let units = 0;
+  let seen = 0;
+  while (seen < codePoints && units < text.length) {
+    const c = text.codePointAt(units)!;
+    units += c > 0xffff ? 2 : 1;
+    seen++;
+  }
+  return units;
+}
+
+function runHelper(python: string, input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(python, ['-I', '-B', PYTHON_HELPER], { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' } });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    child.on('error', (e) => resolve({ code: null, stdout: '', stderr: e.message }));
+    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(input);
+  });
+}
+
+/** Result per file: its sites, or the reason it could not be read. */
+export type PythonSites = Map<string, Site[] | EngineParseError>;
+
+/**
+ * Ask `python` for the mutation sites of every file on its added lines.
+ * @throws Error when the interpreter cannot be run or answers nonsense (an engine failure)
+ */
+export async function pythonSites(python: string, files: readonly PythonRequest[]): Promise<PythonSites> {
+  const result: PythonSites = new Map();
+  if (files.length === 0) return result;
+  const input = JSON.stringify({ files: files.map((f) => ({ path: f.path, text: f.text, lines: [...f.lines] })) });
+  const run = await runHelper(python, input);
+  if (run.code !== 0) throw new Error(`python engine (${python}) failed: ${run.stderr.trim().split('\n').pop() ?? `exit ${run.code}`}`);
+  let answer: { files: HelperFile[] };
+  try {
+    answer = JSON.parse(run.stdout) as { files: HelperFile[] };
+  } catch {
+    throw new Error(`python engine (${python}) wrote no JSON`);
+  }
+  files.forEach((f, i) => {
+    const got = answer.files[i];
+    if (!got || got.path !== f.path) throw new Error(`python engine (${python}) answered for the wrong file`);
+    if (got.error !== null) {
+      result.set(f.path, new EngineParseError(`${f.path}: ${got.error}`));
+      return;
+    }
+    const starts = lineStarts(f.text);
+    result.set(
+      f.path,
+      got.sites.map((s) => {
+        const start = utf16Offset(f.text, s.start);
+        const end = utf16Offset(f.text, s.end);
+        const { line, column } = position(starts, start);
+        return { file: f.path, line, column, start, end, operator: s.operator, rank: s.rank, original: shorten(f.text.slice(start, end)), replacement: s.replacement, parses: s.parses };
+      }).filter((s) => f.lines.has(s.line)),
+    );
+  });
+  return result;
+}

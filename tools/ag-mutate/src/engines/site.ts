@@ -1,0 +1,62 @@
+/**
+ * A mutation site: one replacement of a span of a file's text, and its stable id.
+ * @module
+ */
+import { createHash } from 'node:crypto';
+
+/** One mutant before it runs. */
+export interface Site {
+  readonly file: string;
+  /** 1-based line of the replaced span's start (an added line). */
+  readonly line: number;
+  /** 1-based column (UTF-16 units) of the replaced span's start. */
+  readonly column: number;
+  /** Offsets into the file text (UTF-16 units), end exclusive. */
+  readonly start: number;
+  readonly end: number;
+  readonly operator: string;
+  /** Lower ranks run first on a line: the most telling operators get the budget. */
+  readonly rank: number;
+  readonly original: string;
+  readonly replacement: string;
+  /** False when the mutated file no longer parses: stillborn without a run. */
+  readonly parses: boolean;
+}
+
+/**
+ * Stable id from file, line, column, operator and replacement, plus where the replaced
+ * span ends (two mutants may start at one column and differ only in their extent).
+ */
+export function mutantId(file: string, line: number, column: number, operator: string, replacement: string, end = ''): string {
+  const h = createHash('sha256').update(`${file}\0${line}\0${column}\0${operator}\0${replacement}\0${end}`).digest('hex');
+  return `m${h.slice(0, 16)}`;
+}
+
+/** The file text with one site applied. */
+export function applySite(text: string, site: Pick<Site, 'start' | 'end' | 'replacement'>): string {
+  return text.slice(0, site.start) + site.replacement + text.slice(site.end);
+}
+
+/** Offsets of the first character of every line (index 0 = line 1). */
+export function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
+  return starts;
+}
+
+/** 1-based line and column of an offset. */
+export function position(starts: readonly number[], offset: number): { line: number; column: number } {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return { line: lo + 1, column: offset - starts[lo]! + 1 };
+}
+
+/** Shorten long originals (a removed block) for the artefact; the id stays exact. */
+export function shorten(text: string, max = 200): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

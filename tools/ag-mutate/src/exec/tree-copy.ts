@@ -1,0 +1,144 @@
+/**
+ * Isolated copies of the tree under test: every file copied as a new inode (never a hard
+ * link, so nothing written in a copy reaches the original), symlinks copied as symlinks,
+ * dependency folders (`node_modules`) linked read-through, tool caches left out. A
+ * manifest of what was copied lets a copy be restored exactly between mutants.
+ * @module
+ */
+import { copyFileSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** Folders never copied: version control and caches that would let stale bytecode run. */
+const SKIP_DIRS = new Set(['.git', '.hg', '.svn', '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache', '.stryker-tmp', '.turbo']);
+/** Folders linked, not copied: installed dependencies and virtualenvs (large; the tests only read them). */
+const LINK_DIRS = new Set(['node_modules', '.venv', 'venv']);
+
+interface Entry {
+  readonly kind: 'file' | 'dir' | 'link';
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+/** One isolated copy and what it must look like. */
+export class TreeCopy {
+  private readonly manifest = new Map<string, Entry>();
+
+  private constructor(
+    readonly source: string,
+    readonly root: string,
+  ) {}
+
+  /** Copy `source` into the empty or absent folder `root`. */
+  static create(source: string, root: string): TreeCopy {
+    const copy = new TreeCopy(path.resolve(source), path.resolve(root));
+    mkdirSync(copy.root, { recursive: true });
+    copy.copyDir('');
+    return copy;
+  }
+
+  private copyDir(rel: string): void {
+    for (const name of readdirSync(path.join(this.source, rel)).sort()) {
+      const r = rel === '' ? name : `${rel}/${name}`;
+      this.copyEntry(r);
+    }
+  }
+
+  private copyEntry(rel: string): void {
+    const from = path.join(this.source, rel);
+    const to = path.join(this.root, rel);
+    const st = lstatSync(from);
+    const name = path.basename(rel);
+    if (st.isDirectory()) {
+      if (SKIP_DIRS.has(name)) return;
+      if (LINK_DIRS.has(name)) {
+        symlinkSync(from, to);
+        this.manifest.set(rel, { kind: 'link', size: 0, mtimeMs: 0 });
+        return;
+      }
+      mkdirSync(to);
+      this.manifest.set(rel, { kind: 'dir', size: 0, mtimeMs: 0 });
+      this.copyDir(rel);
+    } else if (st.isSymbolicLink()) {
+      symlinkSync(this.linkTarget(from), to);
+      this.manifest.set(rel, { kind: 'link', size: 0, mtimeMs: 0 });
+    } else if (st.isFile()) {
+      copyFileSync(from, to);
+      const c = lstatSync(to);
+      this.manifest.set(rel, { kind: 'file', size: c.size, mtimeMs: c.mtimeMs });
+    }
+  }
+
+  /** A link's target for the copy: relative links that leave the tree become absolute, so they still resolve. */
+  private linkTarget(from: string): string {
+    const target = readlinkSync(from);
+    if (path.isAbsolute(target)) return target;
+    const resolved = path.resolve(path.dirname(from), target);
+    return resolved === this.source || resolved.startsWith(`${this.source}${path.sep}`) ? target : resolved;
+  }
+
+  /** Replace one file's bytes in the copy (a new inode; never written through a link). */
+  write(rel: string, bytes: string | Uint8Array): void {
+    const to = path.join(this.root, rel);
+    rmSync(to, { force: true });
+    writeFileSync(to, bytes);
+    const c = lstatSync(to);
+    this.manifest.set(rel, { kind: 'file', size: c.size, mtimeMs: c.mtimeMs });
+  }
+
+  /** Put one file back as it is in the source tree. */
+  restoreFile(rel: string): void {
+    const to = path.join(this.root, rel);
+    rmSync(to, { force: true });
+    this.manifest.delete(rel);
+    this.copyEntry(rel);
+  }
+
+  /**
+   * Make the copy equal to the source again: remove what the run created, re-copy what it
+   * changed or removed. Returns how many paths had to be repaired.
+   */
+  restore(): number {
+    let repaired = 0;
+    const seen = new Set<string>();
+    const visit = (rel: string) => {
+      for (const name of readdirSync(path.join(this.root, rel))) {
+        const r = rel === '' ? name : `${rel}/${name}`;
+        const expected = this.manifest.get(r);
+        const st = lstatSync(path.join(this.root, r));
+        const kind = st.isSymbolicLink() ? 'link' : st.isDirectory() ? 'dir' : 'file';
+        if (expected === undefined || expected.kind !== kind) {
+          rmSync(path.join(this.root, r), { recursive: true, force: true });
+          if (expected !== undefined) this.restoreFile(r);
+          repaired++;
+        } else if (kind === 'dir') {
+          visit(r);
+        } else if (kind === 'file' && (st.size !== expected.size || st.mtimeMs !== expected.mtimeMs)) {
+          this.restoreFile(r);
+          repaired++;
+        }
+        seen.add(r);
+      }
+    };
+    visit('');
+    for (const [rel, entry] of [...this.manifest]) {
+      if (seen.has(rel)) continue;
+      const parent = path.dirname(rel);
+      if (parent !== '.' && !seen.has(parent)) continue;
+      this.manifest.delete(rel);
+      this.copyEntry(rel);
+      if (entry.kind === 'dir') this.markSeen(rel, seen);
+      repaired++;
+    }
+    return repaired;
+  }
+
+  private markSeen(rel: string, seen: Set<string>): void {
+    for (const key of this.manifest.keys()) if (key === rel || key.startsWith(`${rel}/`)) seen.add(key);
+  }
+
+  /** Delete the copy. */
+  remove(): void {
+    rmSync(this.root, { recursive: true, force: true });
+  }
+}
+

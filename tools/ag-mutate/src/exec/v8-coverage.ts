@@ -1,0 +1,77 @@
+/**
+ * Which changed code the baseline executed, from V8's own coverage (`NODE_V8_COVERAGE`):
+ * every Node process the test command starts writes precise block counts, whatever the
+ * runner. A mutant whose span starts in a block that ran zero times is `no_coverage`.
+ * A file V8 never reported (not JavaScript Node loaded from disk: Python, a bundler's
+ * in-memory transform) is unknown, and its mutants simply run.
+ * @module
+ */
+import { readdirSync, readFileSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+interface Range {
+  readonly start: number;
+  readonly end: number;
+  readonly count: number;
+}
+
+/** Per file (tree-relative): one list of block ranges per process that loaded it. */
+export type CoverageMap = Map<string, Range[][]>;
+
+interface V8Script {
+  url: string;
+  functions: { ranges: { startOffset: number; endOffset: number; count: number }[] }[];
+}
+
+/** Read every coverage file in `dir`, keeping scripts under `root` whose relative path is in `files`. */
+export function readV8Coverage(dir: string, root: string, files: ReadonlySet<string>): CoverageMap {
+  const map: CoverageMap = new Map();
+  let real = root;
+  try {
+    real = realpathSync(root);
+  } catch {
+    // keep the path as given
+  }
+  const wanted = new Map([...files].map((f) => [pathToFileURL(path.join(real, f)).href, f]));
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.json'));
+  } catch {
+    return map;
+  }
+  for (const name of names) {
+    let doc: { result?: V8Script[] };
+    try {
+      doc = JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as { result?: V8Script[] };
+    } catch {
+      continue;
+    }
+    for (const script of doc.result ?? []) {
+      const rel = wanted.get(script.url);
+      if (rel === undefined) continue;
+      const ranges = script.functions.flatMap((f) => f.ranges.map((r) => ({ start: r.startOffset, end: r.endOffset, count: r.count })));
+      const list = map.get(rel) ?? [];
+      list.push(ranges);
+      map.set(rel, list);
+    }
+  }
+  return map;
+}
+
+/**
+ * True when V8 saw the file and, in every process that loaded it, the innermost block
+ * containing `offset` ran zero times; false when some process ran it; null when unknown.
+ */
+export function neverRan(map: CoverageMap, file: string, offset: number): boolean | null {
+  const processes = map.get(file);
+  if (processes === undefined || processes.length === 0) return null;
+  for (const ranges of processes) {
+    let best: Range | null = null;
+    for (const r of ranges) {
+      if (r.start <= offset && offset < r.end && (best === null || r.end - r.start <= best.end - best.start)) best = r;
+    }
+    if (best === null || best.count > 0) return false;
+  }
+  return true;
+}

@@ -1,0 +1,147 @@
+/**
+ * The measurement: from a diff and the patch tree to mutation.json.
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { InputError, type BoundDiff, type FileClass } from '@adversary-gate/core';
+import type { Mutant, MutationArtefact } from '@adversary-gate/schemas';
+import { buildArtefact } from './artefact.js';
+import { sortChanges, type MutableFile } from './changes.js';
+import { EngineParseError, jsSites } from './engines/js.js';
+import { pythonSites } from './engines/python.js';
+import { mutantId, type Site } from './engines/site.js';
+import { execute, type ExecOptions } from './exec/execute.js';
+import { selectSites, shardSites, type Shard } from './select.js';
+
+type Fault = MutationArtefact['faults'][number];
+
+/** Everything the measurement needs; defaults are applied by the CLI. */
+export interface MutateOptions {
+  readonly diff: BoundDiff;
+  readonly tree: string;
+  readonly command: string;
+  /** What each mutant runs instead of `command` (same tests, e.g. with the runner's bail flag). */
+  readonly mutantCommand?: string;
+  /** Mutant budget; null = every site. */
+  readonly max: number | null;
+  readonly jobs: number;
+  readonly timeoutFactor: number;
+  readonly baselineTimeoutMs: number;
+  readonly shard: Shard | null;
+  readonly python: string;
+  readonly passEnv: readonly string[];
+  readonly classify: (path: string) => FileClass;
+  readonly onProgress?: ExecOptions['onProgress'];
+}
+
+/** Read a changed file from the tree and check it is the diff's new side. @throws InputError */
+function readChanged(tree: string, file: MutableFile, diff: BoundDiff): string {
+  const full = path.join(tree, file.path);
+  let text: string;
+  try {
+    text = readFileSync(full, 'utf8');
+  } catch (error) {
+    throw new InputError(full, `cannot read a file the diff changes (${(error as NodeJS.ErrnoException).code ?? 'error'}); is --tree the patch side?`);
+  }
+  const changed = diff.model.files.find((f) => f.path === file.path)!;
+  const lines = text.split('\n');
+  changed.addedLines.forEach((n, i) => {
+    if ((lines[n - 1] ?? '').replace(/\r$/, '') !== changed.addedText[i]) {
+      throw new InputError(full, `line ${n} differs from the diff's added line; --tree is not the patch side of --diff`);
+    }
+  });
+  return text;
+}
+
+async function collectSites(files: readonly MutableFile[], texts: Map<string, string>, python: string, faults: Fault[]): Promise<{ sites: Site[]; unjudged: boolean }> {
+  const sites: Site[] = [];
+  let unjudged = false;
+  for (const f of files.filter((x) => x.language === 'js')) {
+    try {
+      sites.push(...jsSites(f.path, texts.get(f.path)!, f.lines));
+    } catch (error) {
+      if (!(error instanceof EngineParseError)) throw error;
+      faults.push({ code: 'ENGINE_PARSE_ERROR', message: error.message });
+      unjudged = true;
+    }
+  }
+  const py = files.filter((x) => x.language === 'python');
+  if (py.length > 0) {
+    try {
+      const answer = await pythonSites(python, py.map((f) => ({ path: f.path, text: texts.get(f.path)!, lines: f.lines })));
+      for (const [, result] of answer) {
+        if (result instanceof EngineParseError) {
+          faults.push({ code: 'ENGINE_PARSE_ERROR', message: result.message });
+          unjudged = true;
+        } else sites.push(...result);
+      }
+    } catch (error) {
+      faults.push({ code: 'ENGINE_FAILURE', message: (error as Error).message });
+      unjudged = true;
+    }
+  }
+  return { sites, unjudged };
+}
+
+function toMutant(site: Site, status: Mutant['status']): Mutant {
+  return {
+    id: mutantId(site.file, site.line, site.column, site.operator, site.replacement, String(site.end - site.start)),
+    file: site.file,
+    line: site.line,
+    column: site.column,
+    operator: site.operator,
+    original: site.original,
+    replacement: site.replacement,
+    status,
+    killed_by: null,
+  };
+}
+
+/** Measure suite strength on the diff's added lines. @throws InputError when the tree does not match the diff */
+export async function measureMutation(opts: MutateOptions): Promise<MutationArtefact> {
+  const started = performance.now();
+  const changes = sortChanges(opts.diff.model, opts.classify);
+  const faults: Fault[] = [];
+  const common = {
+    diffSha256: opts.diff.sha256,
+    inputs: [{ role: 'diff', path: opts.diff.file, sha256: opts.diff.sha256 }],
+    foreign: changes.foreign,
+    deleted: changes.deleted,
+    budget: opts.max,
+    shard: opts.shard,
+    engine: 'ag-mutate' as const,
+  };
+  const nothing = (reason: NonNullable<MutationArtefact['reason']>, unjudged = false) =>
+    buildArtefact({ ...common, faults, mutants: [], reason, unjudged, timing: { total_ms: Math.round(performance.now() - started) } });
+  const anyChange = changes.sourceAdded || changes.foreign.length + changes.deleted.length + changes.linesRemovedOnly.length > 0;
+  if (!anyChange) return nothing('no_source_changed');
+  const texts = new Map(changes.mutable.map((f) => [f.path, readChanged(opts.tree, f, opts.diff)]));
+  if (opts.max === 0) return nothing('budget_zero');
+  if (!changes.sourceAdded) return nothing('deletion_only');
+  const { sites, unjudged } = await collectSites(changes.mutable, texts, opts.python, faults);
+  if (sites.length === 0) return nothing(unjudged ? 'engine_failure' : 'no_mutants', unjudged);
+  const mine = shardSites(selectSites(sites, opts.max), opts.shard);
+  if (mine.length === 0) return nothing('no_mutants', unjudged);
+  const exec = await execute(mine, texts, {
+    tree: opts.tree,
+    command: opts.command,
+    mutantCommand: opts.mutantCommand,
+    jobs: opts.jobs,
+    timeoutFactor: opts.timeoutFactor,
+    baselineTimeoutMs: opts.baselineTimeoutMs,
+    passEnv: opts.passEnv,
+    coverFiles: new Set(changes.mutable.filter((f) => f.language === 'js').map((f) => f.path)),
+    onProgress: opts.onProgress,
+  });
+  const timing = {
+    total_ms: Math.round(performance.now() - started),
+    baseline_ms: Math.round(exec.baseline.durationMs),
+    mutant_timeout_ms: exec.mutantTimeoutMs,
+  };
+  if (exec.baseline.status !== 'green') {
+    return buildArtefact({ ...common, faults, mutants: [], reason: exec.baseline.status === 'red' ? 'baseline_red' : 'baseline_flaky', unjudged, timing });
+  }
+  const mutants = mine.map((site, i) => toMutant(site, exec.statuses[i]!));
+  return buildArtefact({ ...common, faults, mutants, reason: null, unjudged, timing });
+}

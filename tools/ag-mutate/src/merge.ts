@@ -1,0 +1,93 @@
+/**
+ * `ag-mutate merge`: shards of one run back into one artefact. Refuses shards of
+ * different subjects or options, duplicated or missing shards, and overlapping mutants.
+ * @module
+ */
+import { InputError } from '@adversary-gate/core';
+import { loadArtefact, sha256, type MutationArtefact } from '@adversary-gate/schemas';
+import { buildArtefact } from './artefact.js';
+
+type Fault = MutationArtefact['faults'][number];
+
+type Reason = NonNullable<MutationArtefact['reason']>;
+
+/** Reasons decided before mutants were split: every shard must agree on them. */
+const SHARED_REASONS: ReadonlySet<Reason> = new Set(['no_source_changed', 'budget_zero', 'deletion_only', 'engine_failure']);
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** A loaded shard and the file it came from. */
+export interface ShardFile {
+  readonly file: string;
+  readonly sha256: `sha256:${string}`;
+  readonly artefact: MutationArtefact;
+}
+
+/** Load shard files with the strict loader. @throws InputError / LoadError */
+export async function loadShards(files: readonly string[]): Promise<ShardFile[]> {
+  const out: ShardFile[] = [];
+  for (const file of files) {
+    const loaded = await loadArtefact(file, 'mutation');
+    out.push({ file, sha256: sha256(loaded.bytes), artefact: loaded.value });
+  }
+  return out;
+}
+
+/** Merge shards. @throws InputError naming the offending file */
+export function mergeShards(shards: readonly ShardFile[]): MutationArtefact {
+  if (shards.length === 0) throw new InputError('merge', 'no shard files given');
+  const first = shards[0]!;
+  const a = first.artefact;
+  if (a.shard === null) throw new InputError(first.file, 'is a whole run, not a shard');
+  const count = a.shard.count;
+  const seen = new Map<number, string>();
+  const ids = new Set<string>();
+  for (const { file, artefact: s } of shards) {
+    if (s.shard === null) throw new InputError(file, 'is a whole run, not a shard');
+    if (s.subject.diff_sha256 !== a.subject.diff_sha256) throw new InputError(file, `measures another diff (${s.subject.diff_sha256}) than ${first.file}`);
+    if (s.shard.count !== count) throw new InputError(file, `is shard ${s.shard.index}/${s.shard.count}, but ${first.file} is one of ${count}`);
+    if (s.tool.version !== a.tool.version || s.engine !== a.engine || s.budget !== a.budget) {
+      throw new InputError(file, `was made with other options (tool ${s.tool.version}, engine ${s.engine}, budget ${s.budget}) than ${first.file}`);
+    }
+    if (!same(s.foreign_changed_files, a.foreign_changed_files) || !same(s.deleted_files, a.deleted_files)) {
+      throw new InputError(file, `classifies the changed files differently from ${first.file}`);
+    }
+    const prior = seen.get(s.shard.index);
+    if (prior !== undefined) throw new InputError(file, `duplicates shard ${s.shard.index}/${count} (also in ${prior})`);
+    seen.set(s.shard.index, file);
+    for (const m of s.mutants) {
+      if (ids.has(m.id)) throw new InputError(file, `mutant ${m.id} also appears in another shard`);
+      ids.add(m.id);
+    }
+    const sharedA = a.reason !== null && SHARED_REASONS.has(a.reason);
+    const sharedS = s.reason !== null && SHARED_REASONS.has(s.reason);
+    if ((sharedA || sharedS) && s.reason !== a.reason) throw new InputError(file, `says "${s.reason}" where ${first.file} says "${a.reason}"`);
+  }
+  const missing: number[] = [];
+  for (let k = 1; k <= count; k++) if (!seen.has(k)) missing.push(k);
+  if (missing.length > 0) throw new InputError('merge', `shard${missing.length > 1 ? 's' : ''} ${missing.map((k) => `${k}/${count}`).join(', ')} missing`);
+
+  const all = shards.map((s) => s.artefact);
+  let reason: Reason | null = a.reason !== null && SHARED_REASONS.has(a.reason) ? a.reason : null;
+  if (reason === null && all.some((s) => s.reason === 'baseline_red')) reason = 'baseline_red';
+  if (reason === null && all.some((s) => s.reason === 'baseline_flaky')) reason = 'baseline_flaky';
+  const faults = new Map<string, Fault>();
+  for (const s of all) for (const f of s.faults) faults.set(`${f.code}\0${f.message}`, f);
+  const diffInput = a.inputs.find((i) => i.role === 'diff');
+  const timing: Record<string, number> = {};
+  for (const s of all) for (const [k, v] of Object.entries(s.timing ?? {})) timing[k] = Math.max(timing[k] ?? 0, v);
+  return buildArtefact({
+    diffSha256: a.subject.diff_sha256 as `sha256:${string}`,
+    inputs: [...(diffInput ? [diffInput] : []), ...shards.map((s) => ({ role: 'shard', path: s.file, sha256: s.sha256 }))],
+    faults: [...faults.values()],
+    foreign: a.foreign_changed_files,
+    deleted: a.deleted_files,
+    mutants: reason === null ? all.flatMap((s) => s.mutants) : [],
+    reason,
+    budget: a.budget,
+    shard: null,
+    engine: a.engine,
+    unjudged: all.some((s) => s.suite_strength_unverified),
+    timing,
+  });
+}

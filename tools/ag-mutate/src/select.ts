@@ -1,0 +1,63 @@
+/**
+ * Which mutants run: every changed line gets its best-ranked mutant before any line gets
+ * a second (`--max` spreads over lines), and `--shard K/N` takes a deterministic slice.
+ * @module
+ */
+import type { Site } from './engines/site.js';
+
+function byPosition(a: Site, b: Site): number {
+  if (a.file !== b.file) return a.file < b.file ? -1 : 1;
+  return a.start - b.start || a.end - b.end || (a.replacement < b.replacement ? -1 : a.replacement > b.replacement ? 1 : 0);
+}
+
+/**
+ * Order sites round-robin over lines: round r takes the r-th best site of every line
+ * (lower rank first, then position), lines in file and line order. The first `max` are
+ * kept (all when max is null). The result is sorted by file and position.
+ */
+export function selectSites(sites: readonly Site[], max: number | null): Site[] {
+  const lines = new Map<string, Site[]>();
+  for (const site of sites) {
+    const key = `${site.file}\0${String(site.line).padStart(10, '0')}`;
+    const list = lines.get(key) ?? [];
+    list.push(site);
+    lines.set(key, list);
+  }
+  const keys = [...lines.keys()].sort();
+  for (const key of keys) lines.get(key)!.sort((a, b) => a.rank - b.rank || byPosition(a, b));
+  const chosen: Site[] = [];
+  const limit = max ?? Number.POSITIVE_INFINITY;
+  for (let round = 0; chosen.length < limit; round++) {
+    let any = false;
+    for (const key of keys) {
+      const site = lines.get(key)![round];
+      if (site === undefined) continue;
+      any = true;
+      if (chosen.length < limit) chosen.push(site);
+    }
+    if (!any) break;
+  }
+  return chosen.sort(byPosition);
+}
+
+/** A shard: the K-th (1-based) of N. */
+export interface Shard {
+  readonly index: number;
+  readonly count: number;
+}
+
+/** Parse `K/N` (1 ≤ K ≤ N); null when malformed. */
+export function parseShard(text: string): Shard | null {
+  const m = /^(\d+)\/(\d+)$/.exec(text);
+  if (!m) return null;
+  const index = Number(m[1]);
+  const count = Number(m[2]);
+  if (!Number.isSafeInteger(index) || !Number.isSafeInteger(count) || count < 1 || index < 1 || index > count) return null;
+  return { index, count };
+}
+
+/** The sites of one shard: every N-th site of the selected list, starting at K-1. */
+export function shardSites<T>(selected: readonly T[], shard: Shard | null): T[] {
+  if (shard === null) return [...selected];
+  return selected.filter((_, i) => i % shard.count === shard.index - 1);
+}

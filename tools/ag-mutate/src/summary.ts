@@ -1,0 +1,26 @@
+/**
+ * What ag-mutate says on stderr after a run: the score line and the survivors, so a
+ * reviewer sees which assertion is missing without opening the artefact.
+ * @module
+ */
+import type { MutationArtefact } from '@adversary-gate/schemas';
+
+const name = 'ag-mutate';
+
+/** One stderr line: the strength (or why none) and the counts. */
+export function summaryLine(m: MutationArtefact): string {
+  const c = m.counts;
+  const score = m.suite_strength === null ? `not measured (${m.reason})` : m.suite_strength.toFixed(4);
+  const unverified = m.suite_strength_unverified ? ', UNVERIFIED source changed' : '';
+  return `${name}: suite strength ${score}: ${c.killed} killed, ${c.timeout} timeout, ${c.survived} survived, ${c.no_coverage} no coverage, ${c.stillborn} stillborn${unverified}\n`;
+}
+
+/** Survivors and uncovered mutants, one line each with original and replacement: the first 50, or all. */
+export function survivorLines(m: MutationArtefact, all: boolean): string {
+  const list = m.mutants.filter((x) => x.status === 'survived' || x.status === 'no_coverage');
+  const shown = all ? list : list.slice(0, 50);
+  const more = list.length - shown.length;
+  return shown
+    .map((x) => `${name}: ${x.status === 'survived' ? 'survived' : 'no coverage'} ${x.file}:${x.line}:${x.column} ${x.operator}: - ${x.original.split('\n')[0]}  + ${x.replacement}\n`)
+    .join('') + (more > 0 ? `${name}: … and ${more} more survivors (--verbose lists all; every one is in the artefact)\n` : '');
+}

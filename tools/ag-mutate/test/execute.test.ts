@@ -1,0 +1,71 @@
+import test from 'ava';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Site } from '../src/engines/site.js';
+import { execute, mutantTimeout, TIMEOUT_SLACK_MS } from '../src/exec/execute.js';
+
+function tree() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ag-mutate-exec-'));
+  const root = path.join(dir, 'tree');
+  mkdirSync(root);
+  writeFileSync(path.join(root, 'a.txt'), 'good\n');
+  return { dir, root, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+const site = (over: Partial<Site>): Site => ({ file: 'a.txt', line: 1, column: 1, start: 0, end: 4, operator: 'op', rank: 1, original: 'good', replacement: 'evil', parses: true, ...over });
+const OPTS = { jobs: 2, timeoutFactor: 2, baselineTimeoutMs: 30_000, passEnv: [] };
+
+test('the test command sees each mutant in a copy; the original tree is never written', async (t) => {
+  const f = tree();
+  t.teardown(f.cleanup);
+  const command = 'grep -q good a.txt; r=$?; echo junk > created.txt; echo bad > a.txt.bak; exit $r';
+  const r = await execute([site({}), site({ replacement: 'good', start: 4, end: 4 })], new Map([['a.txt', 'good\n']]), { ...OPTS, tree: f.root, command });
+  t.is(r.baseline.status, 'green');
+  t.deepEqual(r.statuses, ['killed', 'survived']);
+  t.deepEqual(readdirSync(f.root), ['a.txt']);
+  t.is(readFileSync(path.join(f.root, 'a.txt'), 'utf8'), 'good\n');
+});
+
+test('a mutant that does not parse is stillborn without a run', async (t) => {
+  const f = tree();
+  t.teardown(f.cleanup);
+  const marker = path.join(f.dir, 'ran');
+  const command = `grep -q evil a.txt && touch ${marker}; exit 0`;
+  const r = await execute([site({ parses: false })], new Map([['a.txt', 'good\n']]), { ...OPTS, tree: f.root, command });
+  t.deepEqual(r.statuses, ['stillborn']);
+  t.throws(() => readFileSync(marker));
+});
+
+test('a baseline that passes once and fails once is flaky; one that always fails is red; no mutant runs', async (t) => {
+  const f = tree();
+  t.teardown(f.cleanup);
+  const lock = path.join(f.dir, 'lock');
+  const flaky = await execute([site({})], new Map([['a.txt', 'good\n']]), { ...OPTS, tree: f.root, command: `mkdir ${lock} 2>/dev/null` });
+  t.is(flaky.baseline.status, 'flaky');
+  t.deepEqual(flaky.statuses, []);
+  const red = await execute([site({})], new Map([['a.txt', 'good\n']]), { ...OPTS, jobs: 1, tree: f.root, command: 'exit 1' });
+  t.is(red.baseline.status, 'red');
+});
+
+test('mutants run the mutant command, the baseline the test command', async (t) => {
+  const f = tree();
+  t.teardown(f.cleanup);
+  const r = await execute([site({})], new Map([['a.txt', 'good\n']]), { ...OPTS, tree: f.root, command: 'exit 0', mutantCommand: 'exit 1' });
+  t.is(r.baseline.status, 'green');
+  t.deepEqual(r.statuses, ['killed']);
+});
+
+test('a timeout is confirmed with twice the time: a mutant slow only once is judged by its second run', async (t) => {
+  const f = tree();
+  t.teardown(f.cleanup);
+  const once = path.join(f.dir, 'once');
+  const mutantCommand = `if mkdir ${once} 2>/dev/null; then sleep 30; fi; exit 0`;
+  const r = await execute([site({})], new Map([['a.txt', 'good\n']]), { ...OPTS, tree: f.root, command: 'exit 0', mutantCommand });
+  t.deepEqual(r.statuses, ['survived']);
+});
+
+test('the mutant timeout is the baseline time times the factor plus a fixed slack', (t) => {
+  t.is(mutantTimeout(1000, 2), 2000 + TIMEOUT_SLACK_MS);
+  t.is(mutantTimeout(333.3, 1.5), 500 + TIMEOUT_SLACK_MS);
+});

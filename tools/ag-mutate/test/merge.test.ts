@@ -1,0 +1,59 @@
+import test from 'ava';
+import type { Mutant, MutationArtefact } from '@adversary-gate/schemas';
+import { buildArtefact } from '../src/artefact.js';
+import { mergeShards, type ShardFile } from '../src/merge.js';
+
+const SHA = `sha256:${'1'.repeat(64)}` as const;
+
+function mutant(id: string, status: Mutant['status'], line: number): Mutant {
+  return { id, file: 'a.js', line, column: 1, operator: 'op', original: 'a', replacement: 'b', status, killed_by: null };
+}
+
+function shard(index: number, count: number, mutants: Mutant[], over: Partial<Parameters<typeof buildArtefact>[0]> = {}): ShardFile {
+  const artefact: MutationArtefact = buildArtefact({
+    diffSha256: SHA,
+    inputs: [{ role: 'diff', path: 'changes.diff', sha256: SHA }],
+    faults: [],
+    foreign: [],
+    deleted: [],
+    mutants,
+    reason: null,
+    budget: 10,
+    shard: { index, count },
+    engine: 'ag-mutate',
+    ...over,
+  });
+  return { file: `s${index}.json`, sha256: SHA, artefact };
+}
+
+test('shards merge into one scored artefact with shard null', (t) => {
+  const m = mergeShards([shard(2, 2, [mutant('b', 'survived', 2)]), shard(1, 2, [mutant('a', 'killed', 1)])]);
+  t.is(m.shard, null);
+  t.deepEqual(m.mutants.map((x) => x.id), ['a', 'b']);
+  t.is(m.suite_strength, 0.5);
+  t.deepEqual(m.inputs.map((i) => i.role), ['diff', 'shard', 'shard']);
+});
+
+test('a shard with no mutants of its own does not sink the merge', (t) => {
+  const m = mergeShards([shard(1, 2, [mutant('a', 'killed', 1)]), shard(2, 2, [])]);
+  t.is(m.suite_strength, 1);
+  t.is(m.reason, null);
+});
+
+test('merge refuses a missing shard, a duplicate, another subject, a whole run and overlapping mutants', (t) => {
+  t.throws(() => mergeShards([shard(1, 3, []), shard(3, 3, [])]), { message: /2\/3 missing/ });
+  t.throws(() => mergeShards([shard(1, 2, []), shard(1, 2, []), shard(2, 2, [])]), { message: /duplicates shard 1\/2/ });
+  t.throws(() => mergeShards([shard(1, 2, []), shard(2, 2, [], { diffSha256: `sha256:${'2'.repeat(64)}` })]), { message: /another diff/ });
+  t.throws(() => mergeShards([shard(1, 2, []), shard(2, 3, [])]), { message: /one of 2/ });
+  t.throws(() => mergeShards([{ ...shard(1, 1, []), artefact: { ...shard(1, 1, []).artefact, shard: null } }]), { message: /whole run/ });
+  t.throws(() => mergeShards([shard(1, 2, [mutant('a', 'killed', 1)]), shard(2, 2, [mutant('a', 'killed', 1)])]), { message: /also appears/ });
+  t.throws(() => mergeShards([shard(1, 2, []), shard(2, 2, [], { budget: 3 })]), { message: /other options/ });
+  t.throws(() => mergeShards([]), { message: /no shard/ });
+});
+
+test('a red baseline in any shard makes the merged strength null with that reason', (t) => {
+  const m = mergeShards([shard(1, 2, [mutant('a', 'killed', 1)]), shard(2, 2, [], { reason: 'baseline_red' })]);
+  t.is(m.suite_strength, null);
+  t.is(m.reason, 'baseline_red');
+  t.deepEqual(m.mutants, []);
+});

@@ -1,0 +1,122 @@
+/**
+ * ag-oracle's measurement: did the patch touch what it must not? Compares the patch with
+ * the trusted baseline under the baseline's policy and returns the oracle artefact.
+ * @module
+ */
+import { promises as fs } from 'node:fs';
+import * as v from 'valibot';
+import { InputError, makeClassifier, normaliseRepoPath, readDiff, UsageError } from '@adversary-gate/core';
+import { OracleArtefact, SCHEMA_VERSION, sha256 } from '@adversary-gate/schemas';
+import type { Fault } from './faults.js';
+import { measureFixtures } from './fixtures/measure.js';
+import { loadFreeze, type LoadedFreeze } from './freeze/load-freeze.js';
+import { frozenOnlyCoverage } from './freeze/frozen-only.js';
+import { isWithin, loadPolicy } from './policy/load-policy.js';
+import { findProtectedTouches, protectedPatterns } from './protect/protected.js';
+import { findTampering } from './tamper/tampering.js';
+import { isRunnableTest } from './tamper/test-files.js';
+import { isRealDate } from './today.js';
+import { diffTreeMismatch } from './tree/diff-matches-trees.js';
+import { existsInTree, readTreeFile } from './tree/tree-files.js';
+
+/** What one measurement needs. */
+export interface OracleOptions {
+  /** The unified diff (`-` for stdin). */
+  readonly diff: string;
+  /** The trusted baseline tree. */
+  readonly baseline: string;
+  /** The patched tree (hostile). */
+  readonly patch: string;
+  /** A policy file outside the patch tree; default `adversary-gate.json` at the baseline root. */
+  readonly policy?: string | undefined;
+  /** The date freeze entries are judged against, `YYYY-MM-DD`. */
+  readonly today: string;
+  readonly tool: { readonly name: string; readonly version: string };
+}
+
+/** The digest of zero bytes: the only diff allowed to name no file. */
+const EMPTY_SHA256 = sha256('');
+
+async function requireDirectory(dir: string, flag: string): Promise<string> {
+  try {
+    const st = await fs.stat(dir);
+    if (!st.isDirectory()) throw new InputError(dir, `--${flag} is not a directory`);
+    return await fs.realpath(dir);
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    throw new InputError(dir, `--${flag} directory cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+function repoPath(policyFile: string, field: string, raw: string): string {
+  const result = normaliseRepoPath(raw);
+  if ('error' in result) throw new InputError(policyFile, `${field}: ${result.error}`);
+  return result.path;
+}
+
+/**
+ * Measure the patch against the baseline and return the oracle artefact.
+ * @throws UsageError | InputError | LoadError for arguments and inputs it cannot read
+ */
+export async function measureOracle(options: OracleOptions): Promise<OracleArtefact> {
+  const [baseReal, patchReal] = await Promise.all([requireDirectory(options.baseline, 'baseline'), requireDirectory(options.patch, 'patch')]);
+  if (baseReal === patchReal) throw new UsageError('--baseline and --patch are the same directory');
+  if (isWithin(patchReal, baseReal)) throw new UsageError('--baseline lies inside the --patch tree; the trusted side must be outside it');
+  if (!isRealDate(options.today)) throw new UsageError(`--today must be a real date as YYYY-MM-DD, got "${options.today}"`);
+  const diff = await readDiff(options.diff);
+  if (diff.model.files.length === 0 && diff.sha256 !== EMPTY_SHA256) {
+    throw new InputError(options.diff, 'names no changed file: not a unified diff (an empty file is the empty patch)');
+  }
+  const policy = await loadPolicy(options);
+  const { oracle, files: classes } = policy.policy;
+  const fixtureRoots = oracle.fixtures.map((r) => repoPath(policy.path, 'oracle.fixtures', r));
+  const freezeRel = oracle.freeze === null ? null : repoPath(policy.path, 'oracle.freeze', oracle.freeze);
+  const freeze: LoadedFreeze | null = freezeRel === null ? null : await loadFreeze(options.baseline, freezeRel, options.today);
+
+  const files = diff.model.files;
+  const tree = (side: 'baseline' | 'patch') => (side === 'baseline' ? options.baseline : options.patch);
+  const classify = makeClassifier(classes);
+  const oracleTouched = findProtectedTouches(files, protectedPatterns(oracle.protected, freezeRel === null ? [] : [freezeRel]));
+  const fixtures = await measureFixtures(options.baseline, options.patch, fixtureRoots);
+  const frozen = frozenOnlyCoverage(files, classify, freeze?.entries ?? []);
+  const tampering = await findTampering(files, {
+    isTestFile: (p) => classify(p) === 'test' || isRunnableTest(p),
+    isRunnableTest: (p) => isRunnableTest(p) || (classes.test !== null && classify(p) === 'test'),
+    existsOnBaseline: (p) => existsInTree(options.baseline, p),
+    read: (side, p) => readTreeFile(tree(side), p),
+  });
+  const faults: Fault[] = [...fixtures.faults, ...(await diffTreeMismatch(files, (side, p) => existsInTree(tree(side), p)))];
+
+  const inputs: { role: string; path: string; sha256: string }[] = [
+    { role: 'diff', path: diff.file, sha256: diff.sha256 },
+    { role: 'policy', path: policy.path, sha256: policy.sha256 },
+  ];
+  if (freeze !== null) inputs.push({ role: 'freeze', path: freeze.file, sha256: freeze.sha256 });
+
+  const artefact = {
+    schema: 'adversary-gate/oracle',
+    schema_version: SCHEMA_VERSION,
+    tool: { ...options.tool },
+    subject: { diff_sha256: diff.sha256 },
+    inputs,
+    faults: faults.map((f) => ({ ...f })),
+    policy: { path: policy.path, sha256: policy.sha256 },
+    oracle_touched: oracleTouched.map((h) => ({ ...h })),
+    fixtures: fixtures.fixtures.map((f) => ({ ...f })),
+    freeze: {
+      path: freezeRel,
+      today: options.today,
+      entries: (freeze?.entries ?? []).map((e) => ({ ...e })),
+      frozen_only_files: frozen.files,
+      frozen_only: frozen.all,
+    },
+    tampering: tampering.map((t) => ({ ...t })),
+  };
+  const checked = v.safeParse(OracleArtefact, artefact);
+  if (!checked.success) {
+    const issue = checked.issues[0];
+    throw new Error(`internal: the oracle artefact does not match its schema at ${(issue.path ?? []).map((p) => String(p.key)).join('.')}: ${issue.message}`);
+  }
+  return checked.output;
+}
+
