@@ -12,7 +12,7 @@ import { $, fs, minimist, path } from 'zx';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const argv = minimist(process.argv.slice(2), {
-  string: ['base', 'head', 'out', 'test-command', 'full-suite-command', 'coverage-command', 'coverage-report', 'junit', 'python', 'policy', 'sandbox', 'bin-dir'],
+  string: ['base', 'head', 'out', 'test-command', 'full-suite-command', 'coverage-command', 'coverage-report', 'junit', 'python', 'policy', 'sandbox', 'bin-dir', 'rounds', 'timeout', 'mutate-max'],
   default: {
     base: 'origin/main', head: 'HEAD', out: '.adversary-gate', 'test-command': 'npm test', 'coverage-report': 'coverage/lcov.info',
     rounds: 3, timeout: 120, 'mutate-max': 20, python: 'python3', sandbox: 'none', 'bin-dir': path.join(here, '..', 'node_modules', '.bin'),

@@ -1,7 +1,7 @@
 // The three pipelines (gate.sh, gate.mk, gate.mjs) on real git repositories, with the real
 // binaries and real test runners, asserting on the verdict file and its reason codes.
 import test from 'ava';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { demoRepo, JS_ENV, ROOT, run } from './helpers.js';
 
@@ -34,8 +34,11 @@ test('gate.mk is incremental: a second run with the same commits rebuilds nothin
   const repo = demoRepo('js', 'clean');
   const vars = ['BASE=main~1', 'HEAD=main', 'OUT=ag', `TEST_COMMAND=${JS_ENV.AG_TEST_COMMAND}`, 'MUTATE_MAX=2'];
   run('make', ['-s', '-f', path.join(ROOT, 'pipelines/gate.mk'), ...vars], repo);
-  const dry = run('make', ['-n', '-f', path.join(ROOT, 'pipelines/gate.mk'), ...vars], repo);
-  t.notRegex(dry.stdout, /ag-run|ag-mutate|ag-diffcov|ag-oracle/, dry.stdout);
+  const stamp = (f: string) => statSync(path.join(repo, 'ag', f)).mtimeMs;
+  const before = ['run.json', 'mutation.json', 'oracle.json', 'diffcov.json'].map(stamp);
+  const second = run('make', ['-f', path.join(ROOT, 'pipelines/gate.mk'), ...vars], repo);
+  t.notRegex(second.stdout, /ag-run |ag-mutate |ag-diffcov |ag-oracle /, second.stdout);
+  t.deepEqual(['run.json', 'mutation.json', 'oracle.json', 'diffcov.json'].map(stamp), before);
 });
 
 test('gate.mjs (zx) holds a clean patch that comes with no coverage evidence', (t) => {

@@ -40,10 +40,11 @@ export const Execution = v.strictObject({
   timed_out: v.boolean(),
   outcome: RunOutcome,
   /**
-   * A finer label for the outcome: `passed`, `failed`, `no_tests`, `report_missing`,
-   * `report_invalid`, `report_inconsistent`, `file_ended_early`, `harness_error`, `exit_code`,
-   * `timeout`, `output_cap`, `rlimit_cpu`, `rlimit_fsize`, `killed`, `signal`, `spawn_error`,
-   * `sandbox_setup`, `leftover_process`.
+   * A finer label for the outcome. PASS: `passed`; FAIL: `failed`; TIMED_OUT: `timeout`;
+   * UNRUNNABLE: `no_tests`, `report_missing`, `report_invalid`, `report_inconsistent`,
+   * `summary_missing`, `file_ended_early`, `file_crashed`, `interrupted`, `internal_error`,
+   * `usage_error`, `failures_exit_code`, `command_not_found`, `not_executable`, `exit_code`,
+   * `signal`, `killed`, `rlimit_cpu`, `rlimit_fsize`, `output_cap`, `spawn_error`, `sandbox_setup`.
    */
   kind: v.string(),
   /** Written by ag-run 0.1 and later (optional so older evidence still reads). The runner whose exit-code taxonomy judged the run (`generic`, `pytest`, `node`, `jest`, `vitest`, `mocha`, `ava`). */

@@ -8,13 +8,13 @@ test('test files by JS/TS and Python conventions', (t) => {
 });
 
 test('docs, images, lock files and data are not code', (t) => {
-  for (const p of ['README.md', 'docs/guide.rst', 'logo.png', 'package-lock.json', 'data/x.csv', 'LICENSE', '.gitignore']) {
+  for (const p of ['README.md', 'docs/guide.rst', 'logo.png', 'package-lock.json', 'data/x.csv', 'LICENSE', '.gitignore', 'types.pyi', 'src/index.d.ts']) {
     t.is(classifyPath(p), 'not_code', p);
   }
 });
 
 test('anything unrecognised counts as source', (t) => {
-  for (const p of ['src/a.js', 'calc.py', 'schema.sql', 'vec.cpp', 'Makefile', 'lib/x.vue', 'types.pyi']) t.is(classifyPath(p), 'source', p);
+  for (const p of ['src/a.js', 'calc.py', 'schema.sql', 'vec.cpp', 'Makefile', 'lib/x.vue', 'src/types.ts']) t.is(classifyPath(p), 'source', p);
 });
 
 test('the policy can override the test globs', (t) => {

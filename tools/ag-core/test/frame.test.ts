@@ -37,3 +37,13 @@ test('a repeatable flag keeps every value in order (citty alone keeps the last)'
   t.deepEqual(repeatedArg(['--e', 'a', '--x', 'y', '--e=b', '--', '--e', 'c'], 'e'), ['a', 'b']);
   t.throws(() => repeatedArg(['--e'], 'e'), { instanceOf: UsageError });
 });
+
+test('a single-valued flag given twice is refused; a declared repeatable one is not', async (t) => {
+  t.is(await runCli(spec(() => 0), ['--diff', 'a', '--diff', 'b']), EXIT.USAGE);
+  t.is(await runCli({ ...spec(() => 0), repeatable: ['diff'] }, ['--diff', 'a', '--diff=b']), EXIT.OK);
+});
+
+test('repeatedArg reads the camelCase spelling and values that start with one dash', async (t) => {
+  const { repeatedArg } = await import('../src/index.js');
+  t.deepEqual(repeatedArg(['--test-command', 'a', '--testCommand=b', '--test-command', '-x'], 'test-command'), ['a', 'b', '-x']);
+});

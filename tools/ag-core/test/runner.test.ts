@@ -55,3 +55,65 @@ test('a command that does not exist is a spawn error, not an exit code', async (
   t.is(r.exitCode, null);
   t.regex(r.spawnError ?? '', /ENOENT/);
 });
+
+test('resource limits name their deaths: CPU (152), file size (153)', async (t) => {
+  const { withLimits, deathKind } = await import('../src/index.js');
+  const cpu = await runProcess({ argv: withLimits(['/bin/sh', '-c', 'while :; do :; done'], { cpuSeconds: 1 }), cwd: os.tmpdir(), env: childEnv({ home: await home() }), timeoutMs: 20_000 });
+  t.is(deathKind(cpu), 'rlimit_cpu');
+  t.false(cpu.timedOut);
+  const dir = await home();
+  t.teardown(() => fs.rm(dir, { recursive: true, force: true }));
+  const big = await runProcess({ argv: withLimits(['/bin/sh', '-c', `head -c 3000000 /dev/zero > ${dir}/big`], { fileSizeBytes: 1 << 20 }), cwd: dir, env: childEnv({ home: dir }), timeoutMs: 20_000 });
+  t.is(deathKind(big), 'rlimit_fsize');
+  t.is((await fs.stat(path.join(dir, 'big'))).size, 1 << 20);
+});
+
+test('deathKind reads signals and shell-folded 128+n codes alike', async (t) => {
+  const { deathKind } = await import('../src/index.js');
+  const base = { timedOut: false, outputCapHit: false, spawnError: null };
+  t.is(deathKind({ ...base, exitCode: null, signal: 'SIGXCPU' }), 'rlimit_cpu');
+  t.is(deathKind({ ...base, exitCode: 153, signal: null }), 'rlimit_fsize');
+  t.is(deathKind({ ...base, exitCode: 137, signal: null }), 'killed');
+  t.is(deathKind({ ...base, exitCode: 139, signal: null }), 'signal');
+  t.is(deathKind({ ...base, exitCode: 1, signal: null }), null);
+  t.is(deathKind({ ...base, exitCode: null, signal: 'SIGKILL', timedOut: true }), 'timeout');
+});
+
+test('setsid escapees that kept the environment are found by the sweep token, killed and counted', async (t) => {
+  const marker = `7${Math.floor(Math.random() * 1e6)}.5`;
+  const r = await sh(`setsid sleep ${marker} & sleep 0.2; exit 0`, 10_000, { sweep: true });
+  t.is(r.exitCode, 0);
+  t.true((r.escapedProcesses ?? 0) >= 1);
+  const { execFileSync } = await import('node:child_process');
+  t.false(execFileSync('ps', ['-eo', 'args']).toString().includes(`sleep ${marker}`));
+});
+
+test('bwrap: the status fd tells a set-up failure from a command that exited 1', async (t) => {
+  const { bwrapArgv, sandboxReachedCommand, probeBwrap } = await import('../src/index.js');
+  const env = childEnv({ home: await home() });
+  t.deepEqual(await probeBwrap(env, os.tmpdir()), { ok: true });
+  const dir = await home();
+  const ran = await runProcess({ argv: bwrapArgv(['/bin/sh', '-c', 'exit 1'], { writable: [dir], chdir: dir }), cwd: dir, env, timeoutMs: 10_000, statusFd: true });
+  t.is(ran.exitCode, 1);
+  t.true(sandboxReachedCommand(ran.statusText ?? ''));
+  const broken = await runProcess({ argv: bwrapArgv(['/bin/true'], { writable: ['/no/such/dir'], chdir: '/' }), cwd: dir, env, timeoutMs: 10_000, statusFd: true });
+  t.is(broken.exitCode, 1);
+  t.false(sandboxReachedCommand(broken.statusText ?? ''));
+});
+
+test('bwrap: no network, private /tmp, read-only system, the named directory writable', async (t) => {
+  const { bwrapArgv } = await import('../src/index.js');
+  const dir = await home();
+  const script = `touch ${dir}/ok && ! touch /usr/ag-escape 2>/dev/null && [ -z "$(ls /tmp | grep -v ag-home)" ] && ! (exec 3<>/dev/tcp/127.0.0.1/22) 2>/dev/null; cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d ' '`;
+  const r = await runProcess({ argv: bwrapArgv(['/bin/bash', '-c', script], { writable: [dir], chdir: dir }), cwd: dir, env: childEnv({ home: dir }), timeoutMs: 10_000, statusFd: true });
+  t.is(r.exitCode, 0, r.stderrTail);
+  t.is(r.stdoutTail.trim(), 'lo');
+  t.true((await fs.stat(path.join(dir, 'ok'))).isFile());
+});
+
+test('a missing bwrap is reported by the probe, not thrown', async (t) => {
+  const { probeBwrap } = await import('../src/index.js');
+  const p = await probeBwrap(childEnv({ home: await home() }), os.tmpdir(), '/no/such/bwrap');
+  t.false(p.ok);
+  t.regex((p as { problem: string }).problem, /cannot start/);
+});

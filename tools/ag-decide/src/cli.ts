@@ -93,4 +93,4 @@ try {
   process.stderr.write(`${name}: cannot delete the existing --out file: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exitCode = 3;
 }
-if (process.exitCode === undefined) await main({ name, version, main: decideCommand, subCommands: { check: checkCommand, stats: statsCommand } });
+if (process.exitCode === undefined) await main({ name, version, main: decideCommand, subCommands: { check: checkCommand, stats: statsCommand }, repeatable: ['evidence'] });

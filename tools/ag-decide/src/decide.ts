@@ -47,7 +47,8 @@ export function decide(input: DecideInput): VerdictArtefact {
   const accepted: Accepted = {};
   const classify = makeClassifier(policy.policy.files);
   const sourceLines = sourceAddedLines(diff.model, classify);
-  const addedLines = new Map(diff.model.files.map((f) => [f.path, new Set(f.addedLines) as ReadonlySet<number>]));
+  const addedLines = new Map<string, ReadonlySet<number>>();
+  for (const f of diff.model.files) addedLines.set(f.path, new Set([...(addedLines.get(f.path) ?? []), ...f.addedLines]));
   const seenKinds = new Set<EvidenceKind>();
 
   if (policy.problem !== null) reasons.push(reason('EVIDENCE_INVALID', 'policy', `policy unreadable, defaults applied: ${policy.problem}`));

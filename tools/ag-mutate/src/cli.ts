@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import os from 'node:os';
 import { defineCommand } from 'citty';
-import { classifyPath, InputError, intArg, listArg, main, numberArg, optionalArg, packageVersion, readDiff, requiredArg, sharedArgs, UsageError } from '@adversary-gate/core';
+import { classifyPath, InputError, intArg, main, numberArg, optionalArg, packageVersion, readDiff, repeatedArg, requiredArg, sharedArgs, UsageError } from '@adversary-gate/core';
 import { loadJson, sha256, writeArtefact, type MutationArtefact } from '@adversary-gate/schemas';
 import { importStryker, StrykerReport } from './import-stryker.js';
 import { measureMutation } from './measure.js';
@@ -41,7 +41,7 @@ const mutateCommand = defineCommand({
     ...sharedArgs,
     out: { ...sharedArgs.out, description: 'Where to write mutation.json (`-` for stdout)', required: true },
   },
-  async run({ args }) {
+  async run({ args, rawArgs }) {
     const out = requiredArg(args.out, 'out');
     const shardText = optionalArg(args.shard, 'shard');
     const shard = shardText === undefined ? null : parseShard(shardText);
@@ -67,7 +67,7 @@ const mutateCommand = defineCommand({
       baselineTimeoutMs,
       shard,
       python,
-      passEnv: listArg(args['pass-env']),
+      passEnv: repeatedArg(rawArgs, 'pass-env'),
       classify: classifyPath,
       onProgress: showProgress ? progressReporter((line) => process.stderr.write(line)) : undefined,
     });
@@ -108,4 +108,4 @@ const importCommand = defineCommand({
   },
 });
 
-await main({ name, version, main: mutateCommand, subCommands: { merge: mergeCommand, import: importCommand } });
+await main({ name, version, main: mutateCommand, subCommands: { merge: mergeCommand, import: importCommand }, repeatable: ['pass-env'] });

@@ -289,7 +289,8 @@ test('exit 3 when the freeze list the policy names is missing from the baseline'
 
 test('exit 3 on a malformed --today, a missing diff, an unknown flag or a missing --out', async (t) => {
   const repos = await makeRepos(BASE, { 'src/add.js': 'x\n' });
-  await expectRefused(t, repos, oracleArgs(repos, ['--today', '2026-13-01']), /--today must be a real date/);
+  await expectRefused(t, repos, oracleArgs(repos).map((a) => (a === '2026-11-30' ? '2026-13-01' : a)), /--today must be a real date/);
+  await expectRefused(t, repos, oracleArgs(repos, ['--today', '2026-11-29']), /--today was given 2 times/);
   await expectRefused(t, repos, oracleArgs(repos).map((a) => (a === repos.diff ? path.join(repos.dir, 'nope.diff') : a)), /nope\.diff: no such file/);
   await expectRefused(t, repos, oracleArgs(repos, ['--strict']), /unknown flag --strict/);
   await expectRefused(t, repos, oracleArgs(repos).slice(0, -2), /out/);
@@ -309,7 +310,7 @@ test('an empty diff is the empty patch: no finding', async (t) => {
 test('exit 3 when the diff is not a unified diff at all', async (t) => {
   const repos = await makeRepos(BASE, { 'src/add.js': 'x\n' });
   writeFileSync(repos.diff, 'this is not a diff\n');
-  await expectRefused(t, repos, oracleArgs(repos), /changes\.diff: names no changed file/);
+  await expectRefused(t, repos, oracleArgs(repos), /changes\.diff: not a unified diff/);
 });
 
 test('exit 3 when the freeze list is not a list of entries', async (t) => {

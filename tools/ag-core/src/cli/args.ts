@@ -58,20 +58,23 @@ export function numberArg(value: unknown, flag: string, min: number, max: number
 
 /**
  * Every value of a repeatable flag, in order, read from the raw arguments (citty keeps only
- * the last one). Accepts `--name VALUE` and `--name=VALUE`; stops at `--`.
+ * the last one). Accepts `--name VALUE`, `--name=VALUE` and the camelCase spelling citty
+ * also accepts; stops at `--`. A value may start with `-`, but not with `--`.
  */
 export function repeatedArg(rawArgs: readonly string[], flag: string): string[] {
+  const names = new Set([`--${flag}`, `--${flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())}`]);
   const out: string[] = [];
   for (let i = 0; i < rawArgs.length; i++) {
-    const a = rawArgs[i]!;
-    if (a === '--') break;
-    if (a === `--${flag}`) {
-      const value = rawArgs[i + 1];
-      if (value === undefined || (value.startsWith('-') && value !== '-')) throw new UsageError(`--${flag} needs a value`);
-      out.push(value);
+    const token = rawArgs[i]!;
+    if (token === '--') break;
+    const eq = token.indexOf('=');
+    if (eq > 0 && names.has(token.slice(0, eq))) {
+      out.push(token.slice(eq + 1));
+    } else if (names.has(token)) {
+      const next = rawArgs[i + 1];
+      if (next === undefined || (next.startsWith('--') && next.length > 2)) throw new UsageError(`${token} needs a value`);
+      out.push(next);
       i++;
-    } else if (a.startsWith(`--${flag}=`)) {
-      out.push(a.slice(flag.length + 3));
     }
   }
   return out;

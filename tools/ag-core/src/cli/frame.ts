@@ -7,6 +7,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import { renderUsage, runCommand, type ArgsDef, type CommandDef } from 'citty';
 import { LoadError } from '@adversary-gate/schemas';
+import { repeatedArg } from './args.js';
 import { EXIT, InputError, UsageError } from './errors.js';
 
 /** A binary: its default command and optional sub-commands chosen by the first argument. */
@@ -15,6 +16,8 @@ export interface CliSpec {
   readonly version: string;
   readonly main: CommandDef<any>;
   readonly subCommands?: Readonly<Record<string, CommandDef<any>>>;
+  /** Flags that may be given more than once (read them with `repeatedArg`); every other flag once. */
+  readonly repeatable?: readonly string[];
 }
 
 function flagNames(def: ArgsDef): Set<string> {
@@ -29,6 +32,15 @@ function flagNames(def: ArgsDef): Set<string> {
     for (const a of aliases === undefined ? [] : Array.isArray(aliases) ? aliases : [aliases]) names.add(a);
   }
   return names;
+}
+
+/** Refuse a single-valued flag given twice: citty would keep the last one silently. */
+export function checkRepeatedFlags(rawArgs: readonly string[], def: ArgsDef, repeatable: readonly string[] = []): void {
+  for (const [name, arg] of Object.entries(def)) {
+    if (arg.type === 'positional' || arg.type === 'boolean' || repeatable.includes(name)) continue;
+    const n = repeatedArg(rawArgs, name).length;
+    if (n > 1) throw new UsageError(`--${name} was given ${n} times; give it once`);
+  }
 }
 
 /** Refuse flags the command does not declare (citty accepts anything). */
@@ -77,6 +89,7 @@ export async function runCli(spec: CliSpec, rawArgs: readonly string[] = process
     }
     const def = (typeof command.args === 'function' ? await command.args() : await command.args) ?? {};
     checkUnknownFlags(args, def as ArgsDef);
+    checkRepeatedFlags(args, def as ArgsDef, spec.repeatable);
     const { result } = await runCommand(command, { rawArgs: args });
     return typeof result === 'number' ? result : EXIT.OK;
   } catch (error) {

@@ -32,7 +32,9 @@ export const DEFAULT_NOT_CODE_GLOBS: readonly string[] = [
   '**/*.{pdf,zip,gz,tgz,bz2,xz,7z,tar,jar,whl,bin,dat}',
   '**/{package-lock.json,npm-shrinkwrap.json,yarn.lock,pnpm-lock.yaml,bun.lockb,poetry.lock,Pipfile.lock,uv.lock,Cargo.lock,Gemfile.lock,composer.lock,go.sum}',
   '**/*.{json,jsonc,json5,ndjson,jsonl,csv,tsv,yml,yaml,toml,ini,cfg,conf,properties,env,lock}',
-  '**/.{gitignore,gitattributes,gitmodules,editorconfig,npmignore,dockerignore,prettierignore,eslintignore,nvmrc,node-version,python-version,mailmap}',
+  '**/.{gitignore,gitattributes,gitmodules,editorconfig,npmignore,dockerignore,prettierignore,eslintignore,nvmrc,node-version,python-version,mailmap,prettierrc}',
+  // type declarations: no runtime behaviour to execute or mutate
+  '**/*.{pyi,d.ts,d.mts,d.cts}',
 ];
 
 /** Glob overrides (the policy's `files` section); null keeps a default. */

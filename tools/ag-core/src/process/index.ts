@@ -1,3 +1,5 @@
 export * from './env.js';
 export * from './tail-buffer.js';
 export * from './runner.js';
+export * from './limits.js';
+export * from './sandbox.js';

@@ -5,6 +5,7 @@
  * @module
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { TailBuffer } from './tail-buffer.js';
 
@@ -22,6 +23,14 @@ export interface ProcessSpec {
   readonly tailBytes?: number;
   /** Total bytes on either stream at which the group is killed (default 64 MiB). */
   readonly outputCapBytes?: number;
+  /** Open a fourth pipe as the child's fd 3 and collect what is written there (bwrap's `--json-status-fd 3`). */
+  readonly statusFd?: boolean;
+  /**
+   * Tag the child's environment with a random token and, after the exit, kill every process
+   * that still carries it outside the group (`setsid` and double-fork escapees that kept the
+   * environment). Counted in `escapedProcesses`. A pid namespace (bwrap) is the stronger cure.
+   */
+  readonly sweep?: boolean;
 }
 
 /** How it ended. Exit code, signal and timeout are separate fields, never a sentinel. */
@@ -41,6 +50,10 @@ export interface ProcessResult {
   /** Processes still in the group when the leader exited (then killed). */
   readonly leftoverProcesses: number;
   readonly durationMs: number;
+  /** What the child wrote on fd 3 (at most 64 KiB), when `statusFd` was asked for. */
+  readonly statusText?: string;
+  /** Processes outside the group that carried the sweep token after the exit (then killed). */
+  readonly escapedProcesses?: number;
 }
 
 /** Pids whose process group is `pgid`, read from /proc (Linux). */
@@ -66,6 +79,31 @@ export function groupMembers(pgid: number): number[] {
   return out;
 }
 
+/** Pids (other than this process) whose environment holds the line `name=value`. */
+export function processesWithEnv(name: string, value: string): number[] {
+  const needle = Buffer.from(`\0${name}=${value}\0`);
+  const out: number[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return out;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const env = Buffer.concat([Buffer.from([0]), readFileSync(`/proc/${entry}/environ`), Buffer.from([0])]);
+      if (env.includes(needle)) out.push(Number(entry));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return out;
+}
+
+/** The environment variable that carries the sweep token. */
+export const SWEEP_VARIABLE = 'AG_PROCESS_TOKEN';
+
 function killGroup(pgid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pgid, signal);
@@ -82,23 +120,42 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
   const grace = spec.graceMs ?? 1000;
   const out = new TailBuffer(tailBytes);
   const err = new TailBuffer(tailBytes);
+  const status = new TailBuffer(64 * 1024);
   return new Promise((resolve) => {
     let timedOut = false;
     let capHit = false;
     let leftovers = 0;
+    let escaped = 0;
+    const token = spec.sweep === true ? randomBytes(12).toString('hex') : null;
     let settled = false;
     const [file, ...args] = spec.argv;
     const child = spawn(file!, args, {
       cwd: spec.cwd,
-      env: { ...spec.env },
+      env: token === null ? { ...spec.env } : { ...spec.env, [SWEEP_VARIABLE]: token },
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: spec.statusFd === true ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
     });
     const pgid = child.pid;
     const timers: NodeJS.Timeout[] = [];
+    // Kill every process that carries the token (a group member may have called setsid
+    // between the group scan and the group kill); count those outside the group as escaped.
+    const swept = new Set<number>();
+    const sweepOnce = (members: readonly number[]) => {
+      if (token === null) return;
+      for (const pid of processesWithEnv(SWEEP_VARIABLE, token)) {
+        if (!members.includes(pid) && !swept.has(pid)) escaped++;
+        swept.add(pid);
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+    };
     const finish = (exitCode: number | null, signal: NodeJS.Signals | null, spawnError: string | null) => {
       if (settled) return;
       settled = true;
+      if (pgid !== undefined && spawnError === null) sweepOnce([]);
       for (const t of timers) clearTimeout(t);
       resolve({
         exitCode,
@@ -113,6 +170,8 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
         truncated: out.truncated || err.truncated,
         leftoverProcesses: leftovers,
         durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+        ...(spec.statusFd === true ? { statusText: status.text() } : {}),
+        ...(token !== null ? { escapedProcesses: escaped } : {}),
       });
     };
     const stop = () => {
@@ -127,8 +186,10 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
         killGroup(pgid, 'SIGKILL');
       }
     };
-    child.stdout.on('data', onData(out));
-    child.stderr.on('data', onData(err));
+    child.stdout!.on('data', onData(out));
+    child.stderr!.on('data', onData(err));
+    const statusPipe = spec.statusFd === true ? (child.stdio[3] as NodeJS.ReadableStream | null) : null;
+    statusPipe?.on('data', (chunk: Buffer) => status.push(chunk));
     child.on('error', (e: NodeJS.ErrnoException) => finish(null, null, `${e.code ?? 'error'}: ${e.message}`));
     timers.push(
       setTimeout(() => {
@@ -138,8 +199,10 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
     );
     child.on('exit', (code, signal) => {
       if (pgid !== undefined) {
-        leftovers = groupMembers(pgid).length;
+        const members = groupMembers(pgid);
+        leftovers = members.length;
         killGroup(pgid, 'SIGKILL');
+        sweepOnce(members);
       }
       // Wait for the pipes to close, but not forever: an escapee may hold them open.
       let closed = false;
@@ -150,8 +213,9 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
       timers.push(
         setTimeout(() => {
           if (closed) return;
-          child.stdout.destroy();
-          child.stderr.destroy();
+          child.stdout!.destroy();
+          child.stderr!.destroy();
+          (statusPipe as { destroy?: () => void } | null)?.destroy?.();
           finish(code, signal, null);
         }, 2000),
       );

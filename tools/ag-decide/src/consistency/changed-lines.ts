@@ -10,7 +10,8 @@ export function sourceAddedLines(model: DiffModel, classify: (path: string) => F
   for (const f of model.files) {
     if (f.status === 'deleted' || f.binary || f.addedLines.length === 0) continue;
     if (classify(f.path) !== 'source') continue;
-    out.set(f.path, new Set(f.addedLines));
+    // A path may appear in several sections of one diff: its lines are the union.
+    out.set(f.path, new Set([...(out.get(f.path) ?? []), ...f.addedLines]));
   }
   return out;
 }

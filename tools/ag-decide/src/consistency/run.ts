@@ -6,7 +6,9 @@ import type { Execution, RunArtefact } from '@adversary-gate/schemas';
 
 function executionProblem(e: Execution, where: string): string | null {
   if (e.outcome === 'PASS' && (e.exit_code !== 0 || e.signal !== null || e.timed_out)) return `${where}: PASS with exit ${e.exit_code}, signal ${e.signal}, timed_out ${e.timed_out}`;
-  if (e.outcome === 'FAIL' && (e.exit_code !== 1 || e.signal !== null || e.timed_out)) return `${where}: FAIL without exit code 1`;
+  // Exit 1 is the only failure code, except mocha's, which exits with its failure count.
+  const failCode = e.exit_code === 1 || (e.runner === 'mocha' && e.exit_code !== null && e.exit_code > 1);
+  if (e.outcome === 'FAIL' && (!failCode || e.signal !== null || e.timed_out)) return `${where}: FAIL without exit code 1`;
   if ((e.outcome === 'TIMED_OUT') !== e.timed_out) return `${where}: outcome ${e.outcome} disagrees with timed_out ${e.timed_out}`;
   if (e.tests !== null && new Set(e.tests.map((t) => t.id)).size !== e.tests.length) return `${where}: duplicated test ids`;
   return null;

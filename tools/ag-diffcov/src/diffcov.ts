@@ -1,0 +1,112 @@
+/**
+ * ag-diffcov's one job: bind a diff and its coverage reports into a diffcov artefact.
+ * Reads inputs (the diff, the policy, each report) and returns the artefact; writes nothing.
+ * @module
+ */
+import { makeClassifier, readDiff } from '@adversary-gate/core';
+import { DiffcovArtefact, loadJson, PolicyFile, schemaName, SCHEMA_VERSION, sha256 } from '@adversary-gate/schemas';
+import * as v from 'valibot';
+import { readReport, type FormatChoice } from './reports/read.js';
+import type { ReportData } from './reports/types.js';
+import { indexReports } from './measure/report-index.js';
+import { measure, pragmasOf, splitByClass } from './measure/measure.js';
+import { makeMatcher } from './paths/match.js';
+import { normaliseRoot } from './paths/normalise.js';
+
+/** Where the coverage figure comes from (DESIGN.md: computed, untrusted, none). */
+export type CoverageSource = 'computed' | 'untrusted' | 'none';
+
+/** Everything one run needs; the CLI checks the combinations before calling. */
+export interface DiffcovOptions {
+  /** The unified diff (`-` for stdin). */
+  readonly diff: string;
+  /** Coverage reports, merged (computed source only). */
+  readonly coverage: readonly string[];
+  /** Report format, `auto` by default (recognised per report by content). */
+  readonly format: FormatChoice;
+  /** The directory the diff's paths are relative to, as the reports name it; null: none. */
+  readonly root: string | null;
+  readonly source: CoverageSource;
+  /** The caller's ratio (untrusted source only). */
+  readonly ratio: number | null;
+  /** A policy file whose `files` section overrides the file classes; null: defaults. */
+  readonly policy: string | null;
+  readonly tool: { readonly name: string; readonly version: string };
+}
+
+const NO_TOTALS = { measured: 0, covered: 0, uncovered: 0 };
+
+/** Refuse to hand out an artefact its own schema rejects (a bug here must never look like evidence). */
+function checked(artefact: DiffcovArtefact): DiffcovArtefact {
+  const result = v.safeParse(DiffcovArtefact, artefact);
+  if (!result.success) {
+    const issue = result.issues[0];
+    throw new Error(`internal error: the artefact does not match its schema at ${(issue.path ?? []).map((p) => String(p.key)).join('.')}: ${issue.message}`);
+  }
+  return artefact;
+}
+
+/**
+ * Measure diff coverage and return the artefact (validated against its schema).
+ * @throws InputError / LoadError (exit 3) when an input cannot be read; Error (exit 2) on an internal fault
+ */
+export async function runDiffcov(opts: DiffcovOptions): Promise<DiffcovArtefact> {
+  return checked(await measureDiffcov(opts));
+}
+
+async function measureDiffcov(opts: DiffcovOptions): Promise<DiffcovArtefact> {
+  const diff = await readDiff(opts.diff);
+  const inputs: DiffcovArtefact['inputs'] = [{ role: 'diff', path: opts.diff, sha256: diff.sha256 }];
+  const faults: DiffcovArtefact['faults'] = [];
+  let overrides = {};
+  if (opts.policy !== null) {
+    const { bytes, value } = await loadJson(opts.policy, PolicyFile);
+    inputs.push({ role: 'policy', path: opts.policy, sha256: sha256(bytes) });
+    overrides = { test: value.files?.test ?? null, not_code: value.files?.not_code ?? null };
+  }
+  const split = splitByClass(diff.model, makeClassifier(overrides));
+  if (diff.model.files.length === 0) faults.push({ code: 'EMPTY_DIFF', message: `${opts.diff} names no changed file; nothing was measured` });
+  const base = {
+    schema: schemaName('diffcov') as 'adversary-gate/diffcov',
+    schema_version: SCHEMA_VERSION,
+    tool: { name: opts.tool.name, version: opts.tool.version },
+    subject: { diff_sha256: diff.sha256 },
+    pragmas: pragmasOf(split),
+  };
+  if (opts.source !== 'computed') {
+    return {
+      ...base,
+      inputs,
+      faults,
+      diff_coverage_source: opts.source,
+      diff_coverage_ratio: opts.source === 'untrusted' ? opts.ratio : null,
+      reason: opts.source === 'untrusted' ? null : 'no_coverage_report',
+      totals: NO_TOTALS,
+      files: [],
+      unmatched_files: [],
+      excluded_files: [],
+      formats: [],
+    };
+  }
+  const matcher = makeMatcher(
+    split.source.map((f) => f.path),
+    opts.root === null ? null : normaliseRoot(opts.root),
+  );
+  const reports: ReportData[] = [];
+  for (const file of opts.coverage) {
+    const { data, sha256: digest } = await readReport(file, opts.format, matcher.wants);
+    inputs.push({ role: 'coverage', path: file, sha256: digest });
+    if (data.fileCount === 0) faults.push({ code: 'EMPTY_REPORT', message: `${file} names no file: it cannot show that anything ran` });
+    reports.push(data);
+  }
+  const index = indexReports(reports, matcher);
+  for (const f of index.faults) faults.push({ code: f.code, message: f.message });
+  return {
+    ...base,
+    inputs,
+    faults,
+    diff_coverage_source: 'computed',
+    ...measure(split, index.byPath),
+    formats: reports.map((r) => r.format),
+  };
+}

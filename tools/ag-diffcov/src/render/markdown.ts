@@ -1,0 +1,60 @@
+/**
+ * The diffcov artefact as a Markdown summary for a pull request: the headline figure,
+ * a per-file table and the uncovered ranges.
+ * @module
+ */
+import type { DiffcovArtefact } from '@adversary-gate/schemas';
+import { formatRange, rangeCount, type Range } from '../ranges.js';
+
+function percent(ratio: number): string {
+  // Truncate (never round up) to one decimal: 99.95% must not read as 100%.
+  return `${(Math.floor(ratio * 1000) / 10).toFixed(1)}%`;
+}
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/`/g, "'");
+}
+
+function ranges(list: readonly Range[]): string {
+  return list.length === 0 ? '—' : list.map(formatRange).join(', ');
+}
+
+/** The headline sentence. */
+export function headline(d: DiffcovArtefact): string {
+  const { covered, measured } = d.totals;
+  if (d.diff_coverage_source === 'none') return 'Patch coverage **not measured** (no coverage report).';
+  if (d.diff_coverage_source === 'untrusted') {
+    return `Patch coverage ${percent(d.diff_coverage_ratio ?? 0)} **asserted by the caller** (untrusted, not measured).`;
+  }
+  if (d.diff_coverage_ratio === null) return 'Patch coverage: no executable line changed (nothing to cover).';
+  return `Patch coverage ${percent(d.diff_coverage_ratio)} (${covered}/${measured} changed lines)`;
+}
+
+/** Render the artefact as Markdown. */
+export function renderMarkdown(d: DiffcovArtefact): string {
+  const out: string[] = ['## Patch coverage', '', headline(d), ''];
+  if (d.files.length > 0) {
+    out.push('| file | covered | uncovered | not executable | uncovered lines |', '|---|---:|---:|---:|---|');
+    for (const f of d.files) {
+      const name = f.in_report ? `\`${cell(f.path)}\`` : `\`${cell(f.path)}\` (not in the report)`;
+      out.push(`| ${name} | ${rangeCount(f.covered)} | ${rangeCount(f.uncovered)} | ${rangeCount(f.non_executable)} | ${ranges(f.uncovered)} |`);
+    }
+    out.push('');
+  }
+  if (d.unmatched_files.length > 0) {
+    out.push(`**${d.unmatched_files.length} changed source file(s) not found in any report** (their code lines count as uncovered):`, '');
+    for (const p of d.unmatched_files) out.push(`- \`${cell(p)}\``);
+    out.push('');
+  }
+  if (d.pragmas.length > 0) {
+    out.push('**Coverage pragmas added on changed lines:**', '');
+    for (const p of d.pragmas) out.push(`- \`${cell(p.path)}:${p.line}\` — \`${cell(p.text)}\``);
+    out.push('');
+  }
+  if (d.faults.length > 0) {
+    out.push('**Faults:**', '');
+    for (const f of d.faults) out.push(`- ${f.code}: ${cell(f.message)}`);
+    out.push('');
+  }
+  return `${out.join('\n').trimEnd()}\n`;
+}

@@ -1,0 +1,145 @@
+/**
+ * lcov tracefile reader, streamed. Line coverage comes from `DA:` records only (the rule
+ * diff-cover 7.4.0 follows); `FN`/`BRDA` records are not folded into lines. Records of
+ * files the diff does not touch are skipped without being parsed.
+ * @module
+ */
+import { InputError } from '@adversary-gate/core';
+import { normaliseReportPath } from '../paths/normalise.js';
+import { addHits, ReportCollector, type LineHits, type ReportData, type WantsPath } from './types.js';
+
+const NEXT_SF = Buffer.from('\nSF:');
+const SF = Buffer.from('SF:');
+const EMPTY = Buffer.alloc(0);
+const LINE_PREFIX = /^[A-Z]+:/;
+
+/** Incremental lcov parser: feed chunks, then `end()`. */
+export class LcovParser {
+  private readonly out: ReportCollector;
+  /** Bytes of an unfinished line (in skip mode: a line start that may be the beginning of "SF:"). */
+  private carry: Buffer = EMPTY;
+  private atLineStart = false;
+  private skipping = false;
+  private current: LineHits | null = null;
+  private currentName = '';
+  private open = false;
+  private tail: Buffer = Buffer.alloc(0);
+
+  constructor(
+    private readonly file: string,
+    wants: WantsPath,
+  ) {
+    this.out = new ReportCollector(wants);
+  }
+
+  private fail(problem: string): never {
+    throw new InputError(this.file, problem);
+  }
+
+  private line(raw: string): void {
+    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (text.trim() === '') return;
+    if (text.startsWith('DA:')) {
+      if (!this.open) this.fail(`DA record outside any SF record: ${text}`);
+      if (this.current === null) return;
+      const m = /^DA:(\d+),(\d+)(?:,.*)?$/.exec(text);
+      if (m === null) this.fail(`malformed DA record in ${this.currentName}: ${text}`);
+      const line = Number(m[1]);
+      const hits = Number(m[2]);
+      if (!Number.isSafeInteger(line) || !Number.isSafeInteger(hits)) this.fail(`number out of range in ${this.currentName}: ${text}`);
+      if (line > 0) addHits(this.current, line, hits);
+      return;
+    }
+    if (text.startsWith('SF:')) {
+      if (this.open) this.fail(`SF record ${text.slice(3)} starts before ${this.currentName} has end_of_record`);
+      const name = text.slice(3);
+      if (name === '') this.fail('SF record with an empty path');
+      this.open = true;
+      this.currentName = name;
+      this.current = this.out.open(normaliseReportPath(name));
+      if (this.current === null) {
+        this.open = false;
+        this.skipping = true;
+      }
+      return;
+    }
+    if (text === 'end_of_record') {
+      if (!this.open) this.fail('end_of_record outside any SF record');
+      this.open = false;
+      this.current = null;
+      return;
+    }
+    if (!LINE_PREFIX.test(text)) this.fail(`not an lcov line: ${text.slice(0, 80)}`);
+  }
+
+  /**
+   * Parse the next chunk of bytes (the chunk may be reused by the caller afterwards).
+   * Records of unwanted files are stepped over with a native search for the next `SF:`.
+   */
+  write(chunk: Buffer): void {
+    this.tail = Buffer.concat([this.tail, chunk.subarray(-64)]).subarray(-64);
+    let pos = 0;
+    if (this.skipping && this.atLineStart) {
+      // The previous chunk ended at a line start, possibly inside "SF:".
+      const head = Buffer.concat([this.carry, chunk.subarray(0, SF.length - this.carry.length)]);
+      const prefix = SF.subarray(0, head.length).equals(head);
+      if (prefix && head.length < SF.length) {
+        // Still too short to tell (a tiny chunk): keep waiting at this line start.
+        this.carry = head;
+        return;
+      }
+      this.atLineStart = false;
+      if (prefix) this.skipping = false;
+      else this.carry = EMPTY;
+    }
+    if (!this.skipping && this.carry.length > 0) {
+      const nl = chunk.indexOf(10);
+      if (nl === -1) {
+        this.carry = Buffer.concat([this.carry, chunk]);
+        return;
+      }
+      this.line(Buffer.concat([this.carry, chunk.subarray(0, nl)]).toString('utf8'));
+      this.carry = EMPTY;
+      pos = nl + 1;
+    }
+    while (pos < chunk.length) {
+      if (this.skipping) {
+        const at = chunk.indexOf(NEXT_SF, pos === 0 ? 0 : pos - 1);
+        if (at !== -1) {
+          pos = at + 1;
+          this.skipping = false;
+          continue;
+        }
+        const lastNl = chunk.lastIndexOf(10);
+        const rest = chunk.subarray(lastNl + 1);
+        if (lastNl >= pos - 1 && rest.length < SF.length && SF.subarray(0, rest.length).equals(rest)) {
+          this.carry = Buffer.from(rest);
+          this.atLineStart = true;
+        } else this.carry = EMPTY;
+        return;
+      }
+      const nl = chunk.indexOf(10, pos);
+      if (nl === -1) {
+        this.carry = Buffer.from(chunk.subarray(pos));
+        return;
+      }
+      this.line(chunk.toString('utf8', pos, nl));
+      pos = nl + 1;
+    }
+    // The chunk ended exactly at a line end.
+    if (this.skipping) {
+      this.carry = EMPTY;
+      this.atLineStart = true;
+    }
+  }
+
+  /** Finish: the last line, and refuse a file cut inside a record. */
+  end(): ReportData {
+    if (!this.skipping && this.carry.length > 0) this.line(this.carry.toString('utf8'));
+    if (this.open) this.fail(`truncated: SF record ${this.currentName} has no end_of_record`);
+    if (this.skipping && !/(^|\n)end_of_record\s*$/.test(this.tail.toString('latin1'))) {
+      this.fail('truncated: the last record has no end_of_record');
+    }
+    return this.out.done('lcov');
+  }
+}

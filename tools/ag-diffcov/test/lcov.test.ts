@@ -1,0 +1,102 @@
+import test from 'ava';
+import fc from 'fast-check';
+import { InputError } from '@adversary-gate/core';
+import { LcovParser } from '../src/reports/lcov.js';
+import { all, feed, table } from './helpers/feed.js';
+
+const LCOV = [
+  'TN:',
+  'SF:src/a.ts',
+  'FN:1,f',
+  'FNDA:1,f',
+  'DA:1,1',
+  'DA:2,0',
+  'DA:3,5,abcChecksum==',
+  'BRDA:2,0,0,0',
+  'LF:3',
+  'LH:2',
+  'end_of_record',
+  'TN:',
+  'SF:skip/me.ts',
+  'DA:1,1',
+  'end_of_record',
+  'SF:src/a.ts',
+  'DA:2,3',
+  'end_of_record',
+  'SF:C:\\w\\src\\b.ts',
+  'DA:7,0',
+  'end_of_record',
+  '',
+].join('\n');
+
+const wantsSrc = (p: { key: string }) => p.key.includes('src/');
+const parse = (text: string, cuts: number[] = []) => feed(new LcovParser('cov.info', wantsSrc), text, cuts);
+
+test('DA records give line hits; FN and BRDA are not folded into lines; repeated records keep the max', (t) => {
+  const data = parse(LCOV);
+  t.deepEqual(table(data), {
+    'src/a.ts': [
+      [1, 1],
+      [2, 3],
+      [3, 5],
+    ],
+    'C:/w/src/b.ts': [[7, 0]],
+  });
+  t.is(data.fileCount, 4);
+  t.is(data.format, 'lcov');
+});
+
+test('records of files the diff does not touch are not kept', (t) => {
+  t.false(parse(LCOV).files.has('skip/me.ts'));
+});
+
+test('the result does not depend on where the stream is cut', (t) => {
+  const expected = table(parse(LCOV));
+  fc.assert(
+    fc.property(fc.array(fc.integer({ min: 1, max: LCOV.length - 1 }), { maxLength: 12 }), (cuts) => {
+      t.deepEqual(table(parse(LCOV, cuts)), expected);
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test('every single cut point, with an unwanted record before a wanted one, gives the same answer', (t) => {
+  const text = 'SF:x/skip.ts\nDA:1,1\nend_of_record\nSF:src/k.ts\nDA:4,2\nend_of_record\n';
+  for (let i = 1; i < text.length; i++) t.deepEqual(table(parse(text, [i])), { 'src/k.ts': [[4, 2]] }, `cut at ${i}`);
+});
+
+test('CRLF line endings are read', (t) => {
+  t.deepEqual(table(parse('SF:src/a.ts\r\nDA:1,0\r\nend_of_record\r\n')), { 'src/a.ts': [[1, 0]] });
+});
+
+const refused: [string, string, RegExp][] = [
+  ['a DA record outside a record', 'DA:1,1\n', /DA record outside any SF record/],
+  ['a malformed DA record', 'SF:src/a.ts\nDA:x,1\nend_of_record\n', /malformed DA record in src\/a.ts/],
+  ['a negative count', 'SF:src/a.ts\nDA:1,-1\nend_of_record\n', /malformed DA record/],
+  ['a record cut before end_of_record', 'SF:src/a.ts\nDA:1,1\n', /truncated: SF record src\/a.ts/],
+  ['an unwanted last record cut short', 'SF:zzz.ts\nDA:1,1\n', /truncated: the last record/],
+  ['a line that is not lcov', 'SF:src/a.ts\n<xml>\nend_of_record\n', /not an lcov line/],
+  ['an SF inside an open record', 'SF:src/a.ts\nSF:src/b.ts\nend_of_record\n', /starts before src\/a.ts has end_of_record/],
+];
+for (const [what, text, message] of refused) {
+  test(`refuses ${what}, naming the file`, (t) => {
+    const error = t.throws(() => parse(text), { instanceOf: InputError });
+    t.is(error?.file, 'cov.info');
+    t.regex(error?.message ?? '', message);
+  });
+}
+
+test('a report that names no file reads as empty (the caller records the fault)', (t) => {
+  t.is(feed(new LcovParser('e.info', all), 'TN:\n').fileCount, 0);
+});
+
+test('every pair of cut points gives the same answer (tiny chunks included)', (t) => {
+  const expected = JSON.stringify(table(parse(LCOV)));
+  let bad = '';
+  for (let i = 1; i < LCOV.length && bad === ''; i++) {
+    for (let j = i + 1; j < LCOV.length && bad === ''; j++) {
+      if (JSON.stringify(table(parse(LCOV, [i, j]))) !== expected) bad = `${i},${j}`;
+    }
+  }
+  t.is(bad, '');
+});

@@ -1,0 +1,140 @@
+/**
+ * One execution of one command in a throwaway copy of its tree, under the limits and the
+ * optional sandbox, judged after the whole process group is gone.
+ * @module
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { bwrapArgv, childEnv, runProcess, withLimits, type ResourceLimits } from '@adversary-gate/core';
+import { decodeUtf8Strict, LoadError, readRegularFile, type Execution, type Runner } from '@adversary-gate/schemas';
+import { judge, type ReportRead } from './judge.js';
+import type { IdResolver } from './reports/junit.js';
+import { evidenceTail } from './output-tail.js';
+import { copyTree } from './tree-copy.js';
+
+/** What every execution of one ag-run shares. */
+export interface ExecutionContext {
+  /** A private directory for the run directories (removed by the caller). */
+  readonly workRoot: string;
+  readonly timeoutMs: number;
+  readonly graceMs: number;
+  /** Per-stream output cap in bytes: the group is killed beyond it. */
+  readonly outputCapBytes: number;
+  readonly limits: ResourceLimits;
+  readonly sandbox: 'none' | 'bwrap';
+  /** Host directories hidden inside the sandbox (the original trees). */
+  readonly hide: readonly string[];
+  /** A declared JUnit report path, relative to the tree. */
+  readonly junit: string | null;
+  readonly passEnv: readonly string[];
+  readonly seed: number | null;
+  /** Keep this many characters of each output tail in the evidence. */
+  readonly evidenceTailChars: number;
+}
+
+/** One planned execution. */
+export interface ExecutionPlan {
+  readonly command: string;
+  readonly runner: Runner;
+  readonly side: 'baseline' | 'patch';
+  readonly round: number;
+  /** The original tree (never run in: it is copied first). */
+  readonly tree: string;
+}
+
+/** An execution and how long it took (the duration goes under `timing`, never into the evidence). */
+export interface ExecutionRecord {
+  readonly execution: Execution;
+  readonly durationMs: number;
+  readonly detail: string;
+}
+
+let counter = 0;
+
+/** Run one plan and judge it. Never throws for the command's behaviour. */
+export async function execute(plan: ExecutionPlan, ctx: ExecutionContext): Promise<ExecutionRecord> {
+  const dir = path.join(ctx.workRoot, `${plan.side}-${plan.round}-${++counter}`);
+  const tree = path.join(dir, 'tree');
+  const home = path.join(dir, 'home');
+  const tmp = path.join(dir, 'tmp');
+  const reportDir = path.join(dir, 'report');
+  await fs.mkdir(dir, { recursive: true });
+  await Promise.all([fs.mkdir(home), fs.mkdir(tmp), fs.mkdir(reportDir), copyTree(plan.tree, tree)]);
+  const autoJunit = ctx.junit === null && plan.runner === 'pytest' ? path.join(reportDir, 'junit.xml') : null;
+  const env = childEnv({
+    home,
+    passEnv: ctx.passEnv,
+    seed: ctx.seed,
+    extra: {
+      TMPDIR: tmp,
+      ...(autoJunit !== null ? { PYTEST_ADDOPTS: pytestAddopts(ctx.passEnv, autoJunit) } : {}),
+    },
+  });
+  const command = ['/bin/sh', '-c', plan.command];
+  const sandboxed = ctx.sandbox === 'bwrap';
+  const argv = withLimits(sandboxed ? bwrapArgv(command, { writable: [dir], chdir: tree, hide: ctx.hide }) : command, ctx.limits);
+  const result = await runProcess({
+    argv,
+    cwd: tree,
+    env,
+    timeoutMs: ctx.timeoutMs,
+    graceMs: ctx.graceMs,
+    tailBytes: ctx.outputCapBytes,
+    outputCapBytes: ctx.outputCapBytes,
+    statusFd: sandboxed,
+    // Without a pid namespace, setsid escapees are found by an environment token and killed.
+    sweep: !sandboxed,
+  });
+  const junitPath = ctx.junit !== null ? path.join(tree, ctx.junit) : autoJunit;
+  // The parsers load on first use: a pytest-only run never pays for the TAP stack, and back.
+  const read: ReportRead =
+    junitPath !== null
+      ? await readJunit(junitPath, plan.runner === 'pytest' ? (await import('./reports/pytest-ids.js')).pytestIdResolver(tree) : undefined)
+      : plan.runner === 'node'
+        ? { source: 'tap', tap: (await import('./reports/tap.js')).parseTap(result.stdoutTail, tree) }
+        : { source: 'none' };
+  const j = judge(plan.runner, result, sandboxed, read);
+  const execution: Execution = {
+    command: plan.command,
+    side: plan.side,
+    round: plan.round,
+    exit_code: j.outcome === 'PASS' ? 0 : j.outcome === 'FAIL' ? 1 : result.timedOut ? null : result.exitCode,
+    signal: j.outcome === 'TIMED_OUT' || j.outcome === 'UNRUNNABLE' ? result.signal : null,
+    timed_out: j.outcome === 'TIMED_OUT',
+    outcome: j.outcome,
+    kind: j.kind,
+    runner: plan.runner,
+    report: j.report,
+    tests: j.tests,
+    stdout_tail: evidenceTail(result.stdoutTail, tree, ctx.evidenceTailChars),
+    stderr_tail: evidenceTail(result.stderrTail, tree, ctx.evidenceTailChars),
+    stdout_bytes: result.stdoutBytes,
+    stderr_bytes: result.stderrBytes,
+    truncated: result.truncated || result.stdoutTail.length > ctx.evidenceTailChars || result.stderrTail.length > ctx.evidenceTailChars,
+    leftover_processes: result.leftoverProcesses + (result.escapedProcesses ?? 0),
+  };
+  await fs.rm(dir, { recursive: true, force: true, maxRetries: 3 });
+  return { execution, durationMs: result.durationMs, detail: j.detail };
+}
+
+async function readJunit(file: string, resolver: IdResolver | undefined): Promise<ReportRead> {
+  const { parseJunit } = await import('./reports/junit.js');
+  let text: string;
+  try {
+    text = decodeUtf8Strict(file, await readRegularFile(file, 32 * 1024 * 1024));
+  } catch (error) {
+    if (error instanceof LoadError && error.code === 'E_EVIDENCE_MISSING') return { source: 'junit', problem: 'missing', detail: 'the JUnit report was not written' };
+    return { source: 'junit', problem: 'invalid', detail: `the JUnit report cannot be read: ${error instanceof LoadError ? error.problem : String(error)}` };
+  }
+  try {
+    return { source: 'junit', junit: parseJunit(text, resolver) };
+  } catch (error) {
+    return { source: 'junit', problem: 'invalid', detail: `the JUnit report is not valid: ${(error as Error).message.split('\n')[0]}` };
+  }
+}
+
+/** PYTEST_ADDOPTS asking for the JUnit report, after any PYTEST_ADDOPTS passed with `--pass-env`. */
+function pytestAddopts(passEnv: readonly string[], report: string): string {
+  const passed = passEnv.includes('PYTEST_ADDOPTS') ? (process.env.PYTEST_ADDOPTS ?? '') : '';
+  return `${passed} --junitxml=${report} -o junit_family=xunit2`.trim();
+}

@@ -1,0 +1,203 @@
+/**
+ * ag-run's one job: run the claims and the full suite on both trees, judge every execution,
+ * and assemble run.json. I/O happens here and in `execute`; the judging is pure.
+ * @module
+ */
+import { promises as fs, realpathSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { childEnv, defaultLimits, InputError, probeBwrap, readDiff, UsageError } from '@adversary-gate/core';
+import { loadJson, readRegularFile, sha256, type Claim, type Execution, type RunArtefact, type Runner } from '@adversary-gate/schemas';
+import { classifyClaim } from './classify.js';
+import { parseDeclaredCommands } from './commands-json.js';
+import { ClaimsFile, judgeCriteria } from './criteria.js';
+import { testDeltas } from './deltas.js';
+import { execute, type ExecutionContext, type ExecutionPlan, type ExecutionRecord } from './execute.js';
+import { mapLimit } from './pool.js';
+import { detectRunner } from './runners/detect.js';
+
+/** Everything one ag-run needs; the CLI builds it from the flags. */
+export interface RunOptions {
+  readonly baseline: string;
+  readonly patch: string;
+  /** A unified diff file, or `-` for stdin. */
+  readonly diff: string;
+  readonly testCommands: readonly string[];
+  /** Default: the claim command when there is exactly one. */
+  readonly fullSuiteCommand: string | null;
+  readonly commandsJson: string | null;
+  readonly claims: string | null;
+  /** Patch rounds per claim (default 3). */
+  readonly rounds: number;
+  /** Wall-clock limit per execution in seconds (default 300). */
+  readonly timeoutSeconds: number;
+  readonly sandbox: 'none' | 'bwrap';
+  readonly junit: string | null;
+  readonly seed: number | null;
+  readonly passEnv: readonly string[];
+  /** Executions in parallel (default: the number of cores). */
+  readonly jobs: number;
+  /** Force one runner's exit-code taxonomy for every command; null detects it per command. */
+  readonly runner: Runner | null;
+}
+
+/** The tool's identity as recorded in the artefact. */
+export interface ToolIdentity {
+  readonly name: string;
+  readonly version: string;
+}
+
+const OUTPUT_CAP_BYTES = 8 * 1024 * 1024;
+const EVIDENCE_TAIL_CHARS = 4000;
+
+async function directory(dir: string, flag: string): Promise<string> {
+  try {
+    const st = await fs.stat(dir);
+    if (!st.isDirectory()) throw new InputError(dir, `--${flag} is not a directory`);
+    return realpathSync(dir);
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    throw new InputError(dir, `--${flag} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+/** Run everything and return the artefact. Throws UsageError/InputError/LoadError for exit 3. */
+export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<RunArtefact> {
+  const started = process.hrtime.bigint();
+  const baseline = await directory(opts.baseline, 'baseline');
+  const patch = await directory(opts.patch, 'patch');
+  const diff = await readDiff(opts.diff);
+  const inputs: RunArtefact['inputs'] = [{ role: 'diff', path: opts.diff === '-' ? '-' : opts.diff, sha256: diff.sha256 }];
+  const faults: RunArtefact['faults'] = [];
+  const workRoot = await fs.mkdtemp(path.join(os.tmpdir(), 'ag-run-'));
+  try {
+    if (opts.sandbox === 'bwrap') {
+      const probe = await probeBwrap(childEnv({ home: workRoot }), workRoot);
+      if (!probe.ok) throw new UsageError(`--sandbox bwrap: ${probe.problem}; refusing to run unsandboxed`);
+    }
+    const commands = [...opts.testCommands];
+    if (opts.commandsJson !== null) {
+      const bytes = await readRegularFile(opts.commandsJson);
+      inputs.push({ role: 'commands', path: opts.commandsJson, sha256: sha256(bytes) });
+      const declared = parseDeclaredCommands(opts.commandsJson, bytes);
+      if ('fault' in declared) faults.push({ code: 'COMMANDS_INVALID', message: `${opts.commandsJson}: ${declared.fault}; none of its commands ran` });
+      else commands.push(...declared.commands);
+    }
+    let claimsFile: ClaimsFile | null = null;
+    if (opts.claims !== null) {
+      if (insideTree(opts.claims, patch)) throw new UsageError(`--claims ${opts.claims} lies inside the patch tree; acceptance criteria must come from outside the patch`);
+      const loaded = await loadJson(opts.claims, ClaimsFile);
+      claimsFile = loaded.value;
+      inputs.push({ role: 'claims', path: opts.claims, sha256: sha256(loaded.bytes) });
+    }
+    if (opts.fullSuiteCommand === null && commands.length > 1) {
+      throw new UsageError('more than one claim command: give --full-suite-command');
+    }
+    const fullCommand = opts.fullSuiteCommand ?? commands[0] ?? null;
+    if (commands.length === 0 && faults.length === 0) throw new UsageError('give --test-command or --commands-json');
+
+    const runnerOf = (c: string) => opts.runner ?? detectRunner(c);
+    const plans: ExecutionPlan[] = [];
+    const claimPlans = commands.map((command) => {
+      const runner = runnerOf(command);
+      const base = plans.push({ command, runner, side: 'baseline', round: 1, tree: baseline }) - 1;
+      const rounds = Array.from({ length: opts.rounds }, (_, i) => plans.push({ command, runner, side: 'patch', round: i + 1, tree: patch }) - 1);
+      return { command, base, rounds };
+    });
+    // The full suite reuses a claim's executions when it is the same command: the same command
+    // on a fresh copy of the same tree is the same measurement.
+    const reuse = claimPlans.find((c) => c.command === fullCommand);
+    let fullBase: number | null = null;
+    let fullPatch: number | null = null;
+    if (fullCommand !== null) {
+      if (reuse !== undefined) {
+        fullBase = reuse.base;
+        fullPatch = reuse.rounds[0]!;
+      } else {
+        const runner = runnerOf(fullCommand);
+        fullBase = plans.push({ command: fullCommand, runner, side: 'baseline', round: 1, tree: baseline }) - 1;
+        fullPatch = plans.push({ command: fullCommand, runner, side: 'patch', round: 1, tree: patch }) - 1;
+      }
+    }
+
+    const ctx: ExecutionContext = {
+      workRoot,
+      timeoutMs: Math.round(opts.timeoutSeconds * 1000),
+      graceMs: 1000,
+      outputCapBytes: OUTPUT_CAP_BYTES,
+      limits: defaultLimits(opts.timeoutSeconds),
+      sandbox: opts.sandbox,
+      hide: [baseline, patch].filter((t) => !workRoot.startsWith(`${t}/`)),
+      junit: opts.junit,
+      passEnv: opts.passEnv,
+      seed: opts.seed,
+      evidenceTailChars: EVIDENCE_TAIL_CHARS,
+    };
+    const records: ExecutionRecord[] = await mapLimit(plans, opts.jobs, (plan) => execute(plan, ctx));
+    const at = (i: number | null): Execution | null => (i === null ? null : records[i]!.execution);
+
+    const claims: Claim[] = claimPlans.map((c, i) => {
+      const base = at(c.base);
+      const rounds = c.rounds.map((r) => records[r]!.execution);
+      const cls = classifyClaim(base, rounds, opts.rounds);
+      return { id: `claim-${i + 1}`, command: c.command, baseline: base, patch: rounds, status: cls.status, class: cls.class };
+    });
+    const fb = at(fullBase);
+    const fp = at(fullPatch);
+    if (fullCommand === null) faults.push({ code: 'FULL_SUITE_NOT_RUN', message: 'no command to run as the full suite' });
+    for (const [i, r] of records.entries()) {
+      if (r.execution.kind === 'sandbox_setup') faults.push({ code: 'SANDBOX_SETUP', message: `execution ${i + 1} (${r.execution.side} round ${r.execution.round}): ${r.detail}` });
+    }
+    const timing: Record<string, number> = {};
+    for (const [i, r] of records.entries()) timing[`execution_${i + 1}_${r.execution.side}_${r.execution.round}_seconds`] = round3(r.durationMs / 1000);
+    timing.total_seconds = round3(Number(process.hrtime.bigint() - started) / 1e9);
+    return {
+      schema: 'adversary-gate/run',
+      schema_version: 1,
+      tool: { name: tool.name, version: tool.version },
+      subject: { diff_sha256: diff.sha256 },
+      inputs,
+      faults,
+      timing,
+      sandbox: opts.sandbox,
+      rounds: opts.rounds,
+      seed: opts.seed,
+      runner: opts.runner ?? 'auto',
+      claims,
+      full_suite: {
+        command: fullCommand ?? '',
+        baseline: fb,
+        patch: fp,
+        collateral_regression: fb?.outcome === 'PASS' && fp?.outcome === 'FAIL',
+        baseline_red: fb !== null && fb.outcome !== 'PASS',
+      },
+      test_deltas: testDeltas(fb?.tests ?? null, fp?.tests ?? null),
+      criteria: claimsFile === null ? [] : judgeCriteria(claimsFile, { baseline: [...claims.map((c) => c.baseline).filter((e): e is Execution => e !== null), ...(fb ? [fb] : [])], patchRounds: claims.map((c) => c.patch), fullPatch: fp }),
+      limits: {
+        timeout_seconds: opts.timeoutSeconds,
+        output_cap_bytes: OUTPUT_CAP_BYTES,
+        cpu_seconds: ctx.limits.cpuSeconds!,
+        file_size_bytes: ctx.limits.fileSizeBytes!,
+        address_space_bytes: ctx.limits.addressSpaceBytes!,
+        open_files: ctx.limits.openFiles!,
+      },
+    };
+  } finally {
+    await fs.rm(workRoot, { recursive: true, force: true, maxRetries: 3 });
+  }
+}
+
+/** True when `file` (resolved through symlinks where it exists) lies inside `tree`. */
+function insideTree(file: string, tree: string): boolean {
+  let real: string;
+  try {
+    real = realpathSync(file);
+  } catch {
+    real = path.resolve(file);
+  }
+  return real === tree || real.startsWith(`${tree}/`);
+}
+
+function round3(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}

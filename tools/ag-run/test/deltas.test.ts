@@ -1,0 +1,29 @@
+import test from 'ava';
+import { testDeltas } from '../src/deltas.js';
+
+test('lost, newly skipped and pass→fail tests are listed, sorted', (t) => {
+  const d = testDeltas(
+    [
+      { id: 'gone', outcome: 'passed' },
+      { id: 'skipped-now', outcome: 'passed' },
+      { id: 'todo-now', outcome: 'failed' },
+      { id: 'broke', outcome: 'passed' },
+      { id: 'was-skipped', outcome: 'skipped' },
+      { id: 'fixed', outcome: 'failed' },
+    ],
+    [
+      { id: 'skipped-now', outcome: 'skipped' },
+      { id: 'todo-now', outcome: 'todo' },
+      { id: 'broke', outcome: 'error' },
+      { id: 'was-skipped', outcome: 'skipped' },
+      { id: 'fixed', outcome: 'passed' },
+      { id: 'new', outcome: 'passed' },
+    ],
+  );
+  t.deepEqual(d, { tests_lost: ['gone'], tests_newly_skipped: ['skipped-now', 'todo-now'], tests_pass_to_fail: ['broke'] });
+});
+
+test('no per-test report on either side gives null, never empty lists', (t) => {
+  t.is(testDeltas(null, []), null);
+  t.is(testDeltas([], null), null);
+});

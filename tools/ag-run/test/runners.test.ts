@@ -1,0 +1,46 @@
+/** src/runners: which runner a command starts, and what its summary says. */
+import test from 'ava';
+import { detectRunner } from '../src/runners/detect.js';
+import { runnerSummary, saysNoTests } from '../src/runners/summary.js';
+
+test('detect: runners are told from the command words', (t) => {
+  t.is(detectRunner('pytest -q'), 'pytest');
+  t.is(detectRunner('/usr/bin/python3 -m pytest tests'), 'pytest');
+  t.is(detectRunner('cd sub && py.test'), 'pytest');
+  t.is(detectRunner('node --test test/'), 'node');
+  t.is(detectRunner('/usr/local/bin/node --test-reporter=tap --test'), 'node');
+  t.is(detectRunner('npx jest --ci'), 'jest');
+  t.is(detectRunner('node_modules/.bin/vitest run'), 'vitest');
+  t.is(detectRunner('mocha test/'), 'mocha');
+  t.is(detectRunner('npx ava'), 'ava');
+});
+
+test('detect: anything else is generic', (t) => {
+  t.is(detectRunner('npm test'), 'generic');
+  t.is(detectRunner('node test.js'), 'generic');
+  t.is(detectRunner('make check'), 'generic');
+});
+
+test('summary: pytest summaries, quiet or not', (t) => {
+  t.deepEqual(runnerSummary('pytest', '..F\n1 failed, 2 passed, 1 skipped, 1 xfailed in 0.12s\n', ''), { passed: 2, failed: 1, skipped: 2, total: 5 });
+  t.deepEqual(runnerSummary('pytest', '===== 3 passed, 1 error in 1.01s =====\n', ''), { passed: 3, failed: 1, skipped: 0, total: 4 });
+  t.is(runnerSummary('pytest', '.\n', ''), null);
+});
+
+test('summary: jest, vitest, mocha and ava summaries', (t) => {
+  t.deepEqual(runnerSummary('jest', '', 'Tests:       1 failed, 1 skipped, 2 passed, 4 total\n'), { passed: 2, failed: 1, skipped: 1, total: 4 });
+  t.deepEqual(runnerSummary('vitest', '      Tests  1 failed | 2 passed (3)\n', ''), { passed: 2, failed: 1, skipped: 0, total: 3 });
+  t.deepEqual(runnerSummary('mocha', '  2 passing (4ms)\n  1 pending\n  1 failing\n', ''), { passed: 2, failed: 1, skipped: 1, total: 4 });
+  t.deepEqual(runnerSummary('ava', '  1 test failed\n  3 tests passed\n  1 known failure\n', ''), { passed: 3, failed: 1, skipped: 1, total: 5 });
+  t.is(runnerSummary('generic', 'Tests: 1 failed', ''), null);
+});
+
+test('summary: the runners own "nothing to run" messages', (t) => {
+  t.true(saysNoTests('pytest', 'no tests ran in 0.01s', ''));
+  t.true(saysNoTests('pytest', '', 'ERROR: file or directory not found: tests/x.py'));
+  t.true(saysNoTests('node', '', "Could not find '/x/test/new.test.js'"));
+  t.true(saysNoTests('mocha', '', 'Error: No test files found: "test"'));
+  t.false(saysNoTests('generic', 'No tests found', ''));
+  t.false(saysNoTests('node', "# Could not find '/x'", ''), 'a line a test printed, passed through as a TAP comment');
+  t.false(saysNoTests('pytest', 'captured: it said no tests ran in 0.01s', ''));
+});
