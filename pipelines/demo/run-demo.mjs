@@ -30,7 +30,7 @@ async function runScenario(s) {
   const started = Date.now();
   const repo = await buildRepo(s);
   const out = path.join(outRoot, s.id);
-  const env = { ...process.env, ...PROJECTS[s.project].env, AG_MUTATE_MAX: '12', AG_ROUNDS: '3', AG_TIMEOUT: '60' };
+  const env = { ...process.env, ...PROJECTS[s.project].env, AG_MUTATE_MAX: '6', AG_ROUNDS: '3', AG_TIMEOUT: '60' };
   if (!s.coverage) env.AG_COVERAGE_COMMAND = '';
   const gate = await $({ cwd: repo, env, nothrow: true })`sh ${path.join(root, 'pipelines', 'gate.sh')} --base main~1 --head main --out ${out}`;
   let verdict = null;

@@ -18,7 +18,8 @@ const decideCommand = defineCommand({
     diff: { type: 'string', description: 'The unified diff every evidence file must be bound to (`-` for stdin)', valueHint: 'FILE', required: true },
     evidence: { type: 'string', description: 'An evidence file (repeat for each: run, diffcov, mutation, oracle)', valueHint: 'FILE' },
     policy: { type: 'string', description: "The policy (adversary-gate.json from the baseline); default: DESIGN.md's defaults", valueHint: 'FILE' },
-    markdown: { type: 'string', description: 'Also write a human summary here', valueHint: 'FILE' },
+    markdown: { type: 'string', description: 'Also write the reviewer page (verdict, reasons, coverage per file, surviving mutants, test deltas, oracle findings) here', valueHint: 'FILE' },
+    annotations: { type: 'boolean', description: 'Print GitHub workflow commands (::error file=…,line=…::) for every finding on stdout' },
     log: { type: 'string', description: 'Append one evidence-log record (JSONL) here; needs --model', valueHint: 'FILE' },
     model: { type: 'string', description: 'The model whose patch this is, for --log', valueHint: 'NAME' },
     ...sharedArgs,
@@ -28,11 +29,14 @@ const decideCommand = defineCommand({
     const logFile = optionalArg(args.log, 'log');
     const model = optionalArg(args.model, 'model');
     if ((logFile === undefined) !== (model === undefined)) throw new UsageError('--log and --model go together');
+    const out = requiredArg(args.out, 'out');
+    if (out === '-' && args.annotations === true) throw new UsageError('--annotations and --out - both write to stdout; choose one');
     const verdict = await runDecision({
       diff: requiredArg(args.diff, 'diff'),
       evidence: repeatedArg(rawArgs, 'evidence'),
       policy: optionalArg(args.policy, 'policy'),
-      out: requiredArg(args.out, 'out'),
+      out,
+      annotations: args.annotations === true,
       markdown: optionalArg(args.markdown, 'markdown'),
       log: logFile !== undefined && model !== undefined ? { file: logFile, model } : undefined,
       tool: { name, version },

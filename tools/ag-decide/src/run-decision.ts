@@ -3,9 +3,11 @@
  * @module
  */
 import { readDiff } from '@adversary-gate/core';
-import { canonicalJson, writeAtomic, type RunArtefact, type VerdictArtefact } from '@adversary-gate/schemas';
+import { canonicalJson, writeAtomic, type VerdictArtefact } from '@adversary-gate/schemas';
 import { decide } from './decide.js';
 import { readEvidenceFiles } from './evidence.js';
+import { renderAnnotations } from './annotations.js';
+import { acceptedEvidence, findings } from './details.js';
 import { appendLog, logRecord } from './log.js';
 import { renderMarkdown } from './markdown.js';
 import { loadPolicy } from './policy.js';
@@ -17,6 +19,8 @@ export interface DecisionOptions {
   readonly policy?: string;
   readonly out: string;
   readonly markdown?: string;
+  /** Print GitHub workflow commands (`::error file=…::`) for each finding on stdout. */
+  readonly annotations?: boolean;
   readonly log?: { readonly file: string; readonly model: string };
   readonly tool: { readonly name: string; readonly version: string };
 }
@@ -33,10 +37,9 @@ export async function runDecision(opts: DecisionOptions): Promise<VerdictArtefac
   const verdict = decide({ diff, evidence, policy, tool: opts.tool });
   const text = canonicalJson(verdict);
   await writeAtomic(opts.out, text);
-  if (opts.markdown !== undefined) await writeAtomic(opts.markdown, renderMarkdown(verdict));
-  if (opts.log !== undefined) {
-    const run = evidence.find((e) => e.loaded?.kind === 'run' && verdict.evidence.some((r) => r.path === e.path && r.status === 'read'));
-    await appendLog(opts.log.file, logRecord(verdict, text, opts.log.model, (run?.loaded?.value as RunArtefact | undefined) ?? null));
-  }
+  const accepted = acceptedEvidence(verdict, evidence);
+  if (opts.markdown !== undefined) await writeAtomic(opts.markdown, renderMarkdown(verdict, accepted));
+  if (opts.annotations === true) process.stdout.write(renderAnnotations(verdict, findings(accepted)));
+  if (opts.log !== undefined) await appendLog(opts.log.file, logRecord(verdict, text, opts.log.model, accepted.run ?? null));
   return verdict;
 }

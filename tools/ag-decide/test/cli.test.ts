@@ -149,3 +149,14 @@ test('--help prints the usage and exits 0', (t) => {
   t.regex(r.stdout, /--evidence/);
   t.is(agDecide(['check', '--help'], dir).code, 0);
 });
+
+test('--annotations prints workflow commands on stdout; with --out - it is a usage error', (t) => {
+  const g = golden();
+  g.diffcov.pragmas = [{ path: 'src/calc.js', line: 2, text: '/* c8 ignore next */' }];
+  const { dir, evidence } = workdir(g);
+  const r = agDecide(['--diff', 'changes.diff', ...evidence, '--out', 'verdict.json', '--annotations'], dir);
+  t.is(r.code, 2);
+  t.regex(r.stdout, /^::error file=src\/calc\.js,line=2,title=Coverage pragma added::/m);
+  t.regex(r.stdout, /^::error title=adversary-gate%3A HOLD::TAMPER_SUSPECTED$/m);
+  t.is(agDecide(['--diff', 'changes.diff', ...evidence, '--out', '-', '--annotations'], dir).code, 3);
+});

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { discount } from '../src/cart.js';
+import { add, discount, total } from '../src/cart.js';
+
+test('add sums two numbers', () => {
+  assert.equal(add(2, 3), 5);
+});
+
+test('total sums a cart', () => {
+  assert.equal(total([1, 2, 3]), 6);
+});
 
 test('discount takes 10% off from 100 up', () => {
   assert.equal(discount(100), 90);
