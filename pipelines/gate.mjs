@@ -74,7 +74,7 @@ await measure([bin('ag-diffcov'), '--diff', diff, ...coverageArgs, ...policyArgs
 
 await measure([
   bin('ag-mutate'), '--diff', diff, '--tree', path.join(out, 'patch'), '--test-command', testCommand,
-  '--max', String(argv['mutate-max']), '--python', argv.python, '--quiet', '--out', path.join(out, 'mutation.json'),
+  '--max', String(argv['mutate-max']), '--python', argv.python, ...policyArgs, '--quiet', '--out', path.join(out, 'mutation.json'),
 ]);
 
 await measure([bin('ag-oracle'), '--diff', diff, '--baseline', path.join(out, 'baseline'), '--patch', path.join(out, 'patch'), ...policyArgs, '--quiet', '--out', path.join(out, 'oracle.json')]);

@@ -73,7 +73,7 @@ $(OUT)/diffcov.json: $(OUT)/changes.diff $(OUT)/coverage.stamp
 
 $(OUT)/mutation.json: $(OUT)/changes.diff $(OUT)/trees
 	-$(BIN)/ag-mutate --diff $< --tree $(OUT)/patch --test-command '$(TEST_COMMAND)' \
-	  --max $(MUTATE_MAX) --python $(PYTHON) --quiet --out $@
+	  --max $(MUTATE_MAX) --python $(PYTHON) $(POLICY_ARGS) --quiet --out $@
 
 $(OUT)/oracle.json: $(OUT)/changes.diff $(OUT)/trees
 	-$(BIN)/ag-oracle --diff $< --baseline $(OUT)/baseline --patch $(OUT)/patch $(POLICY_ARGS) --quiet --out $@

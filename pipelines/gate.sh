@@ -87,7 +87,7 @@ fi
 
 # 3. would the tests notice if the changed lines were wrong
 "$BIN/ag-mutate" --diff "$OUT/changes.diff" --tree "$OUT/patch" --test-command "$TEST_COMMAND" \
-  --max "$MUTATE_MAX" --python "$PYTHON" --quiet --out "$OUT/mutation.json" || true
+  --max "$MUTATE_MAX" --python "$PYTHON" $policy_args --quiet --out "$OUT/mutation.json" || true
 
 # 4. did the patch touch what it must not
 "$BIN/ag-oracle" --diff "$OUT/changes.diff" --baseline "$OUT/baseline" --patch "$OUT/patch" \

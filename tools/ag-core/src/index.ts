@@ -10,4 +10,5 @@ export * from './diff/git-path.js';
 export * from './diff/model.js';
 export * from './diff/read.js';
 export * from './files/classify.js';
+export * from './files/policy-classes.js';
 export * from './process/index.js';

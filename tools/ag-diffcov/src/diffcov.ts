@@ -3,8 +3,8 @@
  * Reads inputs (the diff, the policy, each report) and returns the artefact; writes nothing.
  * @module
  */
-import { makeClassifier, readDiff } from '@adversary-gate/core';
-import { DiffcovArtefact, loadJson, PolicyFile, schemaName, SCHEMA_VERSION, sha256 } from '@adversary-gate/schemas';
+import { loadPolicyClasses, readDiff } from '@adversary-gate/core';
+import { DiffcovArtefact, schemaName, SCHEMA_VERSION } from '@adversary-gate/schemas';
 import * as v from 'valibot';
 import { readReport, type FormatChoice } from './reports/read.js';
 import type { ReportData } from './reports/types.js';
@@ -58,13 +58,9 @@ async function measureDiffcov(opts: DiffcovOptions): Promise<DiffcovArtefact> {
   const diff = await readDiff(opts.diff);
   const inputs: DiffcovArtefact['inputs'] = [{ role: 'diff', path: opts.diff, sha256: diff.sha256 }];
   const faults: DiffcovArtefact['faults'] = [];
-  let overrides = {};
-  if (opts.policy !== null) {
-    const { bytes, value } = await loadJson(opts.policy, PolicyFile);
-    inputs.push({ role: 'policy', path: opts.policy, sha256: sha256(bytes) });
-    overrides = { test: value.files?.test ?? null, not_code: value.files?.not_code ?? null };
-  }
-  const split = splitByClass(diff.model, makeClassifier(overrides));
+  const classes = await loadPolicyClasses(opts.policy);
+  if (classes.input !== null) inputs.push(classes.input);
+  const split = splitByClass(diff.model, classes.classify);
   if (diff.model.files.length === 0) faults.push({ code: 'EMPTY_DIFF', message: `${opts.diff} names no changed file; nothing was measured` });
   const base = {
     schema: schemaName('diffcov') as 'adversary-gate/diffcov',

@@ -25,7 +25,7 @@ const opt = (name, dflt) => {
   return i >= 0 ? args[i + 1] : dflt;
 };
 const WORK = opt('work', path.join(os.tmpdir(), 'ag-mutate-bench'));
-const BENCH = opt('bench', '/work/shared/bench/mutate');
+const BENCH = opt('bench', fileURLToPath(new URL('../../../../shared/bench/mutate', import.meta.url)));
 const RUNS = Number(opt('runs', '1'));
 const JOBS = opt('jobs', String(os.availableParallelism()));
 

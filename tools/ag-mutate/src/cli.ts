@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import os from 'node:os';
 import { defineCommand } from 'citty';
-import { classifyPath, InputError, intArg, main, numberArg, optionalArg, packageVersion, readDiff, repeatedArg, requiredArg, sharedArgs, UsageError } from '@adversary-gate/core';
+import { classifyPath, InputError, loadPolicyClasses, intArg, main, numberArg, optionalArg, packageVersion, readDiff, repeatedArg, requiredArg, sharedArgs, UsageError } from '@adversary-gate/core';
 import { loadJson, sha256, writeArtefact, type MutationArtefact } from '@adversary-gate/schemas';
 import { importStryker, StrykerReport } from './import-stryker.js';
 import { measureMutation } from './measure.js';
@@ -37,6 +37,7 @@ const mutateCommand = defineCommand({
     shard: { type: 'string', description: 'Run only shard K of N of the selected mutants', valueHint: 'K/N' },
     python: { type: 'string', description: 'Interpreter that lists Python mutation sites (default python3)', valueHint: 'PATH' },
     'pass-env': { type: 'string', description: 'Pass this environment variable to the tests (repeatable)', valueHint: 'NAME' },
+    policy: { type: 'string', description: 'Policy file whose "files" globs override the test / not-code classes (as ag-decide applies them)', valueHint: 'FILE' },
     progress: { type: 'boolean', description: 'Print progress on stderr even when it is not a terminal' },
     ...sharedArgs,
     out: { ...sharedArgs.out, description: 'Where to write mutation.json (`-` for stdout)', required: true },
@@ -56,6 +57,7 @@ const mutateCommand = defineCommand({
     const python = optionalArg(args.python, 'python') ?? 'python3';
     const showProgress = !args.quiet && (args.progress === true || process.stderr.isTTY === true);
     const diff = await readDiff(requiredArg(args.diff, 'diff'));
+    const classes = await loadPolicyClasses(optionalArg(args.policy, 'policy'));
     const artefact = await measureMutation({
       diff,
       tree,
@@ -68,7 +70,8 @@ const mutateCommand = defineCommand({
       shard,
       python,
       passEnv: repeatedArg(rawArgs, 'pass-env'),
-      classify: classifyPath,
+      classify: classes.classify,
+      policyInput: classes.input,
       onProgress: showProgress ? progressReporter((line) => process.stderr.write(line)) : undefined,
     });
     return finish(out, artefact, args.quiet === true, args.verbose === true);

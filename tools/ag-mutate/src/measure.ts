@@ -32,6 +32,8 @@ export interface MutateOptions {
   readonly python: string;
   readonly passEnv: readonly string[];
   readonly classify: (path: string) => FileClass;
+  /** The policy file that shaped `classify`, listed among the inputs. */
+  readonly policyInput?: { readonly role: 'policy'; readonly path: string; readonly sha256: `sha256:${string}` } | null;
   readonly onProgress?: ExecOptions['onProgress'];
 }
 
@@ -105,7 +107,7 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
   const faults: Fault[] = [];
   const common = {
     diffSha256: opts.diff.sha256,
-    inputs: [{ role: 'diff', path: opts.diff.file, sha256: opts.diff.sha256 }],
+    inputs: [{ role: 'diff', path: opts.diff.file, sha256: opts.diff.sha256 }, ...(opts.policyInput ? [opts.policyInput] : [])],
     foreign: changes.foreign,
     deleted: changes.deleted,
     budget: opts.max,

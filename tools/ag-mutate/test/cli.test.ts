@@ -1,10 +1,11 @@
 import test from 'ava';
-import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { MutationArtefact } from '@adversary-gate/schemas';
 import { makeRepo, runBin, type Files } from './helpers/repo.js';
 
-const BENCH = '/work/shared/bench/mutate';
+const BENCH = fileURLToPath(new URL('../../../../shared/bench/mutate', import.meta.url));
 /** node:test files run directly: one process per run instead of a runner and a child. */
 const NODE_TEST = 'node test/price.test.js';
 const PYTEST = '/usr/bin/python3 -m pytest -q -p no:cacheprovider';
@@ -283,3 +284,20 @@ test('--help prints the usage', async (t) => {
   t.regex(r.stdout, /merge/);
 });
 
+
+test('--policy reclassifies files as ag-decide will: a changed file the policy calls not code is not mutated', async (t) => {
+  const repo = makeRepo(PKG, { 'src/price.js': PRICE, 'test/price.test.js': STRONG_TEST });
+  t.teardown(repo.cleanup);
+  const policy = repo.file('policy.json');
+  writeFileSync(policy, JSON.stringify({ schema_version: 1, files: { not_code: ['src/**'] } }));
+  const r = await mutate(repo, NODE_TEST, ['--policy', policy]);
+  t.is(r.code, 0, r.stderr);
+  const m = read(repo.file('mutation.json'));
+  t.is(m.reason, 'no_source_changed');
+  t.deepEqual(m.mutants, []);
+  t.true(m.inputs.some((i) => i.role === 'policy' && i.path === policy));
+  writeFileSync(policy, '{"schema_version":1,"files":{"nope":[]}}');
+  const bad = await mutate(repo, NODE_TEST, ['--policy', policy]);
+  t.is(bad.code, 3);
+  t.regex(bad.stderr, /policy\.json: unknown key "files\.nope"/);
+});

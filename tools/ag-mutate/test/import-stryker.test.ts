@@ -1,11 +1,12 @@
 import test from 'ava';
+import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { bindDiff, classifyPath } from '@adversary-gate/core';
 import { loadJson } from '@adversary-gate/schemas';
 import { importStryker, reportPath, StrykerReport, type StrykerReport as Report } from '../src/import-stryker.js';
 
-const BENCH = '/work/shared/bench/mutate';
+const BENCH = fileURLToPath(new URL('../../../../shared/bench/mutate', import.meta.url));
 const INPUT = { path: 'r.json', sha256: `sha256:${'3'.repeat(64)}` as const };
 
 async function benchCase(name: string, report: string) {
