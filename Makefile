@@ -1,4 +1,4 @@
-# adversary-gate: make (build), make test, make check (typecheck + tests), make demo.
+# adversary-gate: make (build), make test, make check (typecheck + tests), make demo (the bundled demo).
 .PHONY: all build test check typecheck demo clean schemas
 
 all: build
@@ -18,6 +18,9 @@ typecheck: node_modules
 
 check: node_modules
 	npm run check
+
+demo: node_modules
+	npm run demo
 
 schemas: node_modules
 	npm run generate -w schemas
