@@ -39,7 +39,8 @@ for (const c of CASES) {
   test.serial(`${c.id}: ${c.what} → ${c.verdict}${c.code ? ` ${c.code}` : ''}`, (t) => {
     const repo = repoFor(c.base, c.patch);
     t.teardown(() => rmSync(repo, { recursive: true, force: true }));
-    const r = run('sh', [path.join(ROOT, 'pipelines/gate.sh'), '--base', 'main~1', '--head', 'main', '--out', 'ag'], repo, { ...JS_ENV, AG_MUTATE_MAX: '4' });
+    const env = { ...JS_ENV, AG_MUTATE_MAX: '4', ...(c.env ?? {}) };
+    const r = run('sh', [path.join(ROOT, 'pipelines/gate.sh'), '--base', 'main~1', '--head', 'main', '--out', 'ag'], repo, env);
     const verdict = JSON.parse(readFileSync(path.join(repo, 'ag', 'verdict.json'), 'utf8')) as { verdict: string; reasons: { code: string }[] };
     const codes = verdict.reasons.map((x) => x.code);
     t.is(verdict.verdict, c.verdict, `${r.stderr}\n${JSON.stringify(verdict.reasons)}`);
