@@ -4,6 +4,7 @@
 // each scenario, prints one table, and exits non-zero if any decision differs from the
 // expected one. Artefacts of each scenario land in demo-out/<scenario>/.
 import { $, fs, path } from 'zx';
+import { buildDemoRepo } from './repo.mjs';
 import { PROJECTS, SCENARIOS } from './scenarios.mjs';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -12,23 +13,9 @@ const outRoot = path.join(root, 'demo-out');
 const only = process.argv.slice(2);
 $.quiet = true;
 
-async function buildRepo(s) {
-  const dir = await fs.mkdtemp(path.join((await import('node:os')).tmpdir(), `ag-demo-${s.id}-`));
-  const project = path.join(here, 'projects', s.project);
-  await fs.copy(path.join(project, 'base'), dir);
-  const git = $({ cwd: dir });
-  await git`git init -q -b main`;
-  await git`git -c user.name=demo -c user.email=demo@example.invalid add -A`;
-  await git`git -c user.name=demo -c user.email=demo@example.invalid commit -q -m baseline`;
-  await fs.copy(path.join(project, 'patches', s.patch), dir, { overwrite: true });
-  await git`git add -A`;
-  await git`git -c user.name=agent -c user.email=agent@example.invalid commit -q -m ${`agent patch: ${s.what}`}`;
-  return dir;
-}
-
 async function runScenario(s) {
   const started = Date.now();
-  const repo = await buildRepo(s);
+  const repo = buildDemoRepo(s.project, s.patch, { message: `agent patch: ${s.what}` });
   const out = path.join(outRoot, s.id);
   const env = { ...process.env, ...PROJECTS[s.project].env, AG_MUTATE_MAX: '6', AG_ROUNDS: '3', AG_TIMEOUT: '60' };
   if (!s.coverage) env.AG_COVERAGE_COMMAND = '';

@@ -1,24 +1,13 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync } from 'node:fs';
-import os from 'node:os';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildDemoRepo } from '../../pipelines/demo/repo.mjs';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const DEMO = path.join(ROOT, 'pipelines', 'demo');
 
 /** A real git repository: the demo project's baseline commit, then one of its patches. */
 export function demoRepo(project: 'js' | 'py', patch: string): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), `ag-e2e-${project}-${patch}-`));
-  cpSync(path.join(DEMO, 'projects', project, 'base'), dir, { recursive: true });
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd: dir, stdio: 'pipe' });
-  git('init', '-q', '-b', 'main');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'baseline');
-  cpSync(path.join(DEMO, 'projects', project, 'patches', patch), dir, { recursive: true });
-  git('add', '-A');
-  git('commit', '-q', '-m', `patch ${patch}`);
-  return dir;
+  return buildDemoRepo(project, patch);
 }
 
 export const JS_ENV = {

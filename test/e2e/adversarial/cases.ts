@@ -1,6 +1,6 @@
 // Catalogue cases from the threat model (numbered as there), each a patch on the demo's
 // node:test project, with the verdict and reason code the whole pipeline must reach.
-export type Files = Record<string, string | null>;
+import type { Files } from '../../../pipelines/demo/repo.mjs';
 
 export interface AdversarialCase {
   readonly id: string;

@@ -2,7 +2,7 @@ import { defineCommand } from 'citty';
 import { main, packageVersion } from '@adversary-gate/core';
 import { writeArtefact } from '@adversary-gate/schemas';
 import { runGate } from './gate.js';
-import { parseRunOptions, runArgs } from './options.js';
+import { parseRunOptions, REPEATABLE_FLAGS, runArgs } from './options.js';
 
 const version = packageVersion(import.meta.url);
 
@@ -25,4 +25,4 @@ const command = defineCommand({
   },
 });
 
-await main({ name: 'ag-run', version, main: command, repeatable: ['test-command', 'pass-env'] });
+await main({ name: 'ag-run', version, main: command, repeatable: REPEATABLE_FLAGS });

@@ -5,7 +5,7 @@
 import os from 'node:os';
 import * as v from 'valibot';
 import type { ArgsDef } from 'citty';
-import { intArg, numberArg, optionalArg, repeatedArg, requiredArg, sharedArgs, UsageError } from '@adversary-gate/core';
+import { checkRepeatedFlags, intArg, numberArg, optionalArg, repeatedArg, requiredArg, sharedArgs, UsageError } from '@adversary-gate/core';
 import { RelPath, type Runner } from '@adversary-gate/schemas';
 import type { RunOptions } from './gate.js';
 import { RUNNERS } from './runners/detect.js';
@@ -40,17 +40,12 @@ function commandList(rawArgs: readonly string[], flag: string): string[] {
   return list;
 }
 
-/** Refuse a single-valued flag given more than once (citty would keep the last one silently). */
-function once(rawArgs: readonly string[], flags: readonly string[]): void {
-  for (const flag of flags) {
-    const n = flagValues(rawArgs, flag).length;
-    if (n > 1) throw new UsageError(`--${flag} was given ${n} times; give it once`);
-  }
-}
+/** The flags that may be given more than once; every other one once (checked by ag-core). */
+export const REPEATABLE_FLAGS: readonly string[] = ['test-command', 'pass-env'];
 
 /** Read and check the flags. */
 export function parseRunOptions(args: Record<string, unknown>, rawArgs: readonly string[]): RunOptions & { readonly out: string } {
-  once(rawArgs, ['baseline', 'patch', 'diff', 'full-suite-command', 'commands-json', 'claims', 'rounds', 'timeout', 'sandbox', 'junit', 'seed', 'jobs', 'runner', 'out']);
+  checkRepeatedFlags(rawArgs, runArgs, REPEATABLE_FLAGS);
   const sandbox = optionalArg(args.sandbox, 'sandbox') ?? 'none';
   if (sandbox !== 'none' && sandbox !== 'bwrap') throw new UsageError(`--sandbox must be none or bwrap, got "${sandbox}"`);
   const runner = optionalArg(args.runner, 'runner');

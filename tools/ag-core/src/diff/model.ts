@@ -52,21 +52,38 @@ function cleanPath(raw: string | undefined): string | null {
   return result.path;
 }
 
-/** Split the raw text into per-file sections to see what parse-diff does not report. */
-function sectionFacts(text: string): { binary: Set<number>; copies: Set<number> } {
+/** What one pass over the raw lines tells that parse-diff does not: per git section, binary and copy. */
+interface TextFacts {
+  readonly combined: boolean;
+  readonly hunks: number;
+  readonly binary: ReadonlySet<number>;
+  readonly copies: ReadonlySet<number>;
+}
+
+const HUNK_HEADER = /^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@/;
+
+function scanText(text: string): TextFacts {
   const binary = new Set<number>();
   const copies = new Set<number>();
+  let combined = false;
+  let hunks = 0;
   let index = -1;
   for (const line of text.split('\n')) {
-    if (line.startsWith('diff --git ')) {
-      index++;
-      continue;
+    const c = line.charCodeAt(0);
+    // content lines (' ', '+', '-', '\\') say nothing about the structure
+    if (c === 0x20 || c === 0x2b || c === 0x2d || c === 0x5c) continue;
+    if (line.startsWith('@@')) {
+      if (line.startsWith('@@@ ')) combined = true;
+      else if (HUNK_HEADER.test(line)) hunks++;
+    } else if (line.startsWith('diff --')) {
+      if (line.startsWith('diff --git ')) index++;
+      else if (line.startsWith('diff --cc ') || line.startsWith('diff --combined ')) combined = true;
+    } else if (index >= 0) {
+      if (line.startsWith('Binary files ') || line === 'GIT binary patch') binary.add(index);
+      if (line.startsWith('copy from ')) copies.add(index);
     }
-    if (index < 0) continue;
-    if (line.startsWith('Binary files ') || line === 'GIT binary patch') binary.add(index);
-    if (line.startsWith('copy from ')) copies.add(index);
   }
-  return { binary, copies };
+  return { combined, hunks, binary, copies };
 }
 
 /**
@@ -75,16 +92,12 @@ function sectionFacts(text: string): { binary: Set<number>; copies: Set<number> 
  */
 export function parseUnifiedDiff(text: string): DiffModel {
   const normalised = text.replace(/\r\n/g, '\n');
-  if (/^diff --(cc|combined) /m.test(normalised) || /^@@@ /m.test(normalised)) {
-    throw new DiffParseError('combined (merge) diffs are not supported; diff the merge against one parent');
-  }
+  const facts = scanText(normalised);
+  if (facts.combined) throw new DiffParseError('combined (merge) diffs are not supported; diff the merge against one parent');
   const parsed = parseDiff(normalised);
-  const hunksInText = (normalised.match(/^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@/gm) ?? []).length;
   const hunksParsed = parsed.reduce((n, f) => n + f.chunks.length, 0);
-  if (hunksParsed < hunksInText) throw new DiffParseError('hunks without a file header that names their file');
+  if (hunksParsed < facts.hunks) throw new DiffParseError('hunks without a file header that names their file');
   if (parsed.length === 0 && normalised.trim() !== '') throw new DiffParseError('not a unified diff: no file header (--- / +++ or diff --git) found');
-  const gitSections = /^diff --git /m.test(normalised);
-  const facts = gitSections ? sectionFacts(normalised) : { binary: new Set<number>(), copies: new Set<number>() };
   const files: ChangedFile[] = [];
   parsed.forEach((f, i) => {
     const from = cleanPath(f.from);

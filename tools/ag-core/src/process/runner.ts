@@ -56,49 +56,44 @@ export interface ProcessResult {
   readonly escapedProcesses?: number;
 }
 
-/** Pids whose process group is `pgid`, read from /proc (Linux). */
-export function groupMembers(pgid: number): number[] {
-  const out: number[] = [];
+/** Pids in /proc (Linux) for which `test` holds; a process that ends or cannot be read is skipped. */
+function pidsWhere(test: (pid: number) => boolean): number[] {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
   } catch {
-    return out;
+    return [];
   }
-  for (const name of entries) {
-    if (!/^\d+$/.test(name)) continue;
+  const out: number[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // fields[0] = state, [1] = ppid, [2] = pgrp
-      if (Number(fields[2]) === pgid && fields[0] !== 'Z') out.push(Number(name));
+      if (test(Number(entry))) out.push(Number(entry));
     } catch {
-      // the process ended while we looked
+      // the process ended while we looked, or is not ours to read
     }
   }
   return out;
 }
 
+/** Pids whose process group is `pgid` (zombies excluded). */
+export function groupMembers(pgid: number): number[] {
+  return pidsWhere((pid) => {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // fields[0] = state, [1] = ppid, [2] = pgrp
+    return Number(fields[2]) === pgid && fields[0] !== 'Z';
+  });
+}
+
 /** Pids (other than this process) whose environment holds the line `name=value`. */
 export function processesWithEnv(name: string, value: string): number[] {
   const needle = Buffer.from(`\0${name}=${value}\0`);
-  const out: number[] = [];
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return out;
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      const env = Buffer.concat([Buffer.from([0]), readFileSync(`/proc/${entry}/environ`), Buffer.from([0])]);
-      if (env.includes(needle)) out.push(Number(entry));
-    } catch {
-      // gone, or not ours to read
-    }
-  }
-  return out;
+  return pidsWhere((pid) => {
+    if (pid === process.pid) return false;
+    const env = Buffer.concat([Buffer.from([0]), readFileSync(`/proc/${pid}/environ`), Buffer.from([0])]);
+    return env.includes(needle);
+  });
 }
 
 /** The environment variable that carries the sweep token. */
