@@ -6,8 +6,8 @@ import test from 'ava';
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { buildDemoRepo } from '../../pipelines/demo/repo.mjs';
-import { CASES } from './adversarial/cases.js';
-import { JS_ENV, ROOT, run } from './helpers.js';
+import { CASES } from './cases.js';
+import { JS_ENV, ROOT, run } from '../e2e/helpers.js';
 
 for (const c of CASES) {
   test.serial(`${c.id}: ${c.what} → ${c.verdict}${c.code ? ` ${c.code}` : ''}`, (t) => {

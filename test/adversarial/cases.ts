@@ -1,6 +1,6 @@
 // Catalogue cases from the threat model (numbered as there), each a patch on the demo's
 // node:test project, with the verdict and reason code the whole pipeline must reach.
-import type { Files } from '../../../pipelines/demo/repo.mjs';
+import type { Files } from '../../pipelines/demo/repo.mjs';
 
 export interface AdversarialCase {
   readonly id: string;
