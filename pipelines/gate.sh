@@ -97,6 +97,15 @@ fi
 set --
 for kind in run diffcov mutation oracle; do set -- "$@" --evidence "$OUT/$kind.json"; done
 "$BIN/ag-decide" --diff "$OUT/changes.diff" "$@" $policy_args \
-  --out "$OUT/verdict.json" --markdown "$OUT/verdict.md" || true
+  --out "$OUT/verdict.json" --markdown "$OUT/verdict.md"
+decided=$?
 
+# The file is checked as CI checks it; its answer must be the one ag-decide just gave. A
+# verdict.json changed after ag-decide wrote it (by a process the tests left behind) is a HOLD.
 "$BIN/ag-decide" check "$OUT/verdict.json" --diff "$OUT/changes.diff"
+checked=$?
+if [ "$checked" -ne "$decided" ]; then
+  echo "gate.sh: verdict.json no longer says what ag-decide decided (exit $decided, check $checked): HOLD" >&2
+  exit 2
+fi
+exit "$checked"

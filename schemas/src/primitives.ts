@@ -33,7 +33,7 @@ export const RelPath = v.pipe(
 
 /** An inclusive range of line numbers, `[first, last]`. */
 export const LineRange = v.pipe(
-  v.tuple([LineNumber, LineNumber]),
+  v.strictTuple([LineNumber, LineNumber], 'a line range is exactly [first, last]'),
   v.check(([a, b]) => a <= b, 'range start must not exceed its end'),
 );
 

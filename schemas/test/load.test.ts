@@ -112,3 +112,8 @@ test('a policy with an empty protected list is refused', async (t) => {
   const error = await t.throwsAsync(loadJson(file, PolicyFile), { instanceOf: LoadError });
   t.true(error?.message.includes('oracle.protected'), error?.message);
 });
+test('a line range with a third number is refused, not cut to two', (t) => {
+  const o = sampleDiffcov();
+  (o.files as { covered: number[][] }[])[0]!.covered = [[1, 3, 1]];
+  return refuses(t, JSON.stringify(o), 'E_TYPE', 'files.0.covered.0.2": a line range is exactly [first, last]');
+});

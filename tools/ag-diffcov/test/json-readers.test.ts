@@ -73,3 +73,14 @@ test('llvm-cov: segments become line counts with llvm-cov\'s own rule', (t) => {
   t.true(looksLlvm(report));
   t.is(readLlvm('l.json', report, all).files.get('/w/src/x.c')?.lines.get(2), 5);
 });
+
+test('llvm-cov: a gap segment keeps its flag and does not start a region', (t) => {
+  const segments = [[1, 1, 0, true, true, false], [2, 1, 5, true, true, true], [3, 1, 0, false, false, false]];
+  const report = { type: 'llvm.coverage.json.export', version: '2.0.1', data: [{ files: [{ filename: 'src/a.c', segments }] }] };
+  t.is(readLlvm('r.json', report, all).files.get('src/a.c')?.lines.get(2), 0);
+});
+
+test('llvm-cov: a segment of seven items is refused', (t) => {
+  const report = { type: 'llvm.coverage.json.export', version: '2.0.1', data: [{ files: [{ filename: 'src/a.c', segments: [[1, 1, 0, true, true, false, 9]] }] }] };
+  t.throws(() => readLlvm('r.json', report, all), { instanceOf: LoadError });
+});

@@ -22,3 +22,7 @@ test('a path under --root becomes relative; Windows drives compare case-insensit
   t.is(underRoot('C:/Work/Repo/a.py', normaliseRoot('c:\\work\\repo')!), 'a.py');
   t.is(underRoot('/x/a.py', null), null);
 });
+
+test('a file:// path with a broken %-escape is kept as written, not a crash', (t) => {
+  t.deepEqual(normaliseReportPath('file://%E0%A4%A'), { key: '%E0%A4%A', absolute: false });
+});

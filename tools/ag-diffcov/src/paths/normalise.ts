@@ -20,7 +20,7 @@ const DRIVE = /^[A-Za-z]:\//;
  */
 export function normaliseReportPath(raw: string): ReportPath {
   let p = raw.replace(/\\/g, '/');
-  if (p.startsWith('file://')) p = decodeURIComponent(p.slice('file://'.length));
+  if (p.startsWith('file://')) p = decodeFileUri(p.slice('file://'.length));
   if (/^\/[A-Za-z]:\//.test(p)) p = p.slice(1);
   const drive = DRIVE.test(p) ? p.slice(0, 2).toUpperCase() : '';
   if (drive !== '') p = p.slice(2);
@@ -47,4 +47,13 @@ export function underRoot(key: string, root: string | null): string | null {
   const r = windows ? root.toLowerCase() : root;
   if (k.startsWith(`${r}/`)) return key.slice(root.length + 1);
   return null;
+}
+
+/** A `file://` URI's path, %-decoded; an undecodable one is kept as written (it then matches no diff file). */
+function decodeFileUri(rest: string): string {
+  try {
+    return decodeURIComponent(rest);
+  } catch {
+    return rest;
+  }
 }

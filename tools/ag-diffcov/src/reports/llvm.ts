@@ -12,9 +12,11 @@ import { addHits, ReportCollector, type LineHits, type ReportData, type WantsPat
 
 const Int = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 /** `[line, col, count, hasCount, isRegionEntry, isGapRegion?]` */
+// Strict tuples, six items first: a loose five-item tuple would accept a six-item segment and
+// drop its gap flag (a gap segment would then count as a region start).
 const Segment = v.union([
-  v.tuple([Int, Int, Int, v.boolean(), v.boolean()]),
-  v.tuple([Int, Int, Int, v.boolean(), v.boolean(), v.boolean()]),
+  v.strictTuple([Int, Int, Int, v.boolean(), v.boolean(), v.boolean()]),
+  v.strictTuple([Int, Int, Int, v.boolean(), v.boolean()]),
 ]);
 
 /** The parts of an llvm-cov export that line coverage needs (other keys allowed). */
