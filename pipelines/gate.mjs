@@ -8,7 +8,7 @@
 //
 // Same steps as gate.sh and gate.mk; exits with `ag-decide check`: 0 ACCEPT, 1 REJECT,
 // 2 HOLD, 3 bad usage. Every artefact is written before the check, whatever the verdict.
-import { $, fs, minimist, path } from 'zx';
+import { $, fs, minimist, os, path } from 'zx';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const argv = minimist(process.argv.slice(2), {
@@ -42,11 +42,17 @@ const resolve = async (ref) => {
 const [baseSha, headSha] = [await resolve(argv.base), await resolve(argv.head)];
 const out = path.resolve(argv.out);
 await fs.remove(out);
-for (const d of ['baseline', 'patch', 'coverage-tree']) await fs.mkdirp(path.join(out, d));
+for (const d of ['baseline', 'patch']) await fs.mkdirp(path.join(out, d));
+// The coverage command runs the patch's code in place: in a tree outside the evidence directory.
+const work = await fs.mkdtemp(path.join(os.tmpdir(), 'ag-gate-'));
+await fs.chmod(work, 0o755);
+const coverageTree = path.join(work, 'coverage-tree');
+await fs.mkdirp(coverageTree);
+process.on('exit', () => fs.removeSync(work));
 // Exports of exactly the two commits: no history, no other refs, no remotes.
 await $`git archive ${baseSha} | tar -x -C ${path.join(out, 'baseline')}`;
 await $`git archive ${headSha} | tar -x -C ${path.join(out, 'patch')}`;
-await $`git archive ${headSha} | tar -x -C ${path.join(out, 'coverage-tree')}`;
+await $`git archive ${headSha} | tar -x -C ${coverageTree}`;
 const diff = path.join(out, 'changes.diff');
 await fs.writeFile(diff, (await $`git diff --no-color --no-ext-diff --find-renames ${baseSha} ${headSha}`).stdout);
 
@@ -64,17 +70,21 @@ await measure([
 
 const coverageArgs = [];
 if (argv['coverage-command']) {
-  const tree = path.join(out, 'coverage-tree');
-  const r = await $({ nothrow: true, cwd: tree })`sh -c ${argv['coverage-command']}`;
+  const r = await $({ nothrow: true })`sh ${path.join(here, 'lib', 'run-isolated.sh')} ${coverageTree} ${String(argv.timeout)} ${argv['coverage-command']}`;
   await fs.writeFile(path.join(out, 'coverage.log'), r.stdout + r.stderr);
-  const report = path.join(tree, argv['coverage-report']);
-  if (await fs.pathExists(report)) coverageArgs.push('--coverage', report, '--root', tree);
+  const report = path.join(coverageTree, argv['coverage-report']);
+  const stat = await fs.lstat(report).catch(() => null);
+  if (stat?.isFile()) {
+    const kept = path.join(out, 'coverage', path.basename(report));
+    await fs.copy(report, kept);
+    coverageArgs.push('--coverage', kept, '--root', coverageTree);
+  }
 }
 await measure([bin('ag-diffcov'), '--diff', diff, ...coverageArgs, ...policyArgs, '--quiet', '--out', path.join(out, 'diffcov.json'), '--markdown', path.join(out, 'diffcov.md')]);
 
 await measure([
   bin('ag-mutate'), '--diff', diff, '--tree', path.join(out, 'patch'), '--test-command', testCommand,
-  '--max', String(argv['mutate-max']), '--python', argv.python, ...policyArgs, '--quiet', '--out', path.join(out, 'mutation.json'),
+  '--max', String(argv['mutate-max']), '--python', argv.python, '--sandbox', argv.sandbox, ...policyArgs, '--quiet', '--out', path.join(out, 'mutation.json'),
 ]);
 
 await measure([bin('ag-oracle'), '--diff', diff, '--baseline', path.join(out, 'baseline'), '--patch', path.join(out, 'patch'), ...policyArgs, '--quiet', '--out', path.join(out, 'oracle.json')]);

@@ -24,6 +24,8 @@ MUTATE_MAX   ?= 20
 PYTHON       ?= python3
 SANDBOX      ?= none
 POLICY       ?= $(OUT)/baseline/adversary-gate.json
+COVERAGE_TREE ?= $(abspath $(OUT)).work/coverage-tree
+GATE_DIR     := $(AG_HOME)/pipelines/
 
 POLICY_ARGS   = $(if $(wildcard $(POLICY)),--policy $(POLICY))
 JUNIT_ARGS    = $(if $(JUNIT),--junit $(JUNIT))
@@ -34,7 +36,7 @@ gate: $(OUT)/verdict.json
 	$(BIN)/ag-decide check $(OUT)/verdict.json --diff $(OUT)/changes.diff
 
 clean-gate:
-	rm -rf $(OUT)
+	rm -rf $(OUT) $(abspath $(OUT)).work
 
 # The subject: the two commits, rewritten only when they change, so every file target
 # below is rebuilt exactly when BASE or HEAD moves.
@@ -46,12 +48,14 @@ $(OUT)/subject: FORCE
 	 if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
 
 # Exports of exactly the two commits: no history, no other refs, no remotes.
+# The coverage command runs the patch's code in place, so its tree is outside the evidence.
 $(OUT)/trees: $(OUT)/subject
-	rm -rf $(OUT)/baseline $(OUT)/patch $(OUT)/coverage-tree
-	mkdir -p $(OUT)/baseline $(OUT)/patch $(OUT)/coverage-tree
+	rm -rf $(OUT)/baseline $(OUT)/patch $(COVERAGE_TREE)
+	mkdir -p $(OUT)/baseline $(OUT)/patch $(COVERAGE_TREE)
+	chmod 755 $(dir $(COVERAGE_TREE))
 	git archive $$(cut -d' ' -f1 $<) | tar -x -C $(OUT)/baseline
 	git archive $$(cut -d' ' -f2 $<) | tar -x -C $(OUT)/patch
-	git archive $$(cut -d' ' -f2 $<) | tar -x -C $(OUT)/coverage-tree
+	git archive $$(cut -d' ' -f2 $<) | tar -x -C $(COVERAGE_TREE)
 	touch $@
 
 $(OUT)/changes.diff: $(OUT)/subject
@@ -62,20 +66,22 @@ $(OUT)/run.json: $(OUT)/changes.diff $(OUT)/trees
 	  --test-command '$(TEST_COMMAND)' --full-suite-command '$(FULL_SUITE_COMMAND)' \
 	  --rounds $(ROUNDS) --timeout $(TIMEOUT) --sandbox $(SANDBOX) $(JUNIT_ARGS) --quiet --out $@
 
-$(OUT)/coverage.stamp: $(OUT)/trees
-	-$(if $(COVERAGE_COMMAND),cd $(OUT)/coverage-tree && $(COVERAGE_COMMAND) > ../coverage.log 2>&1,true)
+# The other tools start after ag-run (order-only): it watches the evidence directory for
+# writes while the patch's tests run, and a sibling tool's write under `make -j` would look like one.
+$(OUT)/coverage.stamp: $(OUT)/trees | $(OUT)/run.json
+	-$(if $(COVERAGE_COMMAND),sh $(GATE_DIR)lib/run-isolated.sh $(COVERAGE_TREE) $(TIMEOUT) '$(COVERAGE_COMMAND)' > $(OUT)/coverage.log 2>&1,true)
 	touch $@
 
 $(OUT)/diffcov.json: $(OUT)/changes.diff $(OUT)/coverage.stamp
 	-$(BIN)/ag-diffcov --diff $< \
-	  $(if $(and $(COVERAGE_COMMAND),$(wildcard $(OUT)/coverage-tree/$(COVERAGE_REPORT))),--coverage $(OUT)/coverage-tree/$(COVERAGE_REPORT) --root $(OUT)/coverage-tree) \
+	  $(if $(and $(COVERAGE_COMMAND),$(wildcard $(COVERAGE_TREE)/$(COVERAGE_REPORT))),--coverage $(COVERAGE_TREE)/$(COVERAGE_REPORT) --root $(COVERAGE_TREE)) \
 	  $(POLICY_ARGS) --quiet --out $@ --markdown $(OUT)/diffcov.md
 
-$(OUT)/mutation.json: $(OUT)/changes.diff $(OUT)/trees
+$(OUT)/mutation.json: $(OUT)/changes.diff $(OUT)/trees | $(OUT)/run.json
 	-$(BIN)/ag-mutate --diff $< --tree $(OUT)/patch --test-command '$(TEST_COMMAND)' \
-	  --max $(MUTATE_MAX) --python $(PYTHON) $(POLICY_ARGS) --quiet --out $@
+	  --max $(MUTATE_MAX) --python $(PYTHON) --sandbox $(SANDBOX) $(POLICY_ARGS) --quiet --out $@
 
-$(OUT)/oracle.json: $(OUT)/changes.diff $(OUT)/trees
+$(OUT)/oracle.json: $(OUT)/changes.diff $(OUT)/trees | $(OUT)/run.json
 	-$(BIN)/ag-oracle --diff $< --baseline $(OUT)/baseline --patch $(OUT)/patch $(POLICY_ARGS) --quiet --out $@
 
 # Missing evidence is HOLD, never an error: ag-decide writes a verdict on every path.

@@ -55,13 +55,17 @@ base_sha=$(git rev-parse --verify --quiet "$BASE^{commit}") || { echo "gate.sh: 
 head_sha=$(git rev-parse --verify --quiet "$HEAD_REF^{commit}") || { echo "gate.sh: unknown head ref: $HEAD_REF" >&2; exit 3; }
 
 rm -rf "$OUT"
-mkdir -p "$OUT/baseline" "$OUT/patch" "$OUT/coverage-tree" || exit 3
+mkdir -p "$OUT/baseline" "$OUT/patch" || exit 3
 OUT=$(cd "$OUT" && pwd)
+# The coverage command runs the patch's code in place: in a tree outside the evidence directory.
+WORK=$(mktemp -d) || exit 3
+trap 'rm -rf "$WORK"' EXIT
+chmod 755 "$WORK" && mkdir "$WORK/coverage-tree" || exit 3
 
 # The trees are exports of exactly the two commits: no history, no other refs, no remotes.
 git archive "$base_sha" | tar -x -C "$OUT/baseline" || exit 3
 git archive "$head_sha" | tar -x -C "$OUT/patch" || exit 3
-git archive "$head_sha" | tar -x -C "$OUT/coverage-tree" || exit 3
+git archive "$head_sha" | tar -x -C "$WORK/coverage-tree" || exit 3
 git diff --no-color --no-ext-diff --find-renames "$base_sha" "$head_sha" > "$OUT/changes.diff" || exit 3
 
 POLICY=${AG_POLICY:-$OUT/baseline/adversary-gate.json}
@@ -79,15 +83,18 @@ junit_args=""
 # 2. were the changed lines executed
 coverage_args=""
 if [ -n "$COVERAGE_COMMAND" ]; then
-  (cd "$OUT/coverage-tree" && sh -c "$COVERAGE_COMMAND") >"$OUT/coverage.log" 2>&1 || true
-  [ -f "$OUT/coverage-tree/$COVERAGE_REPORT" ] && coverage_args="--coverage $OUT/coverage-tree/$COVERAGE_REPORT --root $OUT/coverage-tree"
+  sh "$here/lib/run-isolated.sh" "$WORK/coverage-tree" "$TIMEOUT" "$COVERAGE_COMMAND" >"$OUT/coverage.log" 2>&1 || true
+  if [ -f "$WORK/coverage-tree/$COVERAGE_REPORT" ] && [ ! -L "$WORK/coverage-tree/$COVERAGE_REPORT" ]; then
+    mkdir -p "$OUT/coverage" && cp "$WORK/coverage-tree/$COVERAGE_REPORT" "$OUT/coverage/" &&
+      coverage_args="--coverage $OUT/coverage/$(basename "$COVERAGE_REPORT") --root $WORK/coverage-tree"
+  fi
 fi
 "$BIN/ag-diffcov" --diff "$OUT/changes.diff" $coverage_args $policy_args --quiet \
   --out "$OUT/diffcov.json" --markdown "$OUT/diffcov.md" || true
 
 # 3. would the tests notice if the changed lines were wrong
 "$BIN/ag-mutate" --diff "$OUT/changes.diff" --tree "$OUT/patch" --test-command "$TEST_COMMAND" \
-  --max "$MUTATE_MAX" --python "$PYTHON" $policy_args --quiet --out "$OUT/mutation.json" || true
+  --max "$MUTATE_MAX" --python "$PYTHON" --sandbox "$SANDBOX" $policy_args --quiet --out "$OUT/mutation.json" || true
 
 # 4. did the patch touch what it must not
 "$BIN/ag-oracle" --diff "$OUT/changes.diff" --baseline "$OUT/baseline" --patch "$OUT/patch" \

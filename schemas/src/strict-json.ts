@@ -5,6 +5,7 @@
  */
 import { parse, type ValueNode } from '@humanwhocodes/momoa';
 import { LoadError } from './errors.js';
+import { oneLine } from './validate.js';
 
 /** Nesting deeper than this is refused before parsing. */
 export const MAX_DEPTH = 64;
@@ -34,8 +35,15 @@ function where(node: { loc: { start: { line: number; column: number } } }): stri
   return `line ${node.loc.start.line} column ${node.loc.start.column}`;
 }
 
-function checkString(file: string, s: string, node: ValueNode | { loc: ValueNode['loc'] }): void {
+/** A control character (U+0000–U+001F) written raw, which JSON allows only escaped. */
+const RAW_CONTROL = /[\u0000-\u001f]/;
+
+function checkString(file: string, text: string, s: string, node: ValueNode | { loc: ValueNode['loc'] }): void {
   if (!s.isWellFormed()) throw new LoadError('E_ENCODING', file, `lone surrogate in a string at ${where(node)}`);
+  // momoa accepts raw control characters inside strings; JSON (RFC 8259 §7) does not.
+  if (RAW_CONTROL.test(text.slice(node.loc.start.offset, node.loc.end.offset))) {
+    throw new LoadError('E_EVIDENCE_MALFORMED', file, `not valid JSON: unescaped control character in a string at ${where(node)}`);
+  }
 }
 
 function toValue(file: string, text: string, node: ValueNode): unknown {
@@ -44,9 +52,9 @@ function toValue(file: string, text: string, node: ValueNode): unknown {
       const out: Record<string, unknown> = Object.create(null);
       for (const member of node.members) {
         const key = member.name.type === 'String' ? member.name.value : member.name.name;
-        checkString(file, key, member.name);
-        if (FORBIDDEN_KEYS.has(key)) throw new LoadError('E_FORBIDDEN_KEY', file, `forbidden key "${key}" at ${where(member.name)}`);
-        if (Object.hasOwn(out, key)) throw new LoadError('E_DUPLICATE_KEY', file, `duplicate key "${key}" at ${where(member.name)}`);
+        checkString(file, text, key, member.name);
+        if (FORBIDDEN_KEYS.has(key)) throw new LoadError('E_FORBIDDEN_KEY', file, `forbidden key ${JSON.stringify(key)} at ${where(member.name)}`);
+        if (Object.hasOwn(out, key)) throw new LoadError('E_DUPLICATE_KEY', file, `duplicate key ${oneLine(JSON.stringify(key))} at ${where(member.name)}`);
         out[key] = toValue(file, text, member.value);
       }
       // Plain prototype again, so consumers see ordinary objects (keys were already vetted).
@@ -55,7 +63,7 @@ function toValue(file: string, text: string, node: ValueNode): unknown {
     case 'Array':
       return node.elements.map((e) => toValue(file, text, e.value));
     case 'String':
-      checkString(file, node.value, node);
+      checkString(file, text, node.value, node);
       return node.value;
     case 'Number': {
       const raw = text.slice(node.loc.start.offset, node.loc.end.offset);
@@ -88,8 +96,8 @@ export function parseStrictJson(file: string, text: string): unknown {
   try {
     doc = parse(text, { mode: 'json', ranges: false, tokens: false });
   } catch (error) {
-    const msg = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new LoadError('E_EVIDENCE_MALFORMED', file, `not valid JSON: ${msg}`);
+    const msg = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+    throw new LoadError('E_EVIDENCE_MALFORMED', file, `not valid JSON: ${oneLine(msg)}`);
   }
   return toValue(file, text, doc.body);
 }

@@ -19,6 +19,17 @@ function codeFor(issue: v.BaseIssue<unknown>): LoadErrorCode {
   return 'E_TYPE';
 }
 
+/** Longest problem text kept: a message is one readable line, not a dump of the input. */
+const MAX_PROBLEM = 400;
+
+/** One line: control characters (a received value may hold newlines) escaped, and cut to a bound. */
+export function oneLine(text: string, max = MAX_PROBLEM): string {
+  const escaped = text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) =>
+    c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return escaped.length > max ? `${escaped.slice(0, max)}…` : escaped;
+}
+
 /**
  * Validate `value` against `schema`; return the typed output or throw the first issue.
  * @throws LoadError
@@ -35,5 +46,5 @@ export function validateOrThrow<S extends v.GenericSchema>(file: string, schema:
       : code === 'E_MISSING_FIELD'
         ? `missing field "${field}"`
         : `field "${field}": ${issue.message}`;
-  throw new LoadError(code, file, problem);
+  throw new LoadError(code, file, oneLine(problem));
 }

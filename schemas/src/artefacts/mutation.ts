@@ -18,6 +18,8 @@ export const StrengthNullReason = v.picklist([
   'baseline_flaky',
   'no_mutants',
   'engine_failure',
+  /** The suite failed on a behaviour-neutral edit of the changed files: its kills would prove nothing. */
+  'neutral_edit_failed',
 ]);
 
 /** One mutant. */
@@ -32,6 +34,18 @@ export const Mutant = v.strictObject({
   status: MutantStatus,
   /** The test that killed it, when known. */
   killed_by: v.nullable(v.string()),
+});
+
+/**
+ * Which tests each mutant ran: the runner recognised from the test command and how far
+ * its tests could be narrowed to those that execute the mutated code.
+ * - `per-test`: only the tests (pytest node ids) whose run executed the mutant's lines;
+ * - `per-test-file`: only the test files whose process executed the mutant's code;
+ * - `whole-command`: the whole test (or mutant) command.
+ */
+export const TestSelection = v.strictObject({
+  runner: v.picklist(['node-test', 'pytest', 'mocha', 'vitest', 'jest', 'other']),
+  mode: v.picklist(['per-test', 'per-test-file', 'whole-command']),
 });
 
 /** The mutation artefact. */
@@ -50,6 +64,10 @@ export const MutationArtefact = v.strictObject({
   shard: v.nullable(v.strictObject({ index: v.pipe(Count, v.minValue(1)), count: v.pipe(Count, v.minValue(1)) })),
   /** Where the mutants came from: the built-in engines or an imported report. */
   engine: v.picklist(['ag-mutate', 'stryker-import']),
+  /** Whether the mutant runs were inside bubblewrap (as in run.json); absent for an import. */
+  sandbox: v.optional(v.picklist(['none', 'bwrap'])),
+  /** Which tests each mutant ran; absent for an import. */
+  test_selection: v.optional(TestSelection),
 });
 
 export type MutationArtefact = v.InferOutput<typeof MutationArtefact>;

@@ -44,7 +44,7 @@ export const Execution = v.strictObject({
    * UNRUNNABLE: `no_tests`, `report_missing`, `report_invalid`, `report_inconsistent`,
    * `summary_missing`, `file_ended_early`, `file_crashed`, `interrupted`, `internal_error`,
    * `usage_error`, `failures_exit_code`, `command_not_found`, `not_executable`, `exit_code`,
-   * `signal`, `killed`, `rlimit_cpu`, `rlimit_fsize`, `output_cap`, `spawn_error`, `sandbox_setup`.
+   * `signal`, `killed`, `rlimit_cpu`, `rlimit_fsize`, `rlimit_nproc`, `output_cap`, `spawn_error`, `sandbox_setup`.
    */
   kind: v.string(),
   /** Written by ag-run 0.1 and later (optional so older evidence still reads). The runner whose exit-code taxonomy judged the run (`generic`, `pytest`, `node`, `jest`, `vitest`, `mocha`, `ava`). */
@@ -101,6 +101,30 @@ export const CriterionResult = v.strictObject({
   why: v.string(),
 });
 
+const WatchRole = v.picklist(['baseline', 'patch', 'evidence']);
+const Change = v.picklist(['added', 'removed', 'changed']);
+
+/**
+ * Writes where the tests must not write. The original trees and the evidence directory are
+ * snapshotted (metadata: type, mode, owner, size, inode, mtime, ctime) before the first
+ * execution and after the last; every run's copy when its process group is gone and its
+ * report read, and again at the end. Lists are capped at 50; totals are not.
+ */
+export const WriteWatch = v.strictObject({
+  /** The directories compared (absolute paths). */
+  watched: v.array(v.strictObject({ role: WatchRole, path: v.string() })),
+  /** Directories that could not be watched meaningfully, and why (a world-writable evidence directory). */
+  unwatched: v.array(v.strictObject({ role: WatchRole, path: v.string(), why: v.string() })),
+  /** What changed in a watched directory while the tests ran; `sha256` of what is there now, for a regular file. */
+  outside_changes: v.array(v.strictObject({ role: WatchRole, path: v.string(), change: Change, sha256: v.nullable(v.string()) })),
+  outside_changes_total: Count,
+  /** What changed in a run's copy after its process group was killed and its report read. */
+  late_changes: v.array(
+    v.strictObject({ side: v.picklist(['baseline', 'patch']), round: v.pipe(Count, v.minValue(1)), command: v.string(), path: v.string(), change: Change }),
+  ),
+  late_changes_total: Count,
+});
+
 /** The run artefact. */
 export const RunArtefact = v.strictObject({
   ...envelopeEntries('run'),
@@ -113,6 +137,14 @@ export const RunArtefact = v.strictObject({
   /** null when no per-test report was available on both sides. */
   test_deltas: v.nullable(TestDeltas),
   criteria: v.array(CriterionResult),
+  /** Written by ag-run 0.1 and later (optional so older evidence still reads): writes outside the tree copies and after the kill. */
+  write_watch: v.optional(WriteWatch),
+  /**
+   * Whose uid the tests ran as: `unprivileged` (ag-run ran as root and gave every execution a
+   * fresh uid of its own, so RLIMIT_NPROC holds and root-owned files are read-only) or
+   * `caller` (ag-run's own uid).
+   */
+  run_as: v.optional(v.picklist(['caller', 'unprivileged'])),
   limits: v.strictObject({
     timeout_seconds: NonNegative,
     output_cap_bytes: Count,
@@ -120,6 +152,8 @@ export const RunArtefact = v.strictObject({
     file_size_bytes: v.optional(Count),
     address_space_bytes: v.optional(Count),
     open_files: v.optional(Count),
+    /** RLIMIT_NPROC (tasks of the run's uid); only set, and only enforced, with `run_as: unprivileged`. */
+    processes: v.optional(Count),
   }),
 });
 
@@ -130,3 +164,4 @@ export type TestResult = v.InferOutput<typeof TestResult>;
 export type TestDeltas = v.InferOutput<typeof TestDeltas>;
 export type CriterionResult = v.InferOutput<typeof CriterionResult>;
 export type FullSuite = v.InferOutput<typeof FullSuite>;
+export type WriteWatch = v.InferOutput<typeof WriteWatch>;

@@ -4,22 +4,34 @@
  * dist/<name>.bundle.mjs, which the tool's bin shim loads: one file parses and links faster
  * than some fifty modules, which is most of a small run's time.
  *
- *   node ../ag-core/scripts/bundle-cli.mjs <name>     (run from the tool's package directory)
+ *   node ../ag-core/scripts/bundle-cli.mjs <name> [--lean]     (run from the tool's package directory)
+ *
+ * --lean: what is only imported dynamically (`await import(...)`) goes to chunk files in
+ * dist/<name>.chunks/, loaded when first used, so a run that never needs them does not parse
+ * them; comments and whitespace are left out (less source to scan; names are kept, so stack
+ * traces under --verbose still name functions).
  *
  * Only for tools that do not read files shipped beside their modules at run time.
  */
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
-const name = process.argv[2];
-if (!name) {
-  console.error('usage: bundle-cli.mjs <tool-name>');
+const [name, ...flags] = process.argv.slice(2);
+const unknown = flags.filter((f) => f !== '--lean');
+if (!name || name.startsWith('-') || unknown.length > 0) {
+  console.error('usage: bundle-cli.mjs <tool-name> [--lean]');
   process.exit(3);
 }
+const lean = flags.includes('--lean');
 const dist = path.resolve('dist');
+const chunks = `${name}.chunks`;
+rmSync(path.join(dist, chunks), { recursive: true, force: true });
 await build({
-  entryPoints: [path.join(dist, 'cli.js')],
-  outfile: path.join(dist, `${name}.bundle.mjs`),
+  entryPoints: { [`${name}.bundle`]: path.join(dist, 'cli.js') },
+  outdir: dist,
+  outExtension: { '.js': '.mjs' },
+  ...(lean ? { splitting: true, chunkNames: `${chunks}/[name]-[hash]`, minifyWhitespace: true } : {}),
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -6,6 +6,7 @@ export * from './cli/errors.js';
 export * from './cli/args.js';
 export * from './cli/frame.js';
 export * from './cli/version.js';
+export * from './cli/fault.js';
 export * from './diff/git-path.js';
 export * from './diff/model.js';
 export * from './diff/read.js';

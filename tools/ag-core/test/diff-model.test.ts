@@ -67,3 +67,19 @@ test('text that names no file is not a diff (never an empty patch)', (t) => {
   t.throws(() => parseUnifiedDiff('garbage\nmore garbage\n'), { instanceOf: DiffParseError, message: /not a unified diff/ });
   t.deepEqual(parseUnifiedDiff('\n').files, []);
 });
+
+test('a refused path holding a newline (git quotes it as \\n) is quoted, so the refusal stays one line', (t) => {
+  const error = t.throws(() => parseUnifiedDiff('diff --git "a/../x\\ny" "b/../x\\ny"\n--- "a/../x\\ny"\n+++ "b/../x\\ny"\n@@ -1 +1 @@\n-a\n+b\n'), { instanceOf: DiffParseError });
+  t.regex(error?.message ?? '', /escapes the tree: "\.\.\/x\\ny"/);
+  t.false(error?.message.includes('\n'));
+});
+
+test('a "\\ No newline" marker that opens a hunk is refused as unreadable, not a crash', (t) => {
+  const text = 'diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n\\ No newline at end of file\n-a\n+b\n';
+  t.throws(() => parseUnifiedDiff(text), { instanceOf: DiffParseError, message: /No newline at end of file" marker with no line before it/ });
+});
+
+test('a section marked deleted whose old side is /dev/null is refused, never a file with no path', (t) => {
+  const text = 'diff --git a/gone.py b/gone.py\ndeleted file mode 100644\nnew file mode 100644\n--- /dev/null\n+++ b/x.py\n@@ -0,0 +1 @@\n+a\n';
+  t.throws(() => parseUnifiedDiff(text), { instanceOf: DiffParseError, message: /contradicts itself/ });
+});

@@ -47,3 +47,18 @@ test('repeatedArg reads the camelCase spelling and values that start with one da
   const { repeatedArg } = await import('../src/index.js');
   t.deepEqual(repeatedArg(['--test-command', 'a', '--testCommand=b', '--test-command', '-x'], 'test-command'), ['a', 'b', '-x']);
 });
+
+test.serial('an error quoting input with control characters prints them escaped, on one line', async (t) => {
+  const written: string[] = [];
+  const write = process.stderr.write.bind(process.stderr);
+  process.stderr.write = ((chunk: string) => {
+    written.push(String(chunk));
+    return true;
+  }) as typeof process.stderr.write;
+  try {
+    t.is(await runCli(spec(() => { throw new InputError('c.lcov', 'not an lcov line: \rTN:\u001b[2K'); }), []), EXIT.USAGE);
+  } finally {
+    process.stderr.write = write;
+  }
+  t.deepEqual(written, ['ag-x: c.lcov: not an lcov line: \\rTN:\\u001b[2K\n']);
+});

@@ -3,15 +3,20 @@
  * Reads inputs (the diff, the policy, each report) and returns the artefact; writes nothing.
  * @module
  */
-import { loadPolicyClasses, readDiff } from '@adversary-gate/core';
+import { bindDiff, classifyPath, loadPolicyClasses } from '@adversary-gate/core';
 import { DiffcovArtefact, schemaName, SCHEMA_VERSION } from '@adversary-gate/schemas';
 import * as v from 'valibot';
-import { readReport, type FormatChoice } from './reports/read.js';
+import { LcovParser } from './reports/lcov.js';
+import type { LcovPrefetch } from './reports/lcov-prefetch.js';
+import { prefetchReports } from './reports/prefetch.js';
+import { readReport, type FormatChoice, type ReadReport } from './reports/read.js';
 import type { ReportData } from './reports/types.js';
 import { indexReports } from './measure/report-index.js';
 import { measure, pragmasOf, splitByClass } from './measure/measure.js';
 import { makeMatcher } from './paths/match.js';
 import { normaliseRoot } from './paths/normalise.js';
+import { diffHeaderPaths } from './paths/diff-header-paths.js';
+import { readDiffBytes } from './read-diff.js';
 
 /** Where the coverage figure comes from (DESIGN.md: computed, untrusted, none). */
 export type CoverageSource = 'computed' | 'untrusted' | 'none';
@@ -55,10 +60,24 @@ export async function runDiffcov(opts: DiffcovOptions): Promise<DiffcovArtefact>
 }
 
 async function measureDiffcov(opts: DiffcovOptions): Promise<DiffcovArtefact> {
-  const diff = await readDiff(opts.diff);
+  const diffBytes = await readDiffBytes(opts.diff);
+  // Large lcov reports are scanned on a second core while the diff is parsed.
+  const headerPaths = opts.source === 'computed' ? diffHeaderPaths(diffBytes.toString('utf8')) : new Set<string>();
+  const root = opts.root === null ? null : normaliseRoot(opts.root);
+  const early = opts.source === 'computed' ? await prefetchReports(opts.coverage, opts.format, headerPaths, root) : [];
+  try {
+    return await measureWith(opts, diffBytes, headerPaths, early);
+  } finally {
+    for (const p of early) p?.cancel();
+  }
+}
+
+async function measureWith(opts: DiffcovOptions, diffBytes: Buffer, headerPaths: ReadonlySet<string>, early: readonly (LcovPrefetch | null)[]): Promise<DiffcovArtefact> {
+  const diff = bindDiff(opts.diff, diffBytes);
   const inputs: DiffcovArtefact['inputs'] = [{ role: 'diff', path: opts.diff, sha256: diff.sha256 }];
   const faults: DiffcovArtefact['faults'] = [];
-  const classes = await loadPolicyClasses(opts.policy);
+  // Without a policy, the default classifier ag-core already built (compiling its globs again costs start-up time).
+  const classes = opts.policy === null ? { classify: classifyPath, input: null } : await loadPolicyClasses(opts.policy);
   if (classes.input !== null) inputs.push(classes.input);
   const split = splitByClass(diff.model, classes.classify);
   if (diff.model.files.length === 0) faults.push({ code: 'EMPTY_DIFF', message: `${opts.diff} names no changed file; nothing was measured` });
@@ -88,9 +107,13 @@ async function measureDiffcov(opts: DiffcovOptions): Promise<DiffcovArtefact> {
     split.source.map((f) => f.path),
     opts.root === null ? null : normaliseRoot(opts.root),
   );
+  // An early scan kept only records that may match a header path: usable when the headers named every changed file.
+  const hinted = split.source.every((f) => headerPaths.has(f.path));
   const reports: ReportData[] = [];
-  for (const file of opts.coverage) {
-    const { data, sha256: digest } = await readReport(file, opts.format, matcher.wants);
+  for (const [i, file] of opts.coverage.entries()) {
+    const scanned = hinted ? await early[i]?.result : null;
+    const { data, sha256: digest }: ReadReport =
+      scanned == null ? await readReport(file, opts.format, matcher.wants) : { data: LcovParser.fromScan(file, matcher.wants, scanned.scan), sha256: scanned.sha256 };
     inputs.push({ role: 'coverage', path: file, sha256: digest });
     if (data.fileCount === 0) faults.push({ code: 'EMPTY_REPORT', message: `${file} names no file: it cannot show that anything ran` });
     reports.push(data);

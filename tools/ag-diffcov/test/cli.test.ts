@@ -2,7 +2,7 @@ import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArtefact, type DiffcovArtefact } from '@adversary-gate/schemas';
+import { parseArtefact, sha256, type DiffcovArtefact } from '@adversary-gate/schemas';
 import { invariantProblem } from './helpers/invariants.js';
 import { gitRepo, run, tempDir } from './helpers/repo.js';
 
@@ -235,4 +235,47 @@ test('exit 3 for a diff whose path escapes the tree', async (t) => {
   t.is(r.code, 3);
   t.regex(r.stderr, /x\.diff: path escapes the tree/);
   t.false(existsSync(path.join(dir, 'd.json')));
+});
+
+/** An lcov report over 16 MB (read on a second core while the diff is parsed): filler records of other packages around the changed file's. */
+function largeLcov(wanted: string): string {
+  const filler = (i: number) => `SF:/ci/pkgs/p${i}/lib/b${i}.ts\n${Array.from({ length: 150 }, (_, l) => `DA:${l + 1},1`).join('\n')}\nend_of_record\n`;
+  const parts: string[] = ['TN:\n'];
+  for (let i = 0; i < 18_000; i++) parts.push(i === 9_000 ? wanted : filler(i));
+  return parts.join('');
+}
+
+test('a report over 16 MB gives the same answer and digest as a small one with the same records', async (t) => {
+  const repo = gitRepo({ 'src/a.ts': 'let a = 1;\n' }, { 'src/a.ts': 'let a = 1;\nlet b = 2;\nlet c = 3;\n' });
+  const record = 'SF:/ci/repo/src/a.ts\nDA:1,1\nDA:2,4\nDA:3,0\nend_of_record\n';
+  const big = path.join(repo.dir, 'big.info');
+  const small = path.join(repo.dir, 'small.info');
+  writeFileSync(big, largeLcov(record));
+  writeFileSync(small, `TN:\n${record}`);
+  t.true(readFileSync(big).length > 16 * 1024 * 1024);
+  const [a, b] = await Promise.all([
+    run(['--diff', repo.diff, '--coverage', big, '--root', '/ci/repo', '--out', path.join(repo.dir, 'big.json')]),
+    run(['--diff', repo.diff, '--coverage', small, '--root', '/ci/repo', '--out', path.join(repo.dir, 'small.json')]),
+  ]);
+  t.is(a.code, 0, a.stderr);
+  t.is(b.code, 0, b.stderr);
+  const [dBig, dSmall] = [load(path.join(repo.dir, 'big.json')), load(path.join(repo.dir, 'small.json'))];
+  t.deepEqual(dBig.files, dSmall.files);
+  t.deepEqual(dBig.files[0]?.uncovered, [[3, 3]]);
+  t.is(dBig.inputs.find((i) => i.role === 'coverage')?.sha256, sha256(readFileSync(big)));
+});
+
+test('a report over 16 MB with a malformed kept record or a cut-off end is refused with the reader\'s message', async (t) => {
+  const repo = gitRepo({ 'src/a.ts': 'let a = 1;\n' }, { 'src/a.ts': 'let a = 1;\nlet b = 2;\n' });
+  const bad = path.join(repo.dir, 'bad.info');
+  writeFileSync(bad, largeLcov('SF:src/a.ts\nDA:x,1\nend_of_record\n'));
+  const r = await run(['--diff', repo.diff, '--coverage', bad, '--out', path.join(repo.dir, 'bad.json')]);
+  t.is(r.code, 3);
+  t.regex(r.stderr, /bad\.info: malformed DA record in src\/a\.ts: DA:x,1/);
+  const cut = path.join(repo.dir, 'cut.info');
+  writeFileSync(cut, largeLcov('SF:src/a.ts\nDA:1,1\nend_of_record\n').replace(/end_of_record\n$/, ''));
+  const c = await run(['--diff', repo.diff, '--coverage', cut, '--out', path.join(repo.dir, 'cut.json')]);
+  t.is(c.code, 3);
+  t.regex(c.stderr, /cut\.info: truncated: the last record has no end_of_record/);
+  t.false(existsSync(path.join(repo.dir, 'bad.json')));
 });

@@ -84,3 +84,8 @@ test('llvm-cov: a segment of seven items is refused', (t) => {
   const report = { type: 'llvm.coverage.json.export', version: '2.0.1', data: [{ files: [{ filename: 'src/a.c', segments: [[1, 1, 0, true, true, false, 9]] }] }] };
   t.throws(() => readLlvm('r.json', report, all), { instanceOf: LoadError });
 });
+
+test('llvm-cov: a segment on a line beyond any real file is refused, not walked', (t) => {
+  const report = { type: 'llvm.coverage.json.export', version: '2', data: [{ files: [{ filename: 'a.c', segments: [[1, 1, 1, true, true, false], [100000000, 1, 0, false, false, false]] }] }] };
+  t.throws(() => readLlvm('r.json', report, all), { instanceOf: LoadError, message: /segments\.1.*at most 10000000/ });
+});

@@ -1,16 +1,20 @@
 #!/usr/bin/env node
 /**
- * Benchmark: ag-mutate on the four real commits of the StrykerJS anchors
- * (/work/shared/bench/mutate or --bench DIR), side by side with StrykerJS's measured figures,
+ * Benchmark: ag-mutate and StrykerJS side by side, one after the other in the same run, on
+ * the four real commits of the StrykerJS anchors (/work/shared/bench/mutate or --bench DIR),
  * plus a generated node:test project anyone can rerun from this repository alone.
  *
- *   node bench/compare.mjs [--work DIR] [--bench DIR] [--runs N] [--jobs N]
- *                          [--express-git GITDIR] [--ptr-git GITDIR] [--cases a,b] [--generated-only]
+ *   node bench/compare.mjs [--work DIR] [--bench DIR] [--runs N] [--jobs N] [--cases a,b]
+ *                          [--express-git GITDIR] [--ptr-git GITDIR] [--no-stryker] [--generated-only | --no-generated]
  *
- * With --express-git / --ptr-git (bare clones of expressjs/express and pillarjs/path-to-regexp)
- * each commit is exported with `git archive` into WORK/<case> and its dependencies installed
- * from npm (`npm install --ignore-scripts`). Nothing is written into this repository.
- * Prints one JSON line per run and a Markdown table at the end.
+ * Checkouts live in WORK/<case> (default /tmp/agm-bench). A missing one is exported with
+ * `git archive` from --express-git / --ptr-git (bare clones of expressjs/express and
+ * pillarjs/path-to-regexp) and its dependencies and StrykerJS 9.6 are installed from npm.
+ * StrykerJS runs with the anchors' settings (perTest, concurrency 2, timeoutMS 5000,
+ * timeoutFactor 1.5, the anchors' `mutate` ranges). Each ag-mutate mutant is compared with
+ * the anchors' fresh-process truth (the command-runner report where there is one) by the
+ * mutated line it produces. Nothing is written into this repository. Prints one JSON line
+ * per run and Markdown tables at the end; the 1-minute load average is in every row.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,62 +28,126 @@ const opt = (name, dflt) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : dflt;
 };
-const WORK = opt('work', path.join(os.tmpdir(), 'ag-mutate-bench'));
+const WORK = opt('work', '/tmp/agm-bench');
 const BENCH = opt('bench', fileURLToPath(new URL('../../../../shared/bench/mutate', import.meta.url)));
 const RUNS = Number(opt('runs', '1'));
 const JOBS = opt('jobs', String(os.availableParallelism()));
+const STRYKER = !args.includes('--no-stryker');
 
 const MOCHA = 'node_modules/.bin/mocha --require test/support/env --reporter dot --check-leaks test/ test/acceptance/';
 const VITEST = 'node_modules/.bin/vitest run src/index.spec.ts';
+const MOCHA_STRYKER = { testRunner: 'mocha', mochaOptions: { spec: ['test/*.js', 'test/acceptance/*.js'], require: ['test/support/env'] } };
+const VITEST_STRYKER = { testRunner: 'vitest', vitest: { configFile: 'vitest.agm.config.mts' } };
 const CASES = {
-  'ptr-escape': { git: 'ptr-git', commit: '9a788793e7eeb0ccf9c53c1cb54d297b5badfcc3', test: VITEST, mutant: `${VITEST} --bail=1` },
-  'ptr-optional': { git: 'ptr-git', commit: '22a967901afc8b2b42eefe456faa7b6773dcc415', test: VITEST, mutant: `${VITEST} --bail=1` },
-  'express-send-te': { git: 'express-git', commit: '18e5985b8a9d5e8423db0a9121f22bdaecd5b120', test: MOCHA, mutant: MOCHA.replace('mocha ', 'mocha --bail ') },
-  'express-query-fresh': { git: 'express-git', commit: 'ae6dd37680e3a00618d6c8a3e522f0ee4eeba1a4', test: MOCHA, mutant: MOCHA.replace('mocha ', 'mocha --bail ') },
+  'ptr-escape': { git: 'ptr-git', commit: '9a788793e7eeb0ccf9c53c1cb54d297b5badfcc3', test: VITEST, mutant: `${VITEST} --bail=1`, stryker: VITEST_STRYKER, mutate: ['src/index.ts:222-228', 'src/index.ts:248', 'src/index.ts:252'] },
+  'ptr-optional': { git: 'ptr-git', commit: '22a967901afc8b2b42eefe456faa7b6773dcc415', test: VITEST, mutant: `${VITEST} --bail=1`, stryker: VITEST_STRYKER, mutate: ['468', '480-483', '494', '499', '510', '538', '540-543', '545-546'].map((r) => `src/index.ts:${r}`) },
+  'express-send-te': { git: 'express-git', commit: '18e5985b8a9d5e8423db0a9121f22bdaecd5b120', test: MOCHA, mutant: MOCHA.replace('mocha ', 'mocha --bail '), stryker: MOCHA_STRYKER, mutate: ['lib/response.js:165-168'] },
+  'express-query-fresh': { git: 'express-git', commit: 'ae6dd37680e3a00618d6c8a3e522f0ee4eeba1a4', test: MOCHA, mutant: MOCHA.replace('mocha ', 'mocha --bail '), stryker: MOCHA_STRYKER, mutate: ['lib/request.js:474-475'] },
 };
 
 function prepare(name, spec) {
   const dir = path.join(WORK, name);
-  if (existsSync(path.join(dir, 'node_modules'))) return dir;
-  const gitDir = opt(spec.git);
-  if (!gitDir) return null;
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  const tar = execFileSync('git', [`--git-dir=${gitDir}`, 'archive', spec.commit]);
-  execFileSync('tar', ['-x', '-C', dir], { input: tar });
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock'], { cwd: dir, stdio: 'ignore' });
+  if (!existsSync(path.join(dir, 'node_modules'))) {
+    const gitDir = opt(spec.git);
+    if (!gitDir) return null;
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    execFileSync('tar', ['-x', '-C', dir], { input: execFileSync('git', [`--git-dir=${gitDir}`, 'archive', spec.commit]) });
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock'], { cwd: dir, stdio: 'ignore' });
+    const runner = spec.stryker.testRunner === 'mocha' ? '@stryker-mutator/mocha-runner@9.6' : '@stryker-mutator/vitest-runner@9.6';
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-save', '@stryker-mutator/core@9.6', runner], { cwd: dir, stdio: 'ignore' });
+  }
+  if (spec.stryker.testRunner === 'vitest') {
+    writeFileSync(path.join(dir, 'vitest.agm.config.mts'), "import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { include: ['src/index.spec.ts'] } });\n");
+  }
   return dir;
 }
 
-function loadAverage() {
-  return os.loadavg()[0].toFixed(1);
-}
+const load = () => +os.loadavg()[0].toFixed(1);
+const seconds = (t0) => +(Number(process.hrtime.bigint() - t0) / 1e9).toFixed(2);
 
-function runOnce(label, tree, diff, test, mutant, extra = []) {
+function runAgMutate(label, tree, diff, test, mutant, extra = []) {
   const outDir = mkdtempSync(path.join(os.tmpdir(), 'ag-mutate-bench-out-'));
   const out = path.join(outDir, 'mutation.json');
-  const load = loadAverage();
-  const started = process.hrtime.bigint();
+  const load1 = load();
+  const t0 = process.hrtime.bigint();
   const argv = [BIN, '--diff', diff, '--tree', tree, '--test-command', test, '--jobs', JOBS, '--out', out, '--quiet', ...extra];
   if (mutant) argv.push('--mutant-command', mutant);
   const r = spawnSync(process.execPath, argv, { encoding: 'utf8' });
-  const wall = Number(process.hrtime.bigint() - started) / 1e9;
+  const wall = seconds(t0);
   if (r.status !== 0) throw new Error(`${label}: ag-mutate exit ${r.status}: ${r.stderr}`);
   const m = JSON.parse(readFileSync(out, 'utf8'));
   writeFileSync(path.join(WORK, `${label}.mutation.json`), JSON.stringify(m, null, 2));
   rmSync(outDir, { recursive: true, force: true });
-  const row = { case: label, wall_s: +wall.toFixed(2), mutants: m.mutants.length, counts: m.counts, strength: m.suite_strength, reason: m.reason, baseline_s: (m.timing?.baseline_ms ?? 0) / 1000, load_avg_1m: +load };
-  console.log(JSON.stringify(row));
-  return { row, artefact: m };
+  return { wall, load: load1, artefact: m };
+}
+
+function runStryker(name, tree, spec) {
+  if (!STRYKER || !existsSync(path.join(tree, 'node_modules/@stryker-mutator/core'))) return null;
+  const report = path.join(WORK, `${name}.stryker-report.json`);
+  const config = path.join(tree, 'stryker.agm.json');
+  writeFileSync(config, JSON.stringify({
+    ...spec.stryker, mutate: spec.mutate, coverageAnalysis: 'perTest', concurrency: 2, timeoutMS: 5000, timeoutFactor: 1.5,
+    incremental: false, reporters: ['json'], jsonReporter: { fileName: report }, tempDirName: 'stryker-tmp', cleanTempDir: true,
+    disableTypeChecks: false, warnings: false,
+  }));
+  const load1 = load();
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(path.join(tree, 'node_modules/.bin/stryker'), ['run', 'stryker.agm.json'], { cwd: tree, encoding: 'utf8' });
+  const wall = seconds(t0);
+  rmSync(config, { force: true });
+  if (r.status !== 0 || !existsSync(report)) return { wall, load: load1, counts: null };
+  const counts = {};
+  for (const file of Object.values(JSON.parse(readFileSync(report, 'utf8')).files)) for (const m of file.mutants) counts[m.status] = (counts[m.status] ?? 0) + 1;
+  return { wall, load: load1, counts };
+}
+
+/** The mutated line each mutant produces, whitespace-normalised (single-line mutants only). */
+function mutatedLine(lines, line, startCol, endLine, endCol, replacement) {
+  if (endLine !== line) return null;
+  const text = lines[line - 1];
+  return (text.slice(0, startCol - 1) + replacement + text.slice(endCol - 1)).replace(/\s+/g, ' ').trim();
+}
+
+/** Compare ag-mutate's outcomes with the anchors' fresh-process truth on the mutants both make. */
+function agreement(name, tree, artefact) {
+  const dir = path.join(BENCH, name);
+  const truthFile = ['stryker-report-command-runner.json', 'stryker-report.json'].map((f) => path.join(dir, f)).find(existsSync);
+  if (!truthFile) return null;
+  const truth = new Map();
+  for (const [file, entry] of Object.entries(JSON.parse(readFileSync(truthFile, 'utf8')).files)) {
+    const lines = readFileSync(path.join(tree, file), 'utf8').split('\n');
+    for (const m of entry.mutants) {
+      const s = m.location.start;
+      const e = m.location.end;
+      const key = mutatedLine(lines, s.line, s.column, e.line, e.column, m.replacement);
+      if (key !== null) truth.set(`${file}\0${s.line}\0${key}`, m.status === 'Timeout' ? 'Killed' : m.status);
+    }
+  }
+  let shared = 0;
+  const disagree = [];
+  const texts = new Map();
+  for (const m of artefact.mutants) {
+    if (!texts.has(m.file)) texts.set(m.file, readFileSync(path.join(tree, m.file), 'utf8').split('\n'));
+    const original = m.original.endsWith('…') ? null : m.original;
+    if (original === null || original.includes('\n')) continue;
+    const key = mutatedLine(texts.get(m.file), m.line, m.column, m.line, m.column + original.length, m.replacement);
+    const want = truth.get(`${m.file}\0${m.line}\0${key}`);
+    if (want === undefined) continue;
+    shared++;
+    const got = m.status === 'killed' || m.status === 'timeout' ? 'Killed' : m.status === 'survived' || m.status === 'no_coverage' ? 'Survived' : 'stillborn';
+    if (got !== want) disagree.push(`${m.line}:${m.column} ${m.replacement} ours ${got}, truth ${want}`);
+  }
+  return { truth: path.basename(truthFile), shared, agree: shared - disagree.length, disagree };
 }
 
 function plainRun(tree, test) {
-  const started = process.hrtime.bigint();
+  const t0 = process.hrtime.bigint();
   spawnSync('/bin/sh', ['-c', test], { cwd: tree, stdio: 'ignore' });
-  return Number(process.hrtime.bigint() - started) / 1e9;
+  return seconds(t0);
 }
 
-/** A generated node:test project: N small functions added by one commit, strong tests. */
+/** A generated node:test project: N small functions added by one commit, one strong test file each. */
 function generated(n = 12) {
   const root = mkdtempSync(path.join(os.tmpdir(), 'ag-mutate-bench-gen-'));
   const tree = path.join(root, 'tree');
@@ -92,19 +160,21 @@ function generated(n = 12) {
   git('add', '-A');
   git('commit', '-qm', 'base');
   let src = 'export const base = 1;\n';
-  let spec = "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport * as lib from '../src/lib.js';\n";
   for (let i = 0; i < n; i++) {
     src += `export function f${i}(a, b) {\n  if (a > b) return a - b;\n  return a + b * ${i + 2};\n}\n`;
-    spec += `test('f${i}', () => { assert.equal(lib.f${i}(5, 1), 4); assert.equal(lib.f${i}(1, 1), ${1 + (i + 2)}); assert.equal(lib.f${i}(1, 2), ${1 + 2 * (i + 2)}); });\n`;
+    const spec = "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport * as lib from '../src/lib.js';\n";
+    writeFileSync(path.join(tree, 'test', `f${i}.test.js`), `${spec}test('f${i}', () => { assert.equal(lib.f${i}(5, 1), 4); assert.equal(lib.f${i}(1, 1), ${1 + (i + 2)}); assert.equal(lib.f${i}(1, 2), ${1 + 2 * (i + 2)}); });\n`);
   }
   writeFileSync(path.join(tree, 'src', 'lib.js'), src);
-  writeFileSync(path.join(tree, 'test', 'lib.test.js'), spec);
   git('add', '-A');
   git('commit', '-qm', 'patch');
   const diff = path.join(root, 'changes.diff');
   writeFileSync(diff, execFileSync('git', ['diff', 'HEAD~1', 'HEAD'], { cwd: tree }));
-  return { root, tree, diff, test: 'node test/lib.test.js' };
+  return { root, tree, diff, test: 'node --test' };
 }
+
+const fmtCounts = (c) => `${c.killed} / ${c.timeout} / ${c.survived} / ${c.no_coverage} / ${c.stillborn}`;
+const fmtStryker = (c) => (c === null ? 'failed' : Object.entries(c).map(([k, v]) => `${v} ${k}`).join(', '));
 
 mkdirSync(WORK, { recursive: true });
 const rows = [];
@@ -117,25 +187,40 @@ if (!args.includes('--generated-only')) {
       console.error(`skip ${name}: no ${path.join(WORK, name)} and no --${spec.git}`);
       continue;
     }
+    const diff = path.join(BENCH, name, 'commit.diff');
     const measured = JSON.parse(readFileSync(path.join(BENCH, name, 'measured.json'), 'utf8'));
-    const plain = plainRun(tree, spec.test);
     for (let i = 0; i < RUNS; i++) {
-      const { row } = runOnce(name, tree, path.join(BENCH, name, 'commit.diff'), spec.test, spec.mutant);
-      const floor = 1.5 + measured.dry_net_s + measured.limit_lb_s;
-      rows.push({ ...row, plain_s: +plain.toFixed(2), stryker_s: measured.stryker_wall_med, stryker_mutants: measured.mutants, floor_s: +floor.toFixed(2) });
+      const plain = { load: load(), wall: plainRun(tree, spec.test) };
+      const stryker = runStryker(name, tree, spec);
+      const ours = runAgMutate(name, tree, diff, spec.test, spec.mutant);
+      const row = {
+        case: name, plain_s: plain.wall, plain_load: plain.load, stryker_s: stryker?.wall ?? null, stryker_load: stryker?.load ?? null, stryker_counts: stryker?.counts ?? null,
+        stryker_anchor_s: measured.stryker_wall_med, wall_s: ours.wall, load_avg_1m: ours.load, mutants: ours.artefact.mutants.length,
+        counts: ours.artefact.counts, strength: ours.artefact.suite_strength, selection: ours.artefact.test_selection, truth: agreement(name, tree, ours.artefact),
+      };
+      console.log(JSON.stringify(row));
+      rows.push(row);
     }
   }
 }
-const gen = generated();
-const genPlain = plainRun(gen.tree, gen.test);
-for (let i = 0; i < RUNS; i++) rows.push({ ...runOnce('generated-node-test', gen.tree, gen.diff, gen.test, null).row, plain_s: +genPlain.toFixed(2), stryker_s: null, floor_s: null });
-rmSync(gen.root, { recursive: true, force: true });
+const gen = args.includes('--no-generated') ? null : generated();
+for (let i = 0; gen !== null && i < RUNS; i++) {
+  for (const select of ['auto', 'whole']) {
+    const plain = plainRun(gen.tree, gen.test);
+    const ours = runAgMutate(`generated-${select}`, gen.tree, gen.diff, gen.test, null, ['--select', select]);
+    const row = { case: `generated node:test (12 functions, --select ${select})`, plain_s: plain, wall_s: ours.wall, load_avg_1m: ours.load, mutants: ours.artefact.mutants.length, counts: ours.artefact.counts, strength: ours.artefact.suite_strength, selection: ours.artefact.test_selection, stryker_s: null, truth: null };
+    console.log(JSON.stringify(row));
+    rows.push(row);
+  }
+}
+if (gen !== null) rmSync(gen.root, { recursive: true, force: true });
 
-console.log('\n| case | mutants | K / T / S / NC / SB | strength | wall s | mutants/s | plain run s | StrykerJS s (anchor) | wall / floor | load 1m |');
-console.log('|---|---|---|---|---|---|---|---|---|---|');
+console.log('\n| case | mutants | K / T / S / NC / SB | strength | selection | wall s (load) | mutants/s | plain run s | StrykerJS wall s (load), verdict | StrykerJS anchor s | agrees with fresh truth |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
-  const c = r.counts;
+  const stryker = r.stryker_s === null ? '—' : `${r.stryker_s} (${r.stryker_load}), ${fmtStryker(r.stryker_counts)}`;
+  const truth = r.truth === null ? '—' : `${r.truth.agree}/${r.truth.shared}${r.truth.disagree.length ? ` (${r.truth.disagree.join('; ')})` : ''}`;
   console.log(
-    `| ${r.case} | ${r.mutants} | ${c.killed} / ${c.timeout} / ${c.survived} / ${c.no_coverage} / ${c.stillborn} | ${r.strength === null ? `null (${r.reason})` : r.strength.toFixed(3)} | ${r.wall_s} | ${(r.mutants / r.wall_s).toFixed(2)} | ${r.plain_s} | ${r.stryker_s ?? '—'} | ${r.floor_s ? (r.wall_s / r.floor_s).toFixed(1) : '—'} | ${r.load_avg_1m} |`,
+    `| ${r.case} | ${r.mutants} | ${fmtCounts(r.counts)} | ${r.strength === null ? 'null' : r.strength.toFixed(3)} | ${r.selection ? `${r.selection.runner} ${r.selection.mode}` : '—'} | ${r.wall_s} (${r.load_avg_1m}) | ${(r.mutants / r.wall_s).toFixed(2)} | ${r.plain_s} | ${stryker} | ${r.stryker_anchor_s ?? '—'} | ${truth} |`,
   );
 }

@@ -62,6 +62,7 @@ class Collector:
         self.text = text
         self.off = Offsets(text)
         self.sites = []
+        self.stmt_lines = (1, 1)
         self.tokens = [t for t in tokenize.generate_tokens(io.StringIO(text).readline)
                        if t.type in (tokenize.OP, tokenize.NAME)]
         self.token_offsets = [(self.off.starts[t.start[0] - 1] + t.start[1], self.off.starts[t.end[0] - 1] + t.end[1], t.string)
@@ -69,7 +70,8 @@ class Collector:
 
     def add(self, start, end, operator, rank, replacement):
         if self.text[start:end] != replacement:
-            self.sites.append({"start": start, "end": end, "operator": operator, "rank": rank, "replacement": replacement})
+            self.sites.append({"start": start, "end": end, "operator": operator, "rank": rank, "replacement": replacement,
+                               "stmt_lines": list(self.stmt_lines)})
 
     def op_between(self, lo, hi, words):
         """Span of the operator token(s) `words` between offsets lo and hi."""
@@ -159,6 +161,14 @@ def is_str(node):
 SKIP_FIELDS = {"annotation", "returns", "type_comment", "type_params"}
 
 
+def stmt_lines(stmt):
+    """Lines whose execution shows the statement ran: a compound statement's header, a simple one whole."""
+    body = getattr(stmt, "body", None)
+    if isinstance(body, list) and body and hasattr(body[0], "lineno"):
+        return stmt.lineno, max(stmt.lineno, body[0].lineno - 1)
+    return stmt.lineno, stmt.end_lineno
+
+
 def walk(c, node, parent):
     if isinstance(node, (ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal)):
         return
@@ -166,6 +176,9 @@ def walk(c, node, parent):
         return
     if isinstance(node, ast.JoinedStr):
         return
+    outer = c.stmt_lines
+    if isinstance(node, ast.stmt):
+        c.stmt_lines = stmt_lines(node)
     c.node(node, parent)
     for field, value in ast.iter_fields(node):
         if field in SKIP_FIELDS:
@@ -180,6 +193,7 @@ def walk(c, node, parent):
                     walk(c, child, node)
         elif isinstance(value, ast.AST):
             walk(c, value, node)
+    c.stmt_lines = outer
 
 
 def line_of(text, offset):

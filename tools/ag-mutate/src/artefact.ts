@@ -51,6 +51,10 @@ export interface ArtefactParts {
   readonly timing?: Record<string, number>;
   /** True when changed source went unjudged for another cause (an engine could not read it). */
   readonly unjudged?: boolean;
+  /** Whether the runs were sandboxed (absent for an import). */
+  readonly sandbox?: MutationArtefact['sandbox'];
+  /** Which tests the mutants ran (absent for an import). */
+  readonly testSelection?: MutationArtefact['test_selection'];
 }
 
 /**
@@ -81,5 +85,7 @@ export function buildArtefact(p: ArtefactParts): MutationArtefact {
     engine: p.engine,
   };
   if (p.timing !== undefined) artefact.timing = p.timing;
+  if (p.sandbox !== undefined) artefact.sandbox = p.sandbox;
+  if (p.testSelection !== undefined) artefact.test_selection = { ...p.testSelection };
   return artefact;
 }

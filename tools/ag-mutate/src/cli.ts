@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import os from 'node:os';
 import { defineCommand } from 'citty';
-import { classifyPath, InputError, loadPolicyClasses, intArg, main, numberArg, optionalArg, packageVersion, readDiff, repeatedArg, requiredArg, sharedArgs, UsageError } from '@adversary-gate/core';
+import { childEnv, classifyPath, InputError, probeBwrap, loadPolicyClasses, intArg, main, numberArg, optionalArg, packageVersion, readDiff, repeatedArg, requiredArg, sharedArgs, UsageError } from '@adversary-gate/core';
 import { loadJson, sha256, writeArtefact, type MutationArtefact } from '@adversary-gate/schemas';
 import { importStryker, StrykerReport } from './import-stryker.js';
 import { measureMutation } from './measure.js';
@@ -38,6 +38,8 @@ const mutateCommand = defineCommand({
     python: { type: 'string', description: 'Interpreter that lists Python mutation sites (default python3)', valueHint: 'PATH' },
     'pass-env': { type: 'string', description: 'Pass this environment variable to the tests (repeatable)', valueHint: 'NAME' },
     policy: { type: 'string', description: 'Policy file whose "files" globs override the test / not-code classes (as ag-decide applies them)', valueHint: 'FILE' },
+    select: { type: 'string', description: 'auto: each mutant runs only the tests that execute it, where the runner allows (node --test, pytest); whole: always the whole command (default auto)', valueHint: 'MODE' },
+    sandbox: { type: 'string', description: 'none | bwrap: every run inside bubblewrap (bwrap asked for and unusable: exit 3)', valueHint: 'MODE' },
     progress: { type: 'boolean', description: 'Print progress on stderr even when it is not a terminal' },
     ...sharedArgs,
     out: { ...sharedArgs.out, description: 'Where to write mutation.json (`-` for stdout)', required: true },
@@ -56,8 +58,16 @@ const mutateCommand = defineCommand({
     const baselineTimeoutMs = (intArg(args.timeout, 'timeout', 1, 86400) ?? 600) * 1000;
     const python = optionalArg(args.python, 'python') ?? 'python3';
     const showProgress = !args.quiet && (args.progress === true || process.stderr.isTTY === true);
+    const select = optionalArg(args.select, 'select') ?? 'auto';
+    if (select !== 'auto' && select !== 'whole') throw new UsageError(`--select must be auto or whole, got "${select}"`);
+    const sandbox = optionalArg(args.sandbox, 'sandbox') ?? 'none';
+    if (sandbox !== 'none' && sandbox !== 'bwrap') throw new UsageError(`--sandbox must be none or bwrap, got "${sandbox}"`);
     const diff = await readDiff(requiredArg(args.diff, 'diff'));
     const classes = await loadPolicyClasses(optionalArg(args.policy, 'policy'));
+    if (sandbox === 'bwrap') {
+      const probe = await probeBwrap(childEnv({ home: os.tmpdir() }), os.tmpdir());
+      if (!probe.ok) throw new UsageError(`--sandbox bwrap: ${probe.problem}; refusing to run unsandboxed`);
+    }
     const artefact = await measureMutation({
       diff,
       tree,
@@ -73,6 +83,8 @@ const mutateCommand = defineCommand({
       classify: classes.classify,
       policyInput: classes.input,
       onProgress: showProgress ? progressReporter((line) => process.stderr.write(line)) : undefined,
+      sandbox,
+      selectTests: select === 'auto',
     });
     return finish(out, artefact, args.quiet === true, args.verbose === true);
   },

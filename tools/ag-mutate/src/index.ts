@@ -11,6 +11,8 @@ export * from './exec/outcome.js';
 export * from './exec/tree-copy.js';
 export * from './exec/execute.js';
 export * from './exec/v8-coverage.js';
+export * from './exec/test-map.js';
+export * from './runners/runner.js';
 export * from './artefact.js';
 export * from './measure.js';
 export * from './merge.js';

@@ -12,6 +12,7 @@ import { EngineParseError, jsSites } from './engines/js.js';
 import { pythonSites } from './engines/python.js';
 import { mutantId, type Site } from './engines/site.js';
 import { execute, type ExecOptions } from './exec/execute.js';
+import { detectRunner } from './runners/runner.js';
 import { selectSites, shardSites, type Shard } from './select.js';
 
 type Fault = MutationArtefact['faults'][number];
@@ -35,6 +36,10 @@ export interface MutateOptions {
   /** The policy file that shaped `classify`, listed among the inputs. */
   readonly policyInput?: { readonly role: 'policy'; readonly path: string; readonly sha256: `sha256:${string}` } | null;
   readonly onProgress?: ExecOptions['onProgress'];
+  /** Run every command inside bubblewrap (the caller has probed that it works). */
+  readonly sandbox?: 'none' | 'bwrap';
+  /** False: every mutant runs the whole command, whatever the runner (default true). */
+  readonly selectTests?: boolean;
 }
 
 /** Read a changed file from the tree and check it is the diff's new side. @throws InputError */
@@ -86,7 +91,7 @@ async function collectSites(files: readonly MutableFile[], texts: Map<string, st
   return { sites, unjudged };
 }
 
-function toMutant(site: Site, status: Mutant['status']): Mutant {
+function toMutant(site: Site, status: Mutant['status'], killedBy: string | null): Mutant {
   return {
     id: mutantId(site.file, site.line, site.column, site.operator, site.replacement, String(site.end - site.start)),
     file: site.file,
@@ -96,7 +101,7 @@ function toMutant(site: Site, status: Mutant['status']): Mutant {
     original: site.original,
     replacement: site.replacement,
     status,
-    killed_by: null,
+    killed_by: killedBy,
   };
 }
 
@@ -113,6 +118,7 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     budget: opts.max,
     shard: opts.shard,
     engine: 'ag-mutate' as const,
+    sandbox: opts.sandbox ?? 'none',
   };
   const nothing = (reason: NonNullable<MutationArtefact['reason']>, unjudged = false) =>
     buildArtefact({ ...common, faults, mutants: [], reason, unjudged, timing: { total_ms: Math.round(performance.now() - started) } });
@@ -125,6 +131,7 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
   if (sites.length === 0) return nothing(unjudged ? 'engine_failure' : 'no_mutants', unjudged);
   const mine = shardSites(selectSites(sites, opts.max), opts.shard);
   if (mine.length === 0) return nothing('no_mutants', unjudged);
+  const runner = opts.selectTests === false ? { name: detectRunner(opts.command).name, nodeTestPrefix: null } : detectRunner(opts.command);
   const exec = await execute(mine, texts, {
     tree: opts.tree,
     command: opts.command,
@@ -134,16 +141,24 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     baselineTimeoutMs: opts.baselineTimeoutMs,
     passEnv: opts.passEnv,
     coverFiles: new Set(changes.mutable.filter((f) => f.language === 'js').map((f) => f.path)),
+    pythonFiles: opts.selectTests === false ? new Set() : new Set(changes.mutable.filter((f) => f.language === 'python').map((f) => f.path)),
+    runner,
+    sandbox: opts.sandbox ?? 'none',
     onProgress: opts.onProgress,
   });
+  for (const message of exec.faults) faults.push({ code: 'SANDBOX_SETUP', message });
+  const testSelection = exec.selection;
   const timing = {
     total_ms: Math.round(performance.now() - started),
     baseline_ms: Math.round(exec.baseline.durationMs),
     mutant_timeout_ms: exec.mutantTimeoutMs,
   };
   if (exec.baseline.status !== 'green') {
-    return buildArtefact({ ...common, faults, mutants: [], reason: exec.baseline.status === 'red' ? 'baseline_red' : 'baseline_flaky', unjudged, timing });
+    return buildArtefact({ ...common, faults, mutants: [], reason: exec.baseline.status === 'red' ? 'baseline_red' : 'baseline_flaky', unjudged, timing, testSelection });
   }
-  const mutants = mine.map((site, i) => toMutant(site, exec.statuses[i]!));
-  return buildArtefact({ ...common, faults, mutants, reason: null, unjudged, timing });
+  if (exec.neutralEditFailed) {
+    return buildArtefact({ ...common, faults, mutants: [], reason: 'neutral_edit_failed', unjudged, timing, testSelection });
+  }
+  const mutants = mine.map((site, i) => toMutant(site, exec.statuses[i]!, exec.killedBy[i] ?? null));
+  return buildArtefact({ ...common, faults, mutants, reason: null, unjudged, timing, testSelection });
 }

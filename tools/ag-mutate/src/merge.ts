@@ -49,6 +49,7 @@ export function mergeShards(shards: readonly ShardFile[]): MutationArtefact {
     if (s.tool.version !== a.tool.version || s.engine !== a.engine || s.budget !== a.budget) {
       throw new InputError(file, `was made with other options (tool ${s.tool.version}, engine ${s.engine}, budget ${s.budget}) than ${first.file}`);
     }
+    if (s.sandbox !== a.sandbox) throw new InputError(file, `ran with --sandbox ${s.sandbox ?? '(unrecorded)'}, ${first.file} with ${a.sandbox ?? '(unrecorded)'}`);
     if (!same(s.foreign_changed_files, a.foreign_changed_files) || !same(s.deleted_files, a.deleted_files)) {
       throw new InputError(file, `classifies the changed files differently from ${first.file}`);
     }
@@ -68,9 +69,22 @@ export function mergeShards(shards: readonly ShardFile[]): MutationArtefact {
   if (missing.length > 0) throw new InputError('merge', `shard${missing.length > 1 ? 's' : ''} ${missing.map((k) => `${k}/${count}`).join(', ')} missing`);
 
   const all = shards.map((s) => s.artefact);
+  // A shard that ran nothing records no selection; those that ran must use one runner. When
+  // a shard had to fall back to the whole command, the merge says so (the weakest mode).
+  const selections = all.flatMap((s) => (s.test_selection !== undefined ? [s.test_selection] : []));
+  const modes = ['whole-command', 'per-test-file', 'per-test'] as const;
+  for (const [i, s] of all.entries()) {
+    if (s.test_selection !== undefined && s.test_selection.runner !== selections[0]!.runner) {
+      throw new InputError(shards[i]!.file, `ran the tests with ${s.test_selection.runner}, another shard with ${selections[0]!.runner}`);
+    }
+  }
+  const testSelection =
+    selections.length === 0 ? undefined : { runner: selections[0]!.runner, mode: modes[Math.min(...selections.map((x) => modes.indexOf(x.mode)))]! };
   let reason: Reason | null = a.reason !== null && SHARED_REASONS.has(a.reason) ? a.reason : null;
   if (reason === null && all.some((s) => s.reason === 'baseline_red')) reason = 'baseline_red';
   if (reason === null && all.some((s) => s.reason === 'baseline_flaky')) reason = 'baseline_flaky';
+  if (reason === null && all.some((s) => s.reason === 'neutral_edit_failed')) reason = 'neutral_edit_failed';
+
   const faults = new Map<string, Fault>();
   for (const s of all) for (const f of s.faults) faults.set(`${f.code}\0${f.message}`, f);
   const diffInput = a.inputs.find((i) => i.role === 'diff');
@@ -89,5 +103,7 @@ export function mergeShards(shards: readonly ShardFile[]): MutationArtefact {
     engine: a.engine,
     unjudged: all.some((s) => s.suite_strength_unverified),
     timing,
+    ...(a.sandbox !== undefined ? { sandbox: a.sandbox } : {}),
+    ...(testSelection !== undefined ? { testSelection } : {}),
   });
 }

@@ -57,3 +57,19 @@ test('a red baseline in any shard makes the merged strength null with that reaso
   t.is(m.reason, 'baseline_red');
   t.deepEqual(m.mutants, []);
 });
+
+test('merge keeps the sandbox and the test selection: another sandbox or runner is refused, a shard that fell back to the whole command makes the merge say so', (t) => {
+  const perFile = { runner: 'node-test', mode: 'per-test-file' } as const;
+  const whole = { runner: 'node-test', mode: 'whole-command' } as const;
+  const m = mergeShards([
+    shard(1, 2, [mutant('a', 'killed', 1)], { sandbox: 'bwrap', testSelection: perFile }),
+    shard(2, 2, [mutant('b', 'killed', 2)], { sandbox: 'bwrap', testSelection: whole }),
+  ]);
+  t.is(m.sandbox, 'bwrap');
+  t.deepEqual(m.test_selection, whole);
+  t.throws(() => mergeShards([shard(1, 2, [], { sandbox: 'bwrap' }), shard(2, 2, [], { sandbox: 'none' })]), { message: /--sandbox none/ });
+  t.throws(
+    () => mergeShards([shard(1, 2, [], { testSelection: perFile }), shard(2, 2, [], { testSelection: { runner: 'pytest', mode: 'per-test' } })]),
+    { message: /ran the tests with pytest/ },
+  );
+});

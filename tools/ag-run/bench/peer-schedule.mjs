@@ -3,7 +3,11 @@
  * Benchmark: the peer's execution schedule for one decision, replayed sequentially, next to
  * ag-run on the same one-function Python project, on the same machine, in one run.
  *
- *   node bench/peer-schedule.mjs [--python /usr/bin/python3] [--reps 5] [--jobs N] [--no-autoload]
+ *   node bench/peer-schedule.mjs [--python /usr/bin/python3] [--reps 5] [--jobs N] [--no-autoload] [--run-as WHO]
+ *
+ * --run-as is passed to ag-run (as root its default is `unprivileged`: a fresh uid per
+ * execution, which cannot reach an interpreter under a 0700 /root — use `caller` there, or
+ * an interpreter outside /root; a run that could not start shows as UNVERIFIED below).
  *
  * --no-autoload sets PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 on both sides (ag-run gets it through
  * --pass-env): the explicit plugin policy the peer's replay names as the main lever.
@@ -28,6 +32,7 @@ const python = flag('python', '/usr/bin/python3');
 const reps = Number(flag('reps', '5'));
 const jobs = flag('jobs', String(os.availableParallelism()));
 const noAutoload = args.includes('--no-autoload');
+const runAs = flag('run-as', null);
 if (noAutoload) process.env.PYTEST_DISABLE_PLUGIN_AUTOLOAD = '1';
 const bin = fileURLToPath(new URL('../bin/ag-run.js', import.meta.url));
 
@@ -86,7 +91,7 @@ function agRun() {
   const out = path.join(root, 'run.json');
   const r = spawnSync(process.execPath, [bin, '--baseline', baseline, '--patch', patch, '--diff', diff,
     '--test-command', `${python} ${claimArgv.join(' ')}`, '--full-suite-command', `${python} ${suiteArgv.join(' ')}`,
-    '--rounds', '3', '--jobs', jobs, ...(noAutoload ? ['--pass-env', 'PYTEST_DISABLE_PLUGIN_AUTOLOAD'] : []), '--out', out], { stdio: 'pipe' });
+    '--rounds', '3', '--jobs', jobs, ...(noAutoload ? ['--pass-env', 'PYTEST_DISABLE_PLUGIN_AUTOLOAD'] : []), ...(runAs ? ['--run-as', runAs] : []), '--out', out], { stdio: 'pipe' });
   if (r.status !== 0) throw new Error(`ag-run exited ${r.status}: ${r.stderr}`);
   return out;
 }

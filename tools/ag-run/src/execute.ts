@@ -5,12 +5,14 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { bwrapArgv, childEnv, runProcess, withLimits, type ResourceLimits } from '@adversary-gate/core';
+import { bwrapArgv, childEnv, freshIdentity, runProcess, toolchainDirs, withLimits, type Identity, type ResourceLimits } from '@adversary-gate/core';
 import { decodeUtf8Strict, LoadError, readRegularFile, type Execution, type Runner } from '@adversary-gate/schemas';
 import { judge, type ReportRead } from './judge.js';
 import type { IdResolver } from './reports/junit.js';
 import { evidenceTail } from './output-tail.js';
-import { copyTree } from './tree-copy.js';
+import { chownTree, copyTree } from './tree-copy.js';
+import { snapshotTree } from './tree-snapshot.js';
+import type { CopyState } from './write-watch.js';
 
 /** What every execution of one ag-run shares. */
 export interface ExecutionContext {
@@ -22,8 +24,18 @@ export interface ExecutionContext {
   readonly outputCapBytes: number;
   readonly limits: ResourceLimits;
   readonly sandbox: 'none' | 'bwrap';
-  /** Host directories hidden inside the sandbox (the original trees). */
-  readonly hide: readonly string[];
+  /** Host directories the sandbox must not show (the original trees, the evidence directory). */
+  readonly keepOut: readonly string[];
+  /** The caller's HOME: never bound into the sandbox (a toolchain inside it may be). */
+  readonly callerHome: string | undefined;
+  /**
+   * Give every execution a fresh unprivileged uid (ag-run runs as root): RLIMIT_NPROC then
+   * holds, root-owned files are read-only to the tests, and every process of the uid is
+   * killed after the run.
+   */
+  readonly isolateUser: boolean;
+  /** RLIMIT_NPROC for an isolated uid; the run is stopped and named `rlimit_nproc` when its uid reaches three quarters of it. */
+  readonly processLimit: number;
   /** A declared JUnit report path, relative to the tree. */
   readonly junit: string | null;
   readonly passEnv: readonly string[];
@@ -47,6 +59,8 @@ export interface ExecutionRecord {
   readonly execution: Execution;
   readonly durationMs: number;
   readonly detail: string;
+  /** The run's copy as it was when its report was read (removed by the caller, after the late-write check). */
+  readonly copy: CopyState;
 }
 
 let counter = 0;
@@ -60,6 +74,8 @@ export async function execute(plan: ExecutionPlan, ctx: ExecutionContext): Promi
   const reportDir = path.join(dir, 'report');
   await fs.mkdir(dir, { recursive: true });
   await Promise.all([fs.mkdir(home), fs.mkdir(tmp), fs.mkdir(reportDir), copyTree(plan.tree, tree)]);
+  const user: Identity | null = ctx.isolateUser ? freshIdentity() : null;
+  if (user !== null) await chownTree(dir, user.uid, user.gid);
   const autoJunit = ctx.junit === null && plan.runner === 'pytest' ? path.join(reportDir, 'junit.xml') : null;
   const env = childEnv({
     home,
@@ -72,8 +88,19 @@ export async function execute(plan: ExecutionPlan, ctx: ExecutionContext): Promi
   });
   const command = ['/bin/sh', '-c', plan.command];
   const sandboxed = ctx.sandbox === 'bwrap';
-  const argv = withLimits(sandboxed ? bwrapArgv(command, { writable: [dir], chdir: tree, hide: ctx.hide }) : command, ctx.limits);
+  const boxed = () =>
+    bwrapArgv(command, {
+      writable: [dir],
+      chdir: tree,
+      hide: [...ctx.keepOut, ...(ctx.callerHome !== undefined ? [ctx.callerHome] : [])],
+      readOnly: toolchainDirs({ path: env.PATH!, command: plan.command, keepOut: ctx.keepOut, home: ctx.callerHome }),
+      ...(user !== null ? { user } : {}),
+    });
+  const limits: ResourceLimits = user !== null ? { ...ctx.limits, processes: ctx.processLimit } : ctx.limits;
+  const argv = withLimits(sandboxed ? boxed() : command, limits);
   const result = await runProcess({
+    // Unsandboxed the child is spawned as the uid; sandboxed bwrap binds as root and drops to it inside.
+    ...(user !== null ? { ownUid: user.uid, processCap: Math.floor(ctx.processLimit * 0.75), ...(sandboxed ? {} : { user }) } : {}),
     argv,
     cwd: tree,
     env,
@@ -85,6 +112,8 @@ export async function execute(plan: ExecutionPlan, ctx: ExecutionContext): Promi
     // Without a pid namespace, setsid escapees are found by an environment token and killed.
     sweep: !sandboxed,
   });
+  // The group is gone: this is the state the report is read from; the caller compares it at the end.
+  const snapshot = await snapshotTree(dir);
   const junitPath = ctx.junit !== null ? path.join(tree, ctx.junit) : autoJunit;
   // The parsers load on first use: a pytest-only run never pays for the TAP stack, and back.
   const read: ReportRead =
@@ -113,8 +142,7 @@ export async function execute(plan: ExecutionPlan, ctx: ExecutionContext): Promi
     truncated: result.truncated || result.stdoutTail.length > ctx.evidenceTailChars || result.stderrTail.length > ctx.evidenceTailChars,
     leftover_processes: result.leftoverProcesses + (result.escapedProcesses ?? 0),
   };
-  await fs.rm(dir, { recursive: true, force: true, maxRetries: 3 });
-  return { execution, durationMs: result.durationMs, detail: j.detail };
+  return { execution, durationMs: result.durationMs, detail: j.detail, copy: { side: plan.side, round: plan.round, command: plan.command, dir, snapshot } };
 }
 
 async function readJunit(file: string, resolver: IdResolver | undefined): Promise<ReportRead> {

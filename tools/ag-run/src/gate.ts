@@ -15,6 +15,7 @@ import { testDeltas } from './deltas.js';
 import { execute, type ExecutionContext, type ExecutionPlan, type ExecutionRecord } from './execute.js';
 import { mapLimit } from './pool.js';
 import { detectRunner } from './runners/detect.js';
+import { finishWatch, startWatch, type WatchRoot } from './write-watch.js';
 
 /** Everything one ag-run needs; the CLI builds it from the flags. */
 export interface RunOptions {
@@ -39,6 +40,15 @@ export interface RunOptions {
   readonly jobs: number;
   /** Force one runner's exit-code taxonomy for every command; null detects it per command. */
   readonly runner: Runner | null;
+  /**
+   * `unprivileged`: every execution runs as a fresh uid of its own (needs root; the default as
+   * root). `caller`: as ag-run's own uid.
+   */
+  readonly runAs: 'unprivileged' | 'caller';
+  /** As root: RLIMIT_NPROC of each execution's own uid (default 1024). */
+  readonly maxProcesses: number;
+  /** Where the artefact goes (`-` for stdout): its directory is watched for writes by the tests. */
+  readonly out?: string;
 }
 
 /** The tool's identity as recorded in the artefact. */
@@ -120,6 +130,15 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
       }
     }
 
+    const isolateUser = opts.runAs === 'unprivileged';
+    // An unprivileged uid must be able to reach its run directory.
+    if (isolateUser) await fs.chmod(workRoot, 0o711);
+    const evidence = opts.out === undefined || opts.out === '-' ? null : await directory(path.dirname(path.resolve(opts.out)), 'out');
+    const roots: WatchRoot[] = [
+      { role: 'baseline', path: baseline },
+      { role: 'patch', path: patch },
+      ...(evidence !== null ? [{ role: 'evidence' as const, path: evidence }] : []),
+    ];
     const ctx: ExecutionContext = {
       workRoot,
       timeoutMs: Math.round(opts.timeoutSeconds * 1000),
@@ -127,13 +146,18 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
       outputCapBytes: OUTPUT_CAP_BYTES,
       limits: defaultLimits(opts.timeoutSeconds),
       sandbox: opts.sandbox,
-      hide: [baseline, patch].filter((t) => !workRoot.startsWith(`${t}/`)),
+      keepOut: roots.map((r) => r.path).filter((t) => !workRoot.startsWith(`${t}/`)),
+      callerHome: process.env.HOME,
+      isolateUser,
+      processLimit: opts.maxProcesses,
       junit: opts.junit,
       passEnv: opts.passEnv,
       seed: opts.seed,
       evidenceTailChars: EVIDENCE_TAIL_CHARS,
     };
+    const watch = await startWatch(roots, workRoot);
     const records: ExecutionRecord[] = await mapLimit(plans, opts.jobs, (plan) => execute(plan, ctx));
+    const writeWatch = await finishWatch(watch, records.map((r) => r.copy));
     const at = (i: number | null): Execution | null => (i === null ? null : records[i]!.execution);
 
     const claims: Claim[] = claimPlans.map((c, i) => {
@@ -172,6 +196,8 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
         baseline_red: fb !== null && fb.outcome !== 'PASS',
       },
       test_deltas: testDeltas(fb?.tests ?? null, fp?.tests ?? null),
+      write_watch: writeWatch,
+      run_as: isolateUser ? 'unprivileged' : 'caller',
       criteria: claimsFile === null ? [] : judgeCriteria(claimsFile, { baseline: [...claims.map((c) => c.baseline).filter((e): e is Execution => e !== null), ...(fb ? [fb] : [])], patchRounds: claims.map((c) => c.patch), fullPatch: fp }),
       limits: {
         timeout_seconds: opts.timeoutSeconds,
@@ -180,6 +206,7 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
         file_size_bytes: ctx.limits.fileSizeBytes!,
         address_space_bytes: ctx.limits.addressSpaceBytes!,
         open_files: ctx.limits.openFiles!,
+        ...(isolateUser ? { processes: ctx.processLimit } : {}),
       },
     };
   } finally {

@@ -37,7 +37,7 @@ export function judge(runner: Runner, result: ProcessResult, sandboxed: boolean,
   const report: Judgement['report'] = read.source;
   const tests = read.source === 'tap' ? mergeTests(read.tap.tests) : read.source === 'junit' && 'junit' in read ? mergeTests(read.junit.tests) : null;
   if (result.spawnError !== null) return unrunnable('spawn_error', result.spawnError, null, report);
-  if (sandboxed && !result.timedOut && !result.outputCapHit && !sandboxReachedCommand(result.statusText ?? '')) {
+  if (sandboxed && !result.timedOut && !result.outputCapHit && result.processCapHit !== true && !sandboxReachedCommand(result.statusText ?? '')) {
     return unrunnable('sandbox_setup', `the sandbox could not be built: ${lastLine(result.stderrTail)}`, null, report);
   }
   const death = deathKind(result);

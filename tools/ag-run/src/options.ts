@@ -5,7 +5,7 @@
 import os from 'node:os';
 import * as v from 'valibot';
 import type { ArgsDef } from 'citty';
-import { checkRepeatedFlags, intArg, numberArg, optionalArg, repeatedArg, requiredArg, sharedArgs, UsageError } from '@adversary-gate/core';
+import { checkRepeatedFlags, DEFAULT_PROCESS_LIMIT, intArg, numberArg, optionalArg, repeatedArg, requiredArg, runningAsRoot, sharedArgs, UsageError } from '@adversary-gate/core';
 import { RelPath, type Runner } from '@adversary-gate/schemas';
 import type { RunOptions } from './gate.js';
 import { RUNNERS } from './runners/detect.js';
@@ -26,6 +26,8 @@ export const runArgs = {
   seed: { type: 'string', description: 'Exported to every run as AG_SEED and recorded', valueHint: 'N' },
   'pass-env': { type: 'string', description: 'A variable of the caller passed to the runs (repeatable)', valueHint: 'NAME' },
   jobs: { type: 'string', description: 'Executions in parallel (default: the number of cores)', valueHint: 'N' },
+  'run-as': { type: 'string', description: 'unprivileged | caller: whose uid the tests run as (default: unprivileged when ag-run runs as root; unprivileged needs root)', valueHint: 'WHO' },
+  'max-processes': { type: 'string', description: 'As root: RLIMIT_NPROC of each execution\'s own uid; stopped at 3/4 of it as rlimit_nproc (default 1024)', valueHint: 'N' },
   runner: { type: 'string', description: `Force an exit-code taxonomy: ${RUNNERS.join(' | ')} (default: detected per command)`, valueHint: 'NAME' },
   ...sharedArgs,
 } as const satisfies ArgsDef;
@@ -48,6 +50,9 @@ export function parseRunOptions(args: Record<string, unknown>, rawArgs: readonly
   checkRepeatedFlags(rawArgs, runArgs, REPEATABLE_FLAGS);
   const sandbox = optionalArg(args.sandbox, 'sandbox') ?? 'none';
   if (sandbox !== 'none' && sandbox !== 'bwrap') throw new UsageError(`--sandbox must be none or bwrap, got "${sandbox}"`);
+  const runAs = optionalArg(args['run-as'], 'run-as') ?? (runningAsRoot() ? 'unprivileged' : 'caller');
+  if (runAs !== 'unprivileged' && runAs !== 'caller') throw new UsageError(`--run-as must be unprivileged or caller, got "${runAs}"`);
+  if (runAs === 'unprivileged' && !runningAsRoot()) throw new UsageError('--run-as unprivileged needs ag-run to run as root (only root can give the tests another uid)');
   const runner = optionalArg(args.runner, 'runner');
   if (runner !== undefined && !RUNNERS.includes(runner as Runner)) throw new UsageError(`--runner must be one of ${RUNNERS.join(', ')}, got "${runner}"`);
   const junit = optionalArg(args.junit, 'junit') ?? null;
@@ -74,6 +79,8 @@ export function parseRunOptions(args: Record<string, unknown>, rawArgs: readonly
     seed: intArg(args.seed, 'seed', 0, 2 ** 31 - 1) ?? null,
     passEnv,
     jobs: intArg(args.jobs, 'jobs', 1, 256) ?? os.availableParallelism(),
+    runAs,
+    maxProcesses: intArg(args['max-processes'], 'max-processes', 16, 1_000_000) ?? DEFAULT_PROCESS_LIMIT,
     runner: (runner as Runner | undefined) ?? null,
   };
 }

@@ -19,3 +19,15 @@ export async function copyTree(src: string, dest: string): Promise<void> {
     filter: (from) => path.basename(from) !== '.git' || from === src,
   });
 }
+
+/** Give `root` and everything under it (symlinks themselves, never their targets) to `uid:gid`. */
+export async function chownTree(root: string, uid: number, gid: number): Promise<void> {
+  await fs.lchown(root, uid, gid);
+  const entries = await fs.readdir(root, { withFileTypes: true });
+  await Promise.all(
+    entries.map((e) => {
+      const p = path.join(root, e.name);
+      return e.isDirectory() ? chownTree(p, uid, gid) : fs.lchown(p, uid, gid);
+    }),
+  );
+}

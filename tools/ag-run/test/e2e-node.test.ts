@@ -113,6 +113,8 @@ test('a deleted test file: its tests are lost', async (t) => {
 
 test('a flaky test (rounds disagree) is UNVERIFIED flaky', async (t) => {
   const counter = await temporaryDir('ag-flaky-');
+  // Writable for the tests' own uid too (ag-run gives them one when it runs as root).
+  await fs.chmod(counter, 0o777);
   const repo = await makeRepo(calcProject, {
     'test/calc.test.js': nodeTest(`const fs = require('node:fs');
 let n = 1; while (true) { try { fs.mkdirSync(process.env.FLAKY_DIR + '/' + n); break; } catch { n++; } }
@@ -146,7 +148,7 @@ const processClaims = () =>
       'hang/hang.test.js': nodeTest(`test('hangs', () => new Promise(() => setInterval(() => {}, 1000)));`),
     });
     const claims = Object.values(PROCESS_CLAIMS).flatMap((c) => ['--test-command', c]);
-    return agRun(repo, [...claims, '--full-suite-command', 'true', '--rounds', '1', '--jobs', '2', '--timeout', '5', '--runner', 'generic']);
+    return agRun(repo, [...claims, '--full-suite-command', 'true', '--rounds', '1', '--jobs', '2', '--timeout', '8', '--runner', 'generic']);
   })());
 const patchRound = async (command: string) => (await processClaims()).run!.claims.find((c) => c.command === command)!.patch[0]!;
 

@@ -87,16 +87,26 @@ test('sandboxed: setsid grandchildren do not outlive the run', async (t) => {
   t.false(execFileSync('ps', ['-eo', 'args']).toString().includes(`sleep ${marker}`));
 });
 
-test('sandboxed: the system and the original trees are out of reach, the copy is writable', async (t) => {
+test('sandboxed: the system is read-only; the trees, the evidence directory and the caller\'s HOME are invisible; a toolchain in HOME still runs', async (t) => {
   const repo = await makeRepo(calcProject, {
     'test/fs.test.js': nodeTest(`const fs = require('node:fs');
-test('writes', () => {
+const { execFileSync } = require('node:child_process');
+test('sees only what it needs', () => {
   fs.writeFileSync('inside.txt', 'ok');
   assert.throws(() => fs.writeFileSync('/usr/ag-run-escape.txt', 'x'));
-  assert.equal(fs.existsSync(process.env.AG_E2E_PATCH + '/calc.js'), false);
+  for (const hidden of ['AG_E2E_PATCH', 'AG_E2E_BASELINE', 'AG_E2E_EVIDENCE']) assert.equal(fs.existsSync(process.env[hidden]), false, hidden);
+  assert.equal(fs.existsSync(process.env.AG_E2E_HOME + '/secret.txt'), false);
+  assert.equal(execFileSync('mytool').toString(), 'tool ran\\n');
+  assert.equal(fs.existsSync('/usr/bin/env'), true);
 });`),
   });
-  const run = (await agRun(repo, ['--test-command', 'node --test test/', ...SANDBOX, '--pass-env', 'AG_E2E_PATCH'], { ...process.env, AG_E2E_PATCH: repo.patch })).run!;
+  const home = await temporaryDir('ag-caller-home-');
+  await fs.writeFile(path.join(home, 'secret.txt'), 'token\n');
+  await fs.mkdir(path.join(home, '.tool', 'bin'), { recursive: true });
+  await fs.writeFile(path.join(home, '.tool', 'bin', 'mytool'), '#!/bin/sh\necho tool ran\n', { mode: 0o755 });
+  const env = { ...process.env, HOME: home, PATH: `${path.join(home, '.tool', 'bin')}:${process.env.PATH}`, AG_E2E_PATCH: repo.patch, AG_E2E_BASELINE: repo.baseline, AG_E2E_EVIDENCE: repo.dir, AG_E2E_HOME: home };
+  const pass = ['AG_E2E_PATCH', 'AG_E2E_BASELINE', 'AG_E2E_EVIDENCE', 'AG_E2E_HOME'].flatMap((n) => ['--pass-env', n]);
+  const run = (await agRun(repo, ['--test-command', 'node --test test/', ...SANDBOX, ...pass], env)).run!;
   t.is(run.claims[0]!.patch[0]!.outcome, 'PASS', run.claims[0]!.patch[0]!.stdout_tail);
   t.false(existsSync('/usr/ag-run-escape.txt'));
 });

@@ -27,6 +27,8 @@ test('defaults: 3 rounds, 300 s, no sandbox, jobs = cores, runner detected', (t)
   t.is(o.runner, null);
   t.deepEqual(o.testCommands, ['true']);
   t.is(o.fullSuiteCommand, null);
+  t.is(o.maxProcesses, 1024);
+  t.is(o.runAs, process.getuid?.() === 0 ? 'unprivileged' : 'caller');
 });
 
 test('a single-valued flag given twice is refused, never last-one-wins', (t) => {
@@ -44,6 +46,14 @@ test('bad values are usage errors that name the flag', (t) => {
     [['--test-command', 'true', '--timeout', 'soon'], /--timeout must be a number/],
     [['--test-command', 'true', '--pass-env', 'A=B'], /--pass-env takes a variable name/],
     [['--test-command', ''], /--test-command needs a command/],
+    [['--test-command', 'true', '--run-as', 'nobody'], /--run-as must be unprivileged or caller/],
+    [['--test-command', 'true', '--max-processes', '8'], /--max-processes must be between 16/],
   ];
   for (const [extra, message] of cases) t.throws(() => parse(extra), { instanceOf: UsageError, message }, extra.join(' '));
+});
+
+test('--run-as caller is always allowed; unprivileged only for root', (t) => {
+  t.is(parse(['--test-command', 'true', '--run-as', 'caller']).runAs, 'caller');
+  if (process.getuid?.() === 0) t.is(parse(['--test-command', 'true', '--run-as', 'unprivileged']).runAs, 'unprivileged');
+  else t.throws(() => parse(['--test-command', 'true', '--run-as', 'unprivileged']), { message: /needs ag-run to run as root/ });
 });

@@ -149,3 +149,7 @@ test('test lists: counts put errors with failures and todo/xfail with skips', (t
     { passed: 1, failed: 2, skipped: 2, total: 5 },
   );
 });
+
+test('JUnit: a test case that names no test is an unreadable report, not a test with an empty id', (t) => {
+  t.throws(() => parseJunit('<testsuite tests="1"><testcase time="0.001"><failure/></testcase></testsuite>'), { message: /names no test/ });
+});

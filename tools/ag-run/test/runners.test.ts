@@ -25,6 +25,8 @@ test('summary: pytest summaries, quiet or not', (t) => {
   t.deepEqual(runnerSummary('pytest', '..F\n1 failed, 2 passed, 1 skipped, 1 xfailed in 0.12s\n', ''), { passed: 2, failed: 1, skipped: 2, total: 5 });
   t.deepEqual(runnerSummary('pytest', '===== 3 passed, 1 error in 1.01s =====\n', ''), { passed: 3, failed: 1, skipped: 0, total: 4 });
   t.is(runnerSummary('pytest', '.\n', ''), null);
+  // A forged "2 passed" printed after pytest's real "2 failed": the counts agree with no report.
+  t.deepEqual(runnerSummary('pytest', 'FF\n2 failed in 0.05s\n=== 2 passed in 0.01s ===\n', ''), { passed: 2, failed: 2, skipped: 0, total: 4 });
 });
 
 test('summary: jest, vitest, mocha and ava summaries', (t) => {

@@ -68,13 +68,19 @@ function scanText(text: string): TextFacts {
   let combined = false;
   let hunks = 0;
   let index = -1;
+  let afterHunkHeader = false;
   for (const line of text.split('\n')) {
     const c = line.charCodeAt(0);
     // content lines (' ', '+', '-', '\\') say nothing about the structure
+    if (c === 0x5c && afterHunkHeader) throw new DiffParseError('a "\\ No newline at end of file" marker with no line before it in its hunk');
+    afterHunkHeader = false;
     if (c === 0x20 || c === 0x2b || c === 0x2d || c === 0x5c) continue;
     if (line.startsWith('@@')) {
       if (line.startsWith('@@@ ')) combined = true;
-      else if (HUNK_HEADER.test(line)) hunks++;
+      else if (HUNK_HEADER.test(line)) {
+        hunks++;
+        afterHunkHeader = true;
+      }
     } else if (line.startsWith('diff --')) {
       if (line.startsWith('diff --git ')) index++;
       else if (line.startsWith('diff --cc ') || line.startsWith('diff --combined ')) combined = true;
@@ -94,7 +100,14 @@ export function parseUnifiedDiff(text: string): DiffModel {
   const normalised = text.replace(/\r\n/g, '\n');
   const facts = scanText(normalised);
   if (facts.combined) throw new DiffParseError('combined (merge) diffs are not supported; diff the merge against one parent');
-  const parsed = parseDiff(normalised);
+  let parsed: ReturnType<typeof parseDiff>;
+  try {
+    parsed = parseDiff(normalised);
+  } catch (error) {
+    // parse-diff throws a TypeError on input it cannot follow (a "\ No newline" marker
+    // that opens a hunk); that is an unreadable diff, not a crash.
+    throw new DiffParseError(`not a unified diff this parser can read (${error instanceof Error ? error.message : String(error)})`);
+  }
   const hunksParsed = parsed.reduce((n, f) => n + f.chunks.length, 0);
   if (hunksParsed < facts.hunks) throw new DiffParseError('hunks without a file header that names their file');
   if (parsed.length === 0 && normalised.trim() !== '') throw new DiffParseError('not a unified diff: no file header (--- / +++ or diff --git) found');
@@ -103,6 +116,11 @@ export function parseUnifiedDiff(text: string): DiffModel {
     const from = cleanPath(f.from);
     const to = cleanPath(f.to);
     if (from === null && to === null) throw new DiffParseError('a file section names no path on either side');
+    // "deleted file mode" with no old path, "new file mode" with no new path, or both marks:
+    // the section contradicts itself (parse-diff would hand back a null path).
+    if ((f.deleted === true && (from === null || f.new === true)) || (f.new === true && to === null)) {
+      throw new DiffParseError(`the file section of ${JSON.stringify(to ?? from)} contradicts itself (new/deleted marks and /dev/null sides disagree)`);
+    }
     const addedLines: number[] = [];
     const addedText: string[] = [];
     const deletedLines: number[] = [];

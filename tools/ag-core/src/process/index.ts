@@ -3,3 +3,5 @@ export * from './tail-buffer.js';
 export * from './runner.js';
 export * from './limits.js';
 export * from './sandbox.js';
+export * from './identity.js';
+export * from './toolchain.js';

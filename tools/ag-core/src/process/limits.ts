@@ -14,9 +14,12 @@ export interface ResourceLimits {
   readonly addressSpaceBytes?: number;
   /** RLIMIT_NOFILE; keep it at 1024 or more, node crashes at start-up below that. */
   readonly openFiles?: number;
-  /** RLIMIT_NPROC; only enforced for a non-root uid. */
+  /** RLIMIT_NPROC (tasks of the uid, threads included); only enforced for a non-root uid. */
   readonly processes?: number;
 }
+
+/** RLIMIT_NPROC for a run under its own uid: room for a parallel test runner's threads, not for a fork bomb. */
+export const DEFAULT_PROCESS_LIMIT = 1024;
 
 /** Default limits for one test run: generous enough for real suites, small enough to name a runaway. */
 export function defaultLimits(timeoutSeconds: number): Required<Omit<ResourceLimits, 'processes'>> {
@@ -44,6 +47,7 @@ export type DeathKind =
   | 'spawn_error'
   | 'timeout'
   | 'output_cap'
+  | 'rlimit_nproc'
   | 'rlimit_cpu'
   | 'rlimit_fsize'
   | 'killed'
@@ -59,10 +63,13 @@ const SIGNAL_NUMBERS: Readonly<Record<string, number>> = {
  * by bubblewrap into `128 + n` (152 = SIGXCPU, 153 = SIGXFSZ, 137 = SIGKILL). Null for an
  * ordinary exit code below 129.
  */
-export function deathKind(result: Pick<ProcessResult, 'exitCode' | 'signal' | 'timedOut' | 'outputCapHit' | 'spawnError'>): DeathKind | null {
+export function deathKind(
+  result: Pick<ProcessResult, 'exitCode' | 'signal' | 'timedOut' | 'outputCapHit' | 'spawnError'> & Partial<Pick<ProcessResult, 'processCapHit'>>,
+): DeathKind | null {
   if (result.spawnError !== null) return 'spawn_error';
   if (result.timedOut) return 'timeout';
   if (result.outputCapHit) return 'output_cap';
+  if (result.processCapHit === true) return 'rlimit_nproc';
   const n = result.signal !== null ? (SIGNAL_NUMBERS[result.signal] ?? -1) : result.exitCode !== null && result.exitCode > 128 ? result.exitCode - 128 : null;
   if (n === null) return null;
   if (n === 24) return 'rlimit_cpu';

@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { processesOfUser, tasksOfUserAsync } from './identity.js';
 import { TailBuffer } from './tail-buffer.js';
 
 /** What to run. */
@@ -31,6 +32,22 @@ export interface ProcessSpec {
    * environment). Counted in `escapedProcesses`. A pid namespace (bwrap) is the stronger cure.
    */
   readonly sweep?: boolean;
+  /** Spawn as this uid/gid (only root can; see `freshIdentity`). */
+  readonly user?: { readonly uid: number; readonly gid: number };
+  /**
+   * A uid only this run's processes use (default: `user`'s; give it when a wrapper such as
+   * the sandbox switches to it). After the exit every process of that uid is killed, and
+   * those outside the group are counted in `escapedProcesses`: an escapee cannot shed its uid
+   * as it can its environment.
+   */
+  readonly ownUid?: number;
+  /**
+   * With an own uid: the task count of that uid (threads included, as RLIMIT_NPROC counts them)
+   * at which the run is stopped, checked every 500 ms (a scan of /proc off the event loop). Set it well under the RLIMIT_NPROC given
+   * to `prlimit` (a fork bomb held by the limit hovers below it, as failed forks exit), so the
+   * bomb is stopped and named instead of starving the machine until the timeout.
+   */
+  readonly processCap?: number;
 }
 
 /** How it ended. Exit code, signal and timeout are separate fields, never a sentinel. */
@@ -52,8 +69,10 @@ export interface ProcessResult {
   readonly durationMs: number;
   /** What the child wrote on fd 3 (at most 64 KiB), when `statusFd` was asked for. */
   readonly statusText?: string;
-  /** Processes outside the group that carried the sweep token after the exit (then killed). */
+  /** Processes outside the group that carried the sweep token or the run's uid after the exit (then killed). */
   readonly escapedProcesses?: number;
+  /** With `processCap`: the run was stopped because its uid reached the cap. */
+  readonly processCapHit?: boolean;
 }
 
 /** Pids in /proc (Linux) for which `test` holds; a process that ends or cannot be read is skipped. */
@@ -99,12 +118,31 @@ export function processesWithEnv(name: string, value: string): number[] {
 /** The environment variable that carries the sweep token. */
 export const SWEEP_VARIABLE = 'AG_PROCESS_TOKEN';
 
+function killPid(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
 function killGroup(pgid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pgid, signal);
   } catch {
     // ESRCH: nothing left
   }
+}
+
+/** How to kill each run still in progress (its group, its token, its uid). */
+const liveRuns = new Set<() => void>();
+
+/**
+ * Kill every process of every run still in progress: for a tool that is itself being
+ * stopped (a cancelled CI job sends SIGTERM), so the tests it started do not outlive it.
+ */
+export function killLiveProcesses(): void {
+  for (const kill of liveRuns) kill();
 }
 
 /** Run one process to completion under the limits. Never throws for the child's behaviour. */
@@ -121,6 +159,8 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
     let capHit = false;
     let leftovers = 0;
     let escaped = 0;
+    let nprocHit = false;
+    const ownUid = spec.ownUid ?? spec.user?.uid;
     const token = spec.sweep === true ? randomBytes(12).toString('hex') : null;
     let settled = false;
     const [file, ...args] = spec.argv;
@@ -129,6 +169,7 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
       env: token === null ? { ...spec.env } : { ...spec.env, [SWEEP_VARIABLE]: token },
       detached: true,
       stdio: spec.statusFd === true ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
+      ...(spec.user !== undefined ? { uid: spec.user.uid, gid: spec.user.gid } : {}),
     });
     const pgid = child.pid;
     const timers: NodeJS.Timeout[] = [];
@@ -136,22 +177,27 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
     // between the group scan and the group kill); count those outside the group as escaped.
     const swept = new Set<number>();
     const sweepOnce = (members: readonly number[]) => {
-      if (token === null) return;
-      for (const pid of processesWithEnv(SWEEP_VARIABLE, token)) {
+      const found = new Set<number>();
+      if (token !== null) for (const pid of processesWithEnv(SWEEP_VARIABLE, token)) found.add(pid);
+      if (ownUid !== undefined) for (const pid of processesOfUser(ownUid)) found.add(pid);
+      for (const pid of found) {
         if (!members.includes(pid) && !swept.has(pid)) escaped++;
         swept.add(pid);
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {
-          // already gone
-        }
+        killPid(pid);
       }
     };
+    const killAll = () => {
+      if (pgid === undefined) return;
+      killGroup(pgid, 'SIGKILL');
+      sweepOnce([]);
+    };
+    liveRuns.add(killAll);
     const finish = (exitCode: number | null, signal: NodeJS.Signals | null, spawnError: string | null) => {
       if (settled) return;
       settled = true;
+      liveRuns.delete(killAll);
       if (pgid !== undefined && spawnError === null) sweepOnce([]);
-      for (const t of timers) clearTimeout(t);
+      for (const t of timers) clearTimeout(t); // clears intervals too
       resolve({
         exitCode,
         signal,
@@ -166,7 +212,8 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
         leftoverProcesses: leftovers,
         durationMs: Number(process.hrtime.bigint() - started) / 1e6,
         ...(spec.statusFd === true ? { statusText: status.text() } : {}),
-        ...(token !== null ? { escapedProcesses: escaped } : {}),
+        ...(token !== null || ownUid !== undefined ? { escapedProcesses: escaped } : {}),
+        ...(spec.processCap !== undefined ? { processCapHit: nprocHit } : {}),
       });
     };
     const stop = () => {
@@ -192,6 +239,23 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
         stop();
       }, spec.timeoutMs),
     );
+    if (ownUid !== undefined && spec.processCap !== undefined) {
+      const uid = ownUid;
+      const cap = spec.processCap;
+      let polling = false;
+      const poll = setInterval(() => {
+        if (polling || settled || nprocHit || timedOut || pgid === undefined) return;
+        polling = true;
+        void tasksOfUserAsync(uid).then((n) => {
+          polling = false;
+          if (n < cap || settled || nprocHit) return;
+          nprocHit = true;
+          killGroup(pgid, 'SIGKILL');
+          for (const pid of processesOfUser(uid)) killPid(pid);
+        });
+      }, 500).unref();
+      timers.push(poll);
+    }
     child.on('exit', (code, signal) => {
       if (pgid !== undefined) {
         const members = groupMembers(pgid);

@@ -1,8 +1,13 @@
 /**
  * The bubblewrap sandbox: no network, private pid namespace (so `setsid` escapees die with
- * it), private /tmp, read-only system, only the named directories writable.
+ * it), private /tmp, only the system directories a test run needs (read-only), only the
+ * named directories writable. The host root is not bound: the caller's HOME, other checkouts
+ * and the gate's evidence are not there to read.
  * @module
  */
+import { lstatSync, readlinkSync } from 'node:fs';
+import path from 'node:path';
+import type { Identity } from './identity.js';
 import { runProcess } from './runner.js';
 
 /** Where the sandboxed command may write and where it starts. */
@@ -11,11 +16,29 @@ export interface SandboxOptions {
   readonly writable: readonly string[];
   /** Working directory inside the sandbox. */
   readonly chdir: string;
-  /** Host directories hidden behind an empty tmpfs (e.g. the original trees). */
+  /** Host directories hidden behind an empty tmpfs (e.g. the original trees), where they lie under a bound directory. */
   readonly hide?: readonly string[];
+  /** Host directories bound read-only at the same path besides the system (a toolchain's install prefix: see `toolchainDirs`). */
+  readonly readOnly?: readonly string[];
+  /**
+   * Run the command as this unprivileged uid/gid (bwrap itself runs as root then, binds as
+   * root, and `setpriv` drops to the identity inside: root ignores RLIMIT_NPROC, this uid
+   * does not). Without it the command keeps the caller's uid.
+   */
+  readonly user?: Identity;
   /** The bwrap binary (default: `bwrap` on PATH). */
   readonly bwrap?: string;
 }
+
+/** The system directories bound read-only (a symlink, as merged-/usr systems have, is recreated as one). */
+export const SYSTEM_DIRS: readonly string[] = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
+
+/** What of /etc a test run needs: users, name resolution, the dynamic linker, time zone, certificates, alternatives. */
+export const ETC_ENTRIES: readonly string[] = [
+  'passwd', 'group', 'nsswitch.conf', 'hosts', 'host.conf', 'resolv.conf', 'localtime', 'timezone',
+  'ld.so.cache', 'ld.so.conf', 'ld.so.conf.d', 'alternatives', 'ssl', 'ca-certificates', 'mime.types',
+  'os-release', 'debian_version', 'protocols', 'services',
+];
 
 /**
  * Wrap `argv` in bubblewrap. The status fd (3) receives bwrap's JSON status lines; an
@@ -23,19 +46,60 @@ export interface SandboxOptions {
  * set-up failure from a command that exited 1.
  */
 export function bwrapArgv(argv: readonly string[], opts: SandboxOptions): string[] {
-  const out = [
-    opts.bwrap ?? 'bwrap',
-    '--unshare-all',
-    '--die-with-parent',
-    '--new-session',
-    '--ro-bind', '/', '/',
-    '--dev', '/dev',
-    '--proc', '/proc',
-    '--tmpfs', '/tmp',
-  ];
-  for (const dir of opts.hide ?? []) out.push('--tmpfs', dir);
-  for (const dir of opts.writable) out.push('--bind', dir, dir);
-  out.push('--chdir', opts.chdir, '--json-status-fd', '3', '--', ...argv);
+  const user = opts.user;
+  // As root, a user namespace would map the test uid back to root; the other namespaces suffice.
+  const unshare = user === undefined ? ['--unshare-all'] : ['--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try'];
+  const out = [opts.bwrap ?? 'bwrap', ...unshare, '--die-with-parent', '--new-session', ...systemBinds()];
+  out.push('--dev', '/dev', '--proc', '/proc', '--perms', '1777', '--tmpfs', '/tmp');
+  const made = new Set<string>(['/', '/etc', '/tmp', '/dev', '/proc', ...SYSTEM_DIRS]);
+  // bwrap creates missing parents as 0700 root: make them traversable for an unprivileged uid.
+  const parents = (dir: string) => {
+    const chain: string[] = [];
+    for (let p = path.dirname(dir); !made.has(p); p = path.dirname(p)) chain.unshift(p);
+    for (const p of chain) {
+      out.push('--perms', '0755', '--dir', p);
+      made.add(p);
+    }
+  };
+  const bound = [...SYSTEM_DIRS, ...(opts.readOnly ?? [])];
+  for (const dir of opts.readOnly ?? []) {
+    parents(dir);
+    out.push('--ro-bind', dir, dir);
+    made.add(dir);
+  }
+  for (const dir of opts.hide ?? []) if (bound.some((b) => within(dir, b))) out.push('--tmpfs', dir);
+  for (const dir of opts.writable) {
+    parents(dir);
+    out.push('--bind', dir, dir);
+    made.add(dir);
+  }
+  out.push('--chdir', opts.chdir, '--json-status-fd', '3');
+  if (user === undefined) out.push('--', ...argv);
+  else {
+    out.push('--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID', '--');
+    out.push('setpriv', `--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', '--inh-caps=-all', '--', ...argv);
+  }
+  return out;
+}
+
+function within(dir: string, root: string): boolean {
+  return dir === root || dir.startsWith(`${root}/`);
+}
+
+/** bwrap arguments binding the system directories and the /etc essentials that exist here. */
+function systemBinds(): string[] {
+  const out: string[] = [];
+  for (const dir of SYSTEM_DIRS) {
+    try {
+      const st = lstatSync(dir);
+      if (st.isSymbolicLink()) out.push('--symlink', readlinkSync(dir), dir);
+      else if (st.isDirectory()) out.push('--ro-bind', dir, dir);
+    } catch {
+      // absent on this system
+    }
+  }
+  out.push('--perms', '0755', '--dir', '/etc');
+  for (const entry of ETC_ENTRIES) out.push('--ro-bind-try', `/etc/${entry}`, `/etc/${entry}`);
   return out;
 }
 
@@ -50,7 +114,7 @@ export type SandboxProbe = { readonly ok: true } | { readonly ok: false; readonl
 /** Check that bubblewrap can build the sandbox here (it cannot in Docker's default seccomp profile). */
 export async function probeBwrap(env: Readonly<Record<string, string>>, cwd: string, bwrap = 'bwrap'): Promise<SandboxProbe> {
   const r = await runProcess({
-    argv: [bwrap, '--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', 'true'],
+    argv: [bwrap, '--unshare-all', '--die-with-parent', ...systemBinds(), '--dev', '/dev', '--proc', '/proc', 'true'],
     cwd,
     env,
     timeoutMs: 10_000,

@@ -1,5 +1,6 @@
 /**
- * Rules over run.json: claims, the full suite, per-test deltas, acceptance criteria.
+ * Rules over run.json: claims, the full suite, per-test deltas, acceptance criteria, writes
+ * outside the tree copies.
  * @module
  */
 import type { Reason, RunArtefact } from '@adversary-gate/schemas';
@@ -42,6 +43,28 @@ export function runReasons(run: RunArtefact): Reason[] {
   }
   for (const c of run.criteria) {
     if (!c.proven) out.push(reason('CRITERION_UNPROVEN', 'run', `criterion ${c.id} is not proven: ${c.why}`));
+  }
+  out.push(...writeWatchReasons(run));
+  return out;
+}
+
+/**
+ * Writes the tests must not make: into the original trees or the evidence directory while they
+ * ran, or into a run's copy after its process group was killed and its report read. Tampering
+ * suspected (HOLD), not proven: a watched directory can also change by another hand in the
+ * same window, and the writes may not have changed any measured number.
+ */
+export function writeWatchReasons(run: RunArtefact): Reason[] {
+  const w = run.write_watch;
+  if (w === undefined) return [];
+  const out: Reason[] = [];
+  if (w.outside_changes_total > 0) {
+    const listed = w.outside_changes.map((c) => `${c.role}:${c.path} (${c.change})`);
+    out.push(reason('TAMPER_SUSPECTED', 'run', `the tests wrote outside their tree copy (${w.outside_changes_total} changes): ${listForMessage(listed)}`));
+  }
+  if (w.late_changes_total > 0) {
+    const listed = w.late_changes.map((c) => `${c.side} round ${c.round}:${c.path} (${c.change})`);
+    out.push(reason('TAMPER_SUSPECTED', 'run', `files of a run's copy changed after its processes were killed and its report read (${w.late_changes_total} changes): ${listForMessage(listed)}`));
   }
   return out;
 }

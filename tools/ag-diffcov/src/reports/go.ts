@@ -8,7 +8,7 @@
  */
 import { InputError } from '@adversary-gate/core';
 import { normaliseReportPath } from '../paths/normalise.js';
-import { ReportCollector, type ReportData, type WantsPath } from './types.js';
+import { MAX_LINE, ReportCollector, type ReportData, type WantsPath } from './types.js';
 
 const BLOCK = /^(.+):(\d+)\.(\d+),(\d+)\.(\d+) (\d+) (\d+)$/;
 
@@ -54,7 +54,7 @@ export class GoParser {
     }
     if (!keep) return;
     const [l1, c1, l2, c2, count] = [m[2], m[3], m[4], m[5], m[7]].map(Number) as [number, number, number, number, number];
-    if (![l1, c1, l2, c2, count].every(Number.isSafeInteger) || l1 < 1 || l2 < l1) this.fail(`block out of range: ${text}`);
+    if (![l1, c1, l2, c2, count].every(Number.isSafeInteger) || l1 < 1 || l2 < l1 || l2 > MAX_LINE) this.fail(`block out of range: ${JSON.stringify(text.slice(0, 80))}`);
     let fileBlocks = this.blocks.get(name);
     if (fileBlocks === undefined) this.blocks.set(name, (fileBlocks = new Map()));
     const key = `${l1}.${c1},${l2}.${c2}`;

@@ -6,6 +6,7 @@
  */
 import { InputError } from '@adversary-gate/core';
 import { normaliseReportPath } from '../paths/normalise.js';
+import type { LcovScan } from './lcov-scan.js';
 import { addHits, ReportCollector, type LineHits, type ReportData, type WantsPath } from './types.js';
 
 const NEXT_SF = Buffer.from('\nSF:');
@@ -13,7 +14,7 @@ const SF = Buffer.from('SF:');
 const EMPTY = Buffer.alloc(0);
 const LINE_PREFIX = /^[A-Z]+:/;
 
-/** Incremental lcov parser: feed chunks, then `end()`. */
+/** Incremental lcov parser: feed chunks, then `end()`; or parse a scan's records with {@link LcovParser.fromScan}. */
 export class LcovParser {
   private readonly out: ReportCollector;
   /** Bytes of an unfinished line (in skip mode: a line start that may be the beginning of "SF:"). */
@@ -133,9 +134,48 @@ export class LcovParser {
     }
   }
 
+  /**
+   * Parse a report split into records by {@link createLcovScanner}: the head and every kept
+   * record are parsed line by line with the same checks as the streaming parser; a record
+   * ruled out by the scan is stepped over, as the streaming parser steps over a record it
+   * does not want. The scan's candidate test must accept every path `wants` accepts.
+   * @throws InputError on a malformed or truncated report
+   */
+  static fromScan(file: string, wants: WantsPath, scan: LcovScan): ReportData {
+    const parser = new LcovParser(file, wants);
+    parser.lines(scan.head);
+    for (const record of scan.records) {
+      if (record.bytes === null) {
+        if (parser.open) parser.fail(`SF record ${record.name} starts before ${parser.currentName} has end_of_record`);
+        parser.out.skip();
+        parser.skipping = true;
+        continue;
+      }
+      parser.skipping = false;
+      parser.lines(record.bytes);
+    }
+    parser.tail = scan.tail;
+    return parser.finish();
+  }
+
+  /** Parse whole lines of `bytes` until the end or until a record is skipped. */
+  private lines(bytes: Buffer): void {
+    let pos = 0;
+    while (pos < bytes.length && !this.skipping) {
+      let nl = bytes.indexOf(10, pos);
+      if (nl === -1) nl = bytes.length;
+      this.line(bytes.toString('utf8', pos, nl));
+      pos = nl + 1;
+    }
+  }
+
   /** Finish: the last line, and refuse a file cut inside a record. */
   end(): ReportData {
     if (!this.skipping && this.carry.length > 0) this.line(this.carry.toString('utf8'));
+    return this.finish();
+  }
+
+  private finish(): ReportData {
     if (this.open) this.fail(`truncated: SF record ${this.currentName} has no end_of_record`);
     if (this.skipping && !/(^|\n)end_of_record\s*$/.test(this.tail.toString('latin1'))) {
       this.fail('truncated: the last record has no end_of_record');

@@ -8,6 +8,13 @@ import type { ReportPath } from '../paths/normalise.js';
 /** Line number → hits, for one file of one report. */
 export type LineHits = Map<number, number>;
 
+/**
+ * No source file reaches this line. Readers that expand ranges (Go blocks, llvm-cov
+ * segments) refuse a line beyond it: a report the patch's tests wrote could otherwise make
+ * the reader walk 2^53 lines.
+ */
+export const MAX_LINE = 10_000_000;
+
 /** Decides, while a report is read, which of its files are kept (only those the diff touches). */
 export type WantsPath = (p: ReportPath) => boolean;
 
@@ -35,6 +42,11 @@ export class ReportCollector {
     const lines: LineHits = new Map();
     this.files.set(p.key, { path: p, lines });
     return lines;
+  }
+
+  /** Count a file record that is not kept (known beforehand not to be wanted). */
+  skip(): void {
+    this.fileCount++;
   }
 
   /** The result for a format. */

@@ -25,6 +25,7 @@ interface HelperSite {
   rank: number;
   replacement: string;
   parses: boolean;
+  stmt_lines: [number, number];
 }
 
 interface HelperFile {
@@ -92,7 +93,7 @@ export async function pythonSites(python: string, files: readonly PythonRequest[
         const start = utf16Offset(f.text, s.start);
         const end = utf16Offset(f.text, s.end);
         const { line, column } = position(starts, start);
-        return { file: f.path, line, column, start, end, operator: s.operator, rank: s.rank, original: shorten(f.text.slice(start, end)), replacement: s.replacement, parses: s.parses };
+        return { file: f.path, line, column, start, end, operator: s.operator, rank: s.rank, original: shorten(f.text.slice(start, end)), replacement: s.replacement, parses: s.parses, coverLines: s.stmt_lines };
       }).filter((s) => f.lines.has(s.line)),
     );
   });

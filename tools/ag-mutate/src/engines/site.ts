@@ -21,6 +21,11 @@ export interface Site {
   readonly replacement: string;
   /** False when the mutated file no longer parses: stillborn without a run. */
   readonly parses: boolean;
+  /**
+   * Python: the lines whose execution shows the mutated statement ran (a compound
+   * statement's header, a simple statement whole), for per-test coverage.
+   */
+  readonly coverLines?: readonly [number, number];
 }
 
 /**

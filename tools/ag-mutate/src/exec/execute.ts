@@ -1,18 +1,19 @@
 /**
- * Runs the test command: a baseline on the unmutated tree (twice, to see red or flaky),
- * then each mutant in one of `jobs` isolated copies, restored after every run.
+ * Runs the test command: a baseline on the unmutated tree (twice, to see red or flaky; one
+ * of the two records which tests execute the changed code), then each mutant in one of
+ * `jobs` isolated copies, restored after every run.
  * @module
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { childEnv, runProcess, type ProcessResult } from '@adversary-gate/core';
-import { applySite, type Site } from '../engines/site.js';
-import { classifyRun, type RunStatus } from './outcome.js';
-import { TreeCopy } from './tree-copy.js';
-import { neverRan, readV8Coverage, type CoverageMap } from './v8-coverage.js';
+import type { ProcessResult } from '@adversary-gate/core';
+import type { Site } from '../engines/site.js';
+import type { Runner, RunnerName } from '../runners/runner.js';
+import { judgeMutant, type MutantVerdict } from './mutant-run.js';
+import { instrumentation, type Instrumented } from './instrument.js';
+import { survivesNeutralEdit } from './neutral-edit.js';
+import type { RunStatus } from './outcome.js';
+import { Workspace } from './workspace.js';
 
-/** A mutant's status: what its run meant, or no_coverage when the baseline never ran its code. */
+/** A mutant's status: what its run meant, or no_coverage when no test executes its code. */
 export type ExecStatus = RunStatus | 'no_coverage';
 
 /** How to run the tests. */
@@ -28,6 +29,12 @@ export interface ExecOptions {
   readonly passEnv: readonly string[];
   /** Files (tree-relative) whose V8 coverage the baseline records, to find uncovered mutants. */
   readonly coverFiles?: ReadonlySet<string>;
+  /** Python files (tree-relative) whose per-test line coverage the baseline records (pytest only). */
+  readonly pythonFiles?: ReadonlySet<string>;
+  /** The runner recognised from the command (default: none, every mutant runs the whole command). */
+  readonly runner?: Runner;
+  /** Run every command inside bubblewrap (probed by the caller). */
+  readonly sandbox?: 'none' | 'bwrap';
   /** Called after each mutant with (done, total, tallies). */
   readonly onProgress?: (done: number, total: number, tally: Readonly<Record<RunStatus, number>>) => void;
 }
@@ -45,7 +52,15 @@ export interface ExecResult {
   readonly baseline: Baseline;
   /** Status per site, same order as the input; empty when the baseline was not green. */
   readonly statuses: readonly ExecStatus[];
+  /** The test that killed each mutant, when the run named one (same order). */
+  readonly killedBy: readonly (string | null)[];
   readonly mutantTimeoutMs: number;
+  /** Which tests the mutants ran. */
+  readonly selection: { readonly runner: RunnerName; readonly mode: 'per-test' | 'per-test-file' | 'whole-command' };
+  /** Problems of the harness itself (a sandbox that could not be built for a run). */
+  readonly faults: readonly string[];
+  /** The suite failed on a behaviour-neutral edit of the changed files (then no mutant ran). */
+  readonly neutralEditFailed: boolean;
 }
 
 /** Extra slack added to every mutant timeout (process start jitter). */
@@ -56,45 +71,27 @@ export function mutantTimeout(baselineMs: number, factor: number): number {
   return Math.ceil(baselineMs * factor) + TIMEOUT_SLACK_MS;
 }
 
-class Workspace {
-  readonly dir: string;
-  readonly copies: TreeCopy[] = [];
-  readonly homes: string[] = [];
+const isGreen = (r: ProcessResult) => r.exitCode === 0 && !r.timedOut && r.signal === null && !r.outputCapHit;
 
-  constructor(tree: string, count: number) {
-    this.dir = mkdtempSync(path.join(os.tmpdir(), 'ag-mutate-'));
-    for (let i = 0; i < count; i++) {
-      this.copies.push(TreeCopy.create(tree, path.join(this.dir, `tree${i}`)));
-      const home = path.join(this.dir, `home${i}`);
-      mkdirSync(home);
-      this.homes.push(home);
-    }
-  }
-
-  dispose(): void {
-    rmSync(this.dir, { recursive: true, force: true });
-  }
-}
-
-function run(ws: Workspace, i: number, opts: ExecOptions, command: string, timeoutMs: number, extra: Record<string, string> = {}): Promise<ProcessResult> {
-  const env = childEnv({ home: ws.homes[i]!, passEnv: opts.passEnv, extra: { PYTHONDONTWRITEBYTECODE: '1', ...extra } });
-  return runProcess({ argv: ['/bin/sh', '-c', command], cwd: ws.copies[i]!.root, env, timeoutMs });
-}
-
-async function baseline(ws: Workspace, opts: ExecOptions): Promise<Baseline & { coverage: CoverageMap }> {
-  const coverDir = path.join(ws.dir, 'v8-coverage');
+async function baseline(ws: Workspace, opts: ExecOptions): Promise<Baseline & { instrumented: Instrumented }> {
+  const inst = instrumentation(ws, opts);
   const runOnce = async (i: number, extra: Record<string, string> = {}) => {
-    const r = await run(ws, i, opts, opts.command, opts.baselineTimeoutMs, extra);
+    const r = await ws.run(i, opts.command, opts.baselineTimeoutMs, extra);
     ws.copies[i]!.restore();
     return r;
   };
-  const cover: Record<string, string> = opts.coverFiles !== undefined && opts.coverFiles.size > 0 ? { NODE_V8_COVERAGE: coverDir } : {};
-  const results =
-    ws.copies.length >= 2 ? await Promise.all([runOnce(0, cover), runOnce(1)]) : [await runOnce(0, cover), await runOnce(0)];
-  const green = results.map((r) => r.exitCode === 0 && !r.timedOut && r.signal === null && !r.outputCapHit);
+  const pair = ws.copies.length >= 2;
+  const results = pair ? await Promise.all([runOnce(0, inst.env), runOnce(1)]) : [await runOnce(0, inst.env), await runOnce(0)];
+  // The recording must not change the outcome: when the recorded run alone failed, it is
+  // run again plainly and nothing recorded is used.
+  let instrumented = inst;
+  if (!isGreen(results[0]!) && isGreen(results[1]!) && Object.keys(inst.env).length > 0) {
+    results[0] = await runOnce(0);
+    instrumented = inst.discard();
+  }
+  const green = results.map(isGreen);
   const status = green.every(Boolean) ? 'green' : green.some(Boolean) ? 'flaky' : 'red';
-  const coverage = opts.coverFiles ? readV8Coverage(coverDir, ws.copies[0]!.root, opts.coverFiles) : new Map();
-  return { status, durationMs: Math.max(...results.map((r) => r.durationMs)), results, coverage };
+  return { status, durationMs: Math.max(...results.map((r) => r.durationMs)), results, instrumented };
 }
 
 /**
@@ -103,43 +100,34 @@ async function baseline(ws: Workspace, opts: ExecOptions): Promise<Baseline & { 
  */
 export async function execute(sites: readonly Site[], texts: ReadonlyMap<string, string>, opts: ExecOptions): Promise<ExecResult> {
   const runnable = sites.filter((s) => s.parses).length;
-  const ws = new Workspace(opts.tree, Math.max(1, Math.min(opts.jobs, Math.max(2, runnable))));
+  const ws = new Workspace(opts.tree, Math.max(1, Math.min(opts.jobs, Math.max(2, runnable))), opts.passEnv, opts.sandbox ?? 'none');
   try {
     const base = await baseline(ws, opts);
     const timeoutMs = mutantTimeout(base.durationMs, opts.timeoutFactor);
-    if (base.status !== 'green') return { baseline: base, statuses: [], mutantTimeoutMs: timeoutMs };
-    const statuses: ExecStatus[] = new Array<ExecStatus>(sites.length);
+    const map = base.instrumented.map();
+    const selection = {
+      runner: opts.runner?.name ?? 'other',
+      mode: map === null ? ('whole-command' as const) : map.mode,
+    };
+    const done0 = { baseline: base, mutantTimeoutMs: timeoutMs, selection, faults: ws.faults, neutralEditFailed: false };
+    if (base.status !== 'green') return { ...done0, statuses: [], killedBy: [] };
+    if (!(await survivesNeutralEdit(ws, opts.command, texts, timeoutMs))) return { ...done0, neutralEditFailed: true, statuses: [], killedBy: [] };
+    const verdicts: MutantVerdict[] = new Array<MutantVerdict>(sites.length);
     const tally: Record<RunStatus, number> = { killed: 0, survived: 0, timeout: 0, stillborn: 0 };
     let next = 0;
     let done = 0;
+    const ctx = { ws, opts, timeoutMs, texts, map, coverage: base.instrumented.v8(), cleanPasses: new Map<string, Promise<boolean>>() };
     const worker = async (w: number) => {
-      const copy = ws.copies[w]!;
       for (let i = next++; i < sites.length; i = next++) {
-        const site = sites[i]!;
-        let status: ExecStatus = 'stillborn';
-        if (site.parses && neverRan(base.coverage, site.file, site.start) === true) {
-          status = 'no_coverage';
-        } else if (site.parses) {
-          copy.write(site.file, applySite(texts.get(site.file)!, site));
-          const command = opts.mutantCommand ?? opts.command;
-          status = classifyRun(await run(ws, w, opts, command, timeoutMs), command, site.file);
-          if (status === 'timeout') {
-            // A timeout counts as a kill: confirm it with twice the time, so a slow moment
-            // of a shared machine is not taken for an infinite loop.
-            copy.restore();
-            status = classifyRun(await run(ws, w, opts, command, 2 * timeoutMs), command, site.file);
-          }
-          copy.restoreFile(site.file);
-          copy.restore();
-        }
-        statuses[i] = status;
-        tally[status === 'no_coverage' ? 'survived' : status]++;
+        const verdict = await judgeMutant(ctx, w, sites[i]!);
+        verdicts[i] = verdict;
+        tally[verdict.status === 'no_coverage' ? 'survived' : verdict.status]++;
         done++;
         opts.onProgress?.(done, sites.length, tally);
       }
     };
     await Promise.all(ws.copies.map((_, w) => worker(w)));
-    return { baseline: base, statuses, mutantTimeoutMs: timeoutMs };
+    return { ...done0, statuses: verdicts.map((v) => v.status), killedBy: verdicts.map((v) => v.killedBy) };
   } finally {
     ws.dispose();
   }

@@ -10,7 +10,8 @@ import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-interface Range {
+/** A V8 block range: offsets into the script and how often it ran. */
+export interface Range {
   readonly start: number;
   readonly end: number;
   readonly count: number;
@@ -24,9 +25,14 @@ interface V8Script {
   functions: { ranges: { startOffset: number; endOffset: number; count: number }[] }[];
 }
 
-/** Read every coverage file in `dir`, keeping scripts under `root` whose relative path is in `files`. */
-export function readV8Coverage(dir: string, root: string, files: ReadonlySet<string>): CoverageMap {
-  const map: CoverageMap = new Map();
+/** One process's coverage: its pid (from the file name) and the ranges of each wanted file. */
+export interface ProcessCoverage {
+  readonly pid: number | null;
+  readonly files: ReadonlyMap<string, readonly Range[]>;
+}
+
+/** Read every coverage file in `dir`, one entry per process, keeping scripts under `root` whose relative path is in `files`. */
+export function readV8Processes(dir: string, root: string, files: ReadonlySet<string>): ProcessCoverage[] {
   let real = root;
   try {
     real = realpathSync(root);
@@ -36,10 +42,11 @@ export function readV8Coverage(dir: string, root: string, files: ReadonlySet<str
   const wanted = new Map([...files].map((f) => [pathToFileURL(path.join(real, f)).href, f]));
   let names: string[] = [];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.json'));
+    names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
   } catch {
-    return map;
+    return [];
   }
+  const out: ProcessCoverage[] = [];
   for (const name of names) {
     let doc: { result?: V8Script[] };
     try {
@@ -47,16 +54,35 @@ export function readV8Coverage(dir: string, root: string, files: ReadonlySet<str
     } catch {
       continue;
     }
+    const found = new Map<string, Range[]>();
     for (const script of doc.result ?? []) {
       const rel = wanted.get(script.url);
       if (rel === undefined) continue;
       const ranges = script.functions.flatMap((f) => f.ranges.map((r) => ({ start: r.startOffset, end: r.endOffset, count: r.count })));
-      const list = map.get(rel) ?? [];
-      list.push(ranges);
-      map.set(rel, list);
+      found.set(rel, [...(found.get(rel) ?? []), ...ranges]);
     }
+    const pid = /^coverage-(\d+)-/.exec(name);
+    out.push({ pid: pid ? Number(pid[1]) : null, files: found });
+  }
+  return out;
+}
+
+/** Read every coverage file in `dir`, keeping scripts under `root` whose relative path is in `files`. */
+export function readV8Coverage(dir: string, root: string, files: ReadonlySet<string>): CoverageMap {
+  const map: CoverageMap = new Map();
+  for (const proc of readV8Processes(dir, root, files)) {
+    for (const [rel, ranges] of proc.files) map.set(rel, [...(map.get(rel) ?? []), [...ranges]]);
   }
   return map;
+}
+
+/** True when the innermost block of `ranges` holding `offset` ran (false when none holds it). */
+export function blockRan(ranges: readonly Range[], offset: number): boolean {
+  let best: Range | null = null;
+  for (const r of ranges) {
+    if (r.start <= offset && offset < r.end && (best === null || r.end - r.start <= best.end - best.start)) best = r;
+  }
+  return best !== null && best.count > 0;
 }
 
 /**
@@ -67,11 +93,7 @@ export function neverRan(map: CoverageMap, file: string, offset: number): boolea
   const processes = map.get(file);
   if (processes === undefined || processes.length === 0) return null;
   for (const ranges of processes) {
-    let best: Range | null = null;
-    for (const r of ranges) {
-      if (r.start <= offset && offset < r.end && (best === null || r.end - r.start <= best.end - best.start)) best = r;
-    }
-    if (best === null || best.count > 0) return false;
+    if (!ranges.some((r) => r.start <= offset && offset < r.end) || blockRan(ranges, offset)) return false;
   }
   return true;
 }

@@ -51,7 +51,9 @@ export function parseJunit(xml: string, resolveId: IdResolver = plainId): JunitR
       declared = { total: d.total + total, failed: d.failed + failed, skipped: d.skipped + skipped, passed: d.passed + total - failed - skipped };
     }
     if (tag.name === 'testcase') {
-      current = { id: resolveId({ classname: a.classname ?? '', name: a.name ?? '', file: a.file ?? null }), outcome: 'passed' };
+      const id = resolveId({ classname: a.classname ?? '', name: a.name ?? '', file: a.file ?? null });
+      if (id === '') throw new Error('a <testcase> names no test (no name, classname or file)');
+      current = { id, outcome: 'passed' };
     } else if (current !== null) {
       if (tag.name === 'failure') current.outcome = 'failed';
       else if (tag.name === 'error' && current.outcome !== 'failed') current.outcome = 'error';

@@ -13,14 +13,24 @@ const word = (text: string, re: RegExp): number | null => {
   return last;
 };
 
+/**
+ * pytest prints exactly one summary line. When the output holds several (a test printed a
+ * forged "N passed" after the real one), each count is the largest any of them gives, so
+ * the sum agrees with no report: a forgery can make the run inconsistent, never clean.
+ */
 function pytestSummary(text: string): Counts | null {
   const lines = text.split('\n').filter((l) => / in \d+(\.\d+)?s/.test(l) && /(passed|failed|error|skipped|xfailed|xpassed|deselected|no tests ran)/.test(l));
-  const line = lines.pop();
-  if (line === undefined) return null;
-  const n = (re: RegExp) => word(line, re) ?? 0;
-  const passed = n(/(\d+) passed/g) + n(/(\d+) xpassed/g);
-  const failed = n(/(\d+) failed/g) + n(/(\d+) errors?\b/g);
-  const skipped = n(/(\d+) skipped/g) + n(/(\d+) xfailed/g);
+  if (lines.length === 0) return null;
+  const counts = lines.map((line) => {
+    const n = (re: RegExp) => word(line, re) ?? 0;
+    return {
+      passed: n(/(\d+) passed/g) + n(/(\d+) xpassed/g),
+      failed: n(/(\d+) failed/g) + n(/(\d+) errors?\b/g),
+      skipped: n(/(\d+) skipped/g) + n(/(\d+) xfailed/g),
+    };
+  });
+  const most = (key: 'passed' | 'failed' | 'skipped') => Math.max(...counts.map((c) => c[key]));
+  const [passed, failed, skipped] = [most('passed'), most('failed'), most('skipped')];
   return { passed, failed, skipped, total: passed + failed + skipped };
 }
 

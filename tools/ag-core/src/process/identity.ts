@@ -1,0 +1,131 @@
+/**
+ * An unprivileged identity for test processes when the gate runs as root: root ignores
+ * RLIMIT_NPROC, can write anywhere and can signal anything. Each execution gets its own
+ * uid, unused on this host, so its process count, its files and its processes are its alone.
+ * @module
+ */
+import { randomInt } from 'node:crypto';
+import { promises as fs, readdirSync, readFileSync, statSync } from 'node:fs';
+
+/** A uid/gid pair to run a child as. */
+export interface Identity {
+  readonly uid: number;
+  readonly gid: number;
+}
+
+/** True when this process runs as root (the only case where a uid change is possible and needed). */
+export function runningAsRoot(): boolean {
+  return typeof process.getuid === 'function' && process.getuid() === 0;
+}
+
+/** The ids the current user namespace maps, as (first inside id, count) pairs (`/proc/self/uid_map`). */
+function mappedRanges(file: string): Array<[number, number]> {
+  try {
+    return readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => line.trim().split(/\s+/).map(Number))
+      .filter((f) => f.length === 3)
+      .map((f) => [f[0]!, f[2]!] as [number, number]);
+  } catch {
+    return [[0, 65536]];
+  }
+}
+
+function mapped(id: number, ranges: ReadonlyArray<[number, number]>): boolean {
+  return ranges.some(([first, count]) => id >= first && id < first + count);
+}
+
+/** Ids named in a passwd/group file (column 3). */
+function namedIds(file: string): Set<number> {
+  try {
+    return new Set(
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .map((l) => Number(l.split(':')[2]))
+        .filter(Number.isInteger),
+    );
+  } catch {
+    return new Set();
+  }
+}
+
+/** Pids whose /proc entry is owned by `uid` (the process's effective uid). */
+export function processesOfUser(uid: number): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const out: number[] = [];
+  for (const e of entries) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      if (statSync(`/proc/${e}`).uid === uid) out.push(Number(e));
+    } catch {
+      // ended while we looked
+    }
+  }
+  return out;
+}
+
+/** Tasks (threads included, as RLIMIT_NPROC counts them) of the processes of `uid`. */
+export function tasksOfUser(uid: number): number {
+  let n = 0;
+  for (const pid of processesOfUser(uid)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      n += Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[17]) || 1;
+    } catch {
+      // ended while we looked
+    }
+  }
+  return n;
+}
+
+/**
+ * A fresh unprivileged uid/gid (equal numbers) for one execution: mapped in this user
+ * namespace, named in neither /etc/passwd nor /etc/group, and owning no process. Picked at
+ * random from 100000–164999 (or 20000–59999 where only the low ids are mapped).
+ */
+export function freshIdentity(): Identity {
+  const uids = mappedRanges('/proc/self/uid_map');
+  const gids = mappedRanges('/proc/self/gid_map');
+  const taken = new Set([...namedIds('/etc/passwd'), ...namedIds('/etc/group')]);
+  const [low, high] = mapped(164_999, uids) && mapped(164_999, gids) ? [100_000, 165_000] : [20_000, 60_000];
+  for (let attempt = 0; attempt < 64; attempt++) {
+    const id = randomInt(low, high);
+    if (!mapped(id, uids) || !mapped(id, gids) || taken.has(id)) continue;
+    if (processesOfUser(id).length > 0) continue;
+    return { uid: id, gid: id };
+  }
+  throw new Error('no free unprivileged uid found for the test processes');
+}
+
+/**
+ * `tasksOfUser` without blocking the event loop (the reads go to libuv's thread pool), for
+ * polling while a child's output is being read.
+ */
+export async function tasksOfUserAsync(uid: number): Promise<number> {
+  let entries: string[];
+  try {
+    entries = await fs.readdir('/proc');
+  } catch {
+    return 0;
+  }
+  const counts = await Promise.all(
+    entries
+      .filter((e) => /^\d+$/.test(e))
+      .map(async (e) => {
+        try {
+          if ((await fs.stat(`/proc/${e}`)).uid !== uid) return 0;
+          const stat = await fs.readFile(`/proc/${e}/stat`, 'utf8');
+          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[17]) || 1;
+        } catch {
+          return 0;
+        }
+      }),
+  );
+  return counts.reduce((a, b) => a + b, 0);
+}

@@ -1,0 +1,25 @@
+/**
+ * Which reports to scan early: large lcov reports (given as `--format lcov`, or recognised
+ * as lcov by content), each in a worker thread while the diff is parsed.
+ * @module
+ */
+import { promises as fs } from 'node:fs';
+import { detectFormat, peekFile } from './detect.js';
+import { PREFETCH_MIN_BYTES, prefetchLcov, type LcovPrefetch } from './lcov-prefetch.js';
+import type { FormatChoice } from './read.js';
+
+async function isLargeLcov(file: string, choice: FormatChoice): Promise<boolean> {
+  try {
+    const st = await fs.lstat(file);
+    if (!st.isFile() || st.size < PREFETCH_MIN_BYTES) return false;
+    return choice === 'lcov' || (choice === 'auto' && detectFormat(file, await peekFile(file)) === 'lcov');
+  } catch {
+    return false; // the ordinary reader reports the problem in its turn
+  }
+}
+
+/** Start an early scan of each large lcov report (null for the others), keeping records that may match one of `diffPaths`. */
+export async function prefetchReports(files: readonly string[], choice: FormatChoice, diffPaths: ReadonlySet<string>, root: string | null): Promise<(LcovPrefetch | null)[]> {
+  const large = await Promise.all(files.map((f) => isLargeLcov(f, choice)));
+  return Promise.all(files.map((f, i) => (large[i] ? prefetchLcov(f, diffPaths, root) : null)));
+}

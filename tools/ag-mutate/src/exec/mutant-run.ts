@@ -1,0 +1,137 @@
+/**
+ * One mutant: decide from the baseline's coverage which tests to run (none: no_coverage;
+ * some: those tests, likely killers first, until the first kill; unknown: the whole
+ * command), write it into a copy, run, restore. Every run is a fresh process, so every
+ * kill is a fresh-process kill. A kill by a subset of the tests is kept only when the same
+ * subset passes on the unmutated tree (a stateful suite can fail when run in another order
+ * or without its earlier tests); otherwise the whole command judges the mutant.
+ * @module
+ */
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { applySite, type Site } from '../engines/site.js';
+import { nodeTestFileCommand } from '../runners/runner.js';
+import type { ExecOptions, ExecStatus } from './execute.js';
+import { pytestPluginEnv } from './instrument.js';
+import { classifyRun, type RunStatus } from './outcome.js';
+import { orderTests, type Coverers, type TestMap } from './test-map.js';
+import { neverRan, type CoverageMap } from './v8-coverage.js';
+import type { Workspace } from './workspace.js';
+
+/** What became of one mutant, and the test that killed it when a run named one. */
+export interface MutantVerdict {
+  readonly status: ExecStatus;
+  readonly killedBy: string | null;
+}
+
+/** What every mutant of one execution shares. */
+export interface MutantContext {
+  readonly ws: Workspace;
+  readonly opts: ExecOptions;
+  readonly timeoutMs: number;
+  readonly texts: ReadonlyMap<string, string>;
+  readonly map: TestMap | null;
+  readonly coverage: CoverageMap;
+  /** Whether a subset command passes on the unmutated tree, by command and selection (computed once). */
+  readonly cleanPasses: Map<string, Promise<boolean>>;
+}
+
+function coverersOf(ctx: MutantContext, site: Site): Coverers {
+  if (ctx.map !== null) return ctx.map.coverers(site);
+  return neverRan(ctx.coverage, site.file, site.start) === true ? { kind: 'none' } : { kind: 'unknown' };
+}
+
+/** Run once; a timeout (counted as a kill) is confirmed with twice the time, so a slow moment of a shared machine is not taken for an infinite loop. */
+async function once(ctx: MutantContext, w: number, site: Site, command: string, extra: Record<string, string>): Promise<RunStatus> {
+  const status = classifyRun(await ctx.ws.run(w, command, ctx.timeoutMs, extra), command, site.file);
+  if (status !== 'timeout') return status;
+  ctx.ws.copies[w]!.restore();
+  return classifyRun(await ctx.ws.run(w, command, 2 * ctx.timeoutMs, extra), command, site.file);
+}
+
+/** One way of running the tests for a mutant: a command, its extra environment, and how to name the killer. */
+interface Attempt {
+  readonly command: string;
+  readonly env: Record<string, string>;
+  /** A key for the clean-tree check (null: the whole command, never checked). */
+  readonly key: string | null;
+  readonly killer: () => string | null;
+}
+
+/** The subset runs for a mutant that some tests cover, likely killers first. */
+function attempts(ctx: MutantContext, w: number, site: Site, cov: Coverers): Attempt[] {
+  const { opts } = ctx;
+  const command = opts.mutantCommand ?? opts.command;
+  if (cov.kind !== 'tests') return [];
+  const ordered = orderTests(cov.tests, site.file);
+  if (ctx.map?.mode === 'per-test-file' && opts.runner?.nodeTestPrefix != null) {
+    const runner = opts.runner;
+    return ordered.map((unit) => {
+      const cmd = nodeTestFileCommand(runner, unit.id);
+      return { command: cmd, env: {}, key: cmd, killer: () => unit.id };
+    });
+  }
+  if (ctx.map?.mode === 'per-test') {
+    const dir = ctx.ws.scratch(`select${w}`);
+    const select = path.join(dir, 'tests.txt');
+    const failed = path.join(dir, 'failed.txt');
+    const list = ordered.map((t) => `${t.id}\n`).join('');
+    writeFileSync(select, list);
+    rmSync(failed, { force: true });
+    const killer = () => {
+      try {
+        return readFileSync(failed, 'utf8') || null;
+      } catch {
+        return null; // a timeout, or no failure reported
+      }
+    };
+    return [{ command, env: { ...pytestPluginEnv(opts.passEnv), AG_MUTATE_SELECT: select, AG_MUTATE_FAILED: failed }, key: `${command}\0${list}`, killer }];
+  }
+  return [];
+}
+
+/** Does the subset pass on the unmutated tree? Asked once per subset; run in copy `w` (the mutant already removed). */
+function cleanPasses(ctx: MutantContext, w: number, site: Site, attempt: Attempt): Promise<boolean> {
+  const key = attempt.key!;
+  let known = ctx.cleanPasses.get(key);
+  if (known === undefined) {
+    known = (async () => {
+      const r = await ctx.ws.run(w, attempt.command, ctx.timeoutMs, attempt.env);
+      ctx.ws.copies[w]!.restore();
+      return classifyRun(r, attempt.command, site.file) === 'survived';
+    })();
+    ctx.cleanPasses.set(key, known);
+  }
+  return known;
+}
+
+/** Judge one site in copy `w`. */
+export async function judgeMutant(ctx: MutantContext, w: number, site: Site): Promise<MutantVerdict> {
+  if (!site.parses) return { status: 'stillborn', killedBy: null };
+  const cov = coverersOf(ctx, site);
+  if (cov.kind === 'none') return { status: 'no_coverage', killedBy: null };
+  const copy = ctx.ws.copies[w]!;
+  const whole = ctx.opts.mutantCommand ?? ctx.opts.command;
+  const mutated = applySite(ctx.texts.get(site.file)!, site);
+  const runMutant = async (command: string, env: Record<string, string>): Promise<RunStatus> => {
+    copy.write(site.file, mutated);
+    try {
+      return await once(ctx, w, site, command, env);
+    } finally {
+      copy.restoreFile(site.file);
+      copy.restore();
+    }
+  };
+  const subset = attempts(ctx, w, site, cov);
+  if (subset.length === 0) return { status: await runMutant(whole, {}), killedBy: null };
+  for (const attempt of subset) {
+    const status = await runMutant(attempt.command, attempt.env);
+    if (status === 'survived') continue;
+    if (status === 'stillborn') return { status, killedBy: null };
+    const killedBy = attempt.killer();
+    if (await cleanPasses(ctx, w, site, attempt)) return { status, killedBy };
+    // The subset fails without the mutant too: its verdict proves nothing; the whole command decides.
+    return { status: await runMutant(whole, {}), killedBy: null };
+  }
+  return { status: 'survived', killedBy: null };
+}

@@ -1,0 +1,34 @@
+/**
+ * The neutral edit: every changed file with a comment appended, so its bytes change and its
+ * behaviour does not. A suite that fails on it tells source bytes apart, not behaviour (a
+ * test that pins a file's checksum, or one that only "works" on the patch's exact file), and
+ * would kill every mutant for a reason that has nothing to do with the mutation: its kills
+ * prove nothing, so strength is not measured.
+ * @module
+ */
+import type { ProcessResult } from '@adversary-gate/core';
+import type { Workspace } from './workspace.js';
+
+/** The text of a file with a behaviour-neutral comment appended (a `#` comment for Python, a block comment otherwise). */
+export function neutralEdit(file: string, text: string): string {
+  const sep = text.endsWith('\n') ? '' : '\n';
+  return /\.pyw?$/.test(file) ? `${text}${sep}# adversary-gate: a behaviour-neutral edit\n` : `${text}${sep}/* adversary-gate: a behaviour-neutral edit */\n`;
+}
+
+/** True when the run passed: exit 0, no signal, no timeout, no output cap. */
+const passed = (r: ProcessResult) => r.exitCode === 0 && !r.timedOut && r.signal === null && !r.outputCapHit && r.spawnError === null;
+
+/**
+ * Run the whole test command once in copy 0 with every changed file neutrally edited.
+ * @returns true when the suite still passes
+ */
+export async function survivesNeutralEdit(ws: Workspace, command: string, texts: ReadonlyMap<string, string>, timeoutMs: number): Promise<boolean> {
+  const copy = ws.copies[0]!;
+  for (const [file, text] of texts) copy.write(file, neutralEdit(file, text));
+  try {
+    return passed(await ws.run(0, command, timeoutMs));
+  } finally {
+    for (const file of texts.keys()) copy.restoreFile(file);
+    copy.restore();
+  }
+}

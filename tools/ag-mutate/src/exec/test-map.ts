@@ -1,0 +1,169 @@
+/**
+ * Which tests execute a mutant, from the baseline's coverage: per test file for node:test
+ * (V8 coverage is per process, and node --test runs each test file in a process of its
+ * own), per test for pytest (a line tracer attributes each line to the running test).
+ * @module
+ */
+import { readdirSync, readFileSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import type { Site } from '../engines/site.js';
+import { blockRan, readV8Processes } from './v8-coverage.js';
+
+/** A test (pytest node id) or test file (tree-relative) and how long it took in the baseline. */
+export interface TestUnit {
+  readonly id: string;
+  readonly ms: number;
+}
+
+/**
+ * The tests that execute a mutant: `unknown` when the coverage cannot tell (the file was
+ * never seen, or code ran outside any attributable test), `none` when no test executes it.
+ */
+export type Coverers = { readonly kind: 'unknown' } | { readonly kind: 'none' } | { readonly kind: 'tests'; readonly tests: readonly TestUnit[] };
+
+/** The baseline's answer to "which tests execute this site?". */
+export interface TestMap {
+  readonly mode: 'per-test' | 'per-test-file';
+  coverers(site: Site): Coverers;
+}
+
+function realRoot(root: string): string {
+  try {
+    return realpathSync(root);
+  } catch {
+    return path.resolve(root);
+  }
+}
+
+function readJsonDir<T>(dir: string): { name: string; value: T }[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
+  } catch {
+    return [];
+  }
+  const out: { name: string; value: T }[] = [];
+  for (const name of names) {
+    try {
+      out.push({ name, value: JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as T });
+    } catch {
+      // a record cut short (a killed process) is skipped: its coverage stays unattributed
+    }
+  }
+  return out;
+}
+
+/** Tree-relative form of an absolute path, or null when it lies outside the tree. */
+function relative(real: string, file: string): string | null {
+  let abs = file;
+  try {
+    abs = realpathSync(file);
+  } catch {
+    // keep
+  }
+  const rel = path.relative(real, abs);
+  return rel === '' || rel.startsWith('..') || path.isAbsolute(rel) ? null : rel.split(path.sep).join('/');
+}
+
+interface EntryRecord {
+  unit: string | null;
+  root: boolean;
+  ms: number;
+}
+
+/**
+ * node:test: V8 coverage files (`coverDir`) joined by pid with the unit records the preload
+ * wrote (`entryDir`). A process that ran the site but belongs to no test file (the runner
+ * itself, or a record lost) makes the site `unknown`.
+ */
+export function nodeTestMap(coverDir: string, entryDir: string, root: string, files: ReadonlySet<string>): TestMap {
+  const real = realRoot(root);
+  const units = new Map<number, string | null>();
+  const durations = new Map<string, number>();
+  for (const { name, value } of readJsonDir<EntryRecord>(entryDir)) {
+    const unit = value.unit === null ? null : relative(real, value.unit);
+    units.set(Number(name.slice(0, -5)), unit);
+    if (value.root && unit !== null) durations.set(unit, Math.max(durations.get(unit) ?? 0, value.ms));
+  }
+  const processes = readV8Processes(coverDir, root, files);
+  return {
+    mode: 'per-test-file',
+    coverers(site) {
+      const loaded = processes.filter((p) => p.files.has(site.file));
+      if (loaded.length === 0) return { kind: 'unknown' };
+      const ran = loaded.filter((p) => blockRan(p.files.get(site.file)!, site.start));
+      if (ran.length === 0) return { kind: 'none' };
+      const ids = new Set<string>();
+      for (const p of ran) {
+        const unit = p.pid === null ? null : (units.get(p.pid) ?? null);
+        if (unit === null) return { kind: 'unknown' };
+        ids.add(unit);
+      }
+      return { kind: 'tests', tests: [...ids].map((id) => ({ id, ms: durations.get(id) ?? 0 })) };
+    },
+  };
+}
+
+interface TraceRecord {
+  tests: Record<string, Record<string, number[]>>;
+  durations: Record<string, number>;
+}
+
+/**
+ * pytest: the plugin's per-process trace files. Lines run outside any test (imports at
+ * collection) make a site `unknown`: every test may depend on them.
+ */
+export function pytestMap(traceDir: string, root: string): TestMap {
+  const real = realRoot(root);
+  const lines = new Map<string, Map<string, Set<number>>>(); // test → file → lines ('' = outside tests)
+  const durations = new Map<string, number>();
+  const seen = new Set<string>();
+  for (const { value } of readJsonDir<TraceRecord>(traceDir)) {
+    for (const [test, files] of Object.entries(value.tests ?? {})) {
+      const perTest = lines.get(test) ?? new Map<string, Set<number>>();
+      for (const [file, hit] of Object.entries(files)) {
+        const rel = relative(real, file);
+        if (rel === null) continue;
+        seen.add(rel);
+        const set = perTest.get(rel) ?? new Set<number>();
+        for (const n of hit) set.add(n);
+        perTest.set(rel, set);
+      }
+      lines.set(test, perTest);
+    }
+    for (const [test, ms] of Object.entries(value.durations ?? {})) durations.set(test, Math.max(durations.get(test) ?? 0, ms));
+  }
+  return {
+    mode: 'per-test',
+    coverers(site) {
+      if (!seen.has(site.file)) return { kind: 'unknown' };
+      const [first, last] = site.coverLines ?? [site.line, site.line];
+      const hits = (set: Set<number> | undefined) => {
+        if (set === undefined) return false;
+        for (let n = first; n <= last; n++) if (set.has(n)) return true;
+        return false;
+      };
+      if (hits(lines.get('')?.get(site.file))) return { kind: 'unknown' };
+      const tests: TestUnit[] = [];
+      for (const [test, files] of lines) if (test !== '' && hits(files.get(site.file))) tests.push({ id: test, ms: durations.get(test) ?? 0 });
+      return tests.length === 0 ? { kind: 'none' } : { kind: 'tests', tests };
+    },
+  };
+}
+
+/** The stem a test file and its source share: `src/price.js`, `test/price.test.js`, `tests/test_price.py` → `price`. */
+export function stem(file: string): string {
+  let name = file.slice(file.lastIndexOf('/') + 1).replace(/\.[cm]?[jt]sx?$|\.py$/, '');
+  name = name.replace(/[._-](?:test|spec)$/, '').replace(/^test[_-]/, '').replace(/_test$/, '');
+  return name.toLowerCase();
+}
+
+/**
+ * Likely killers first: tests whose file is named for the mutated file, then the fastest,
+ * then by id (deterministic).
+ */
+export function orderTests(tests: readonly TestUnit[], mutatedFile: string): TestUnit[] {
+  const target = stem(mutatedFile);
+  const own = (t: TestUnit) => (stem(t.id.split('::')[0]!) === target ? 0 : 1);
+  return [...tests].sort((a, b) => own(a) - own(b) || a.ms - b.ms || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}

@@ -1,0 +1,25 @@
+import test from 'ava';
+import { detectRunner, nodeTestFileCommand, plainWords } from '../src/runners/runner.js';
+
+test('node --test is recognised and its file arguments give way to the selected file', (t) => {
+  const r = detectRunner('node --test --test-reporter spec test/*.test.js');
+  t.is(r.name, 'node-test');
+  t.is(nodeTestFileCommand(r, 'test/a.test.js'), 'node --test --test-reporter spec test/a.test.js');
+  t.is(nodeTestFileCommand(detectRunner('/usr/bin/node --import tsx --test'), 'test/it\'s.test.ts'), "/usr/bin/node --import tsx --test 'test/it'\\''s.test.ts'");
+});
+
+test('a node command without --test, or with shell syntax, cannot be narrowed', (t) => {
+  t.is(detectRunner('node test/price.test.js').nodeTestPrefix, null);
+  t.is(detectRunner('node --test && echo done').nodeTestPrefix, null);
+  t.is(detectRunner('FOO=$(pwd) node --test').nodeTestPrefix, null);
+  t.is(plainWords('node --test "a b"'), null);
+});
+
+test('pytest, mocha, vitest and jest are named; anything else is other', (t) => {
+  t.is(detectRunner('/usr/bin/python3 -m pytest -q').name, 'pytest');
+  t.is(detectRunner('pytest tests').name, 'pytest');
+  t.is(detectRunner('node_modules/.bin/mocha --bail test/').name, 'mocha');
+  t.is(detectRunner('npx vitest run').name, 'vitest');
+  t.is(detectRunner('jest -t x').name, 'jest');
+  t.is(detectRunner('npm test').name, 'other');
+});

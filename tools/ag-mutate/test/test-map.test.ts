@@ -1,0 +1,80 @@
+import test from 'ava';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Site } from '../src/engines/site.js';
+import { nodeTestMap, orderTests, pytestMap, stem } from '../src/exec/test-map.js';
+
+test('a test file and its source share a stem', (t) => {
+  t.is(stem('src/price.js'), 'price');
+  t.is(stem('test/price.test.js'), 'price');
+  t.is(stem('test/price.spec.ts'), 'price');
+  t.is(stem('tests/test_price.py'), 'price');
+  t.is(stem('tests/price_test.py'), 'price');
+});
+
+test('likely killers first: the tests named for the mutated file, then the fastest, then by id', (t) => {
+  const order = orderTests(
+    [
+      { id: 'test/slow.test.js', ms: 900 },
+      { id: 'test/fast.test.js', ms: 10 },
+      { id: 'test/price.test.js', ms: 500 },
+      { id: 'test/b.test.js', ms: 10 },
+    ],
+    'src/price.js',
+  ).map((u) => u.id);
+  t.deepEqual(order, ['test/price.test.js', 'test/b.test.js', 'test/fast.test.js', 'test/slow.test.js']);
+  t.deepEqual(
+    orderTests([{ id: 'tests/test_a.py::t', ms: 1 }, { id: 'tests/test_price.py::t', ms: 5 }], 'app/price.py').map((u) => u.id),
+    ['tests/test_price.py::t', 'tests/test_a.py::t'],
+  );
+});
+
+const site = (over: Partial<Site>): Site => ({ file: 'app/m.py', line: 3, column: 1, start: 0, end: 1, operator: 'op', rank: 1, original: 'a', replacement: 'b', parses: true, ...over });
+
+test('pytest trace: tests that ran the statement cover it; lines run at import make it unknown; a file never traced is unknown', (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ag-mutate-map-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const root = path.join(dir, 'tree');
+  const trace = path.join(dir, 'trace');
+  mkdirSync(path.join(root, 'app'), { recursive: true });
+  mkdirSync(trace);
+  const file = path.join(root, 'app', 'm.py');
+  writeFileSync(file, '');
+  const record = { tests: { '': { [file]: [1] }, 't.py::a': { [file]: [3, 4] }, 't.py::b': { [file]: [4] }, 't.py::c': {} }, durations: { 't.py::a': 2, 't.py::b': 1 } };
+  writeFileSync(path.join(trace, '1.json'), JSON.stringify(record));
+  const map = pytestMap(trace, root);
+  t.is(map.mode, 'per-test');
+  t.deepEqual(map.coverers(site({ line: 3, coverLines: [3, 3] })), { kind: 'tests', tests: [{ id: 't.py::a', ms: 2 }] });
+  t.deepEqual(map.coverers(site({ line: 5, coverLines: [3, 5] })).kind, 'tests');
+  t.deepEqual(map.coverers(site({ line: 7, coverLines: [7, 7] })), { kind: 'none' });
+  t.deepEqual(map.coverers(site({ line: 1, coverLines: [1, 1] })), { kind: 'unknown' });
+  t.deepEqual(map.coverers(site({ file: 'app/other.py' })), { kind: 'unknown' });
+});
+
+test('node:test coverage: a process counts for the test file it was started for; a process no test file owns makes the site unknown', (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ag-mutate-map-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const root = path.join(dir, 'tree');
+  const cover = path.join(dir, 'cover');
+  const entries = path.join(dir, 'entries');
+  for (const d of [path.join(root, 'src'), path.join(root, 'test'), cover, entries]) mkdirSync(d, { recursive: true });
+  const url = `file://${path.join(root, 'src', 'a.js')}`;
+  // offsets 0–100 the script; 10–20 ran in pid 11 only; 30–40 in pid 13 only (a process of no test file); 50–60 never.
+  const script = (counts: [number, number, number]) => ({
+    result: [{ url, functions: [{ ranges: [{ startOffset: 0, endOffset: 100, count: 1 }, { startOffset: 10, endOffset: 20, count: counts[0] }, { startOffset: 30, endOffset: 40, count: counts[1] }, { startOffset: 50, endOffset: 60, count: counts[2] }] }] }],
+  });
+  writeFileSync(path.join(cover, 'coverage-11-1-0.json'), JSON.stringify(script([1, 0, 0])));
+  writeFileSync(path.join(cover, 'coverage-12-1-0.json'), JSON.stringify(script([0, 0, 0])));
+  writeFileSync(path.join(cover, 'coverage-13-1-0.json'), JSON.stringify(script([0, 1, 0])));
+  writeFileSync(path.join(entries, '11.json'), JSON.stringify({ unit: path.join(root, 'test', 'a.test.js'), root: true, ms: 30 }));
+  writeFileSync(path.join(entries, '12.json'), JSON.stringify({ unit: path.join(root, 'test', 'b.test.js'), root: true, ms: 10 }));
+  writeFileSync(path.join(entries, '13.json'), JSON.stringify({ unit: null, root: false, ms: 5 }));
+  const map = nodeTestMap(cover, entries, root, new Set(['src/a.js']));
+  t.is(map.mode, 'per-test-file');
+  const at = (start: number) => map.coverers(site({ file: 'src/a.js', start }));
+  t.deepEqual(at(15), { kind: 'tests', tests: [{ id: 'test/a.test.js', ms: 30 }] });
+  t.deepEqual(at(35), { kind: 'unknown' });
+  t.deepEqual(at(55), { kind: 'none' });
+  t.deepEqual(map.coverers(site({ file: 'src/other.js' })), { kind: 'unknown' });
+});
