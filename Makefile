@@ -1,5 +1,5 @@
 # adversary-gate: make (build), make test, make check (typecheck + tests), make demo (the bundled demo).
-.PHONY: all build test check typecheck demo clean schemas
+.PHONY: all build test check typecheck demo clean schemas self-check
 
 all: build
 
@@ -24,6 +24,10 @@ demo: node_modules
 
 schemas: node_modules
 	npm run generate -w schemas
+
+# The gate on this repository's own latest commit (HEAD~1 → HEAD): see scripts/README.md.
+self-check: build
+	node scripts/self-check/self-check.mjs
 
 clean:
 	rm -rf schemas/dist tools/*/dist .turbo tools/*/.turbo schemas/.turbo

@@ -1,25 +1,101 @@
-// The adversarial suite: each catalogue case is a tiny git repository (the demo project's
-// baseline and an agent commit) run through the whole pipeline (gate.sh: all five tools),
-// asserting the verdict and its reason code. The negative control must ACCEPT, so the suite
-// also measures false alarms. Cases run one at a time: they are whole pipelines on 2 cores.
+// The adversarial suite: every case is a tiny git repository (a baseline commit and an agent
+// commit) judged by the whole pipeline (gate.sh: all five tools, real runners, real
+// coverage), asserting the verdict and a reason code. Controls are clean patches that must
+// ACCEPT. Cases run concurrently under a cap (AG_ADV_JOBS, default 2). Cases that need the
+// sandbox run under bwrap when it works; when it does not they are NOT RUN (logged and
+// counted), and under CI=true they fail. The last hook logs the summary.
 import test from 'ava';
-import { readFileSync, rmSync } from 'node:fs';
-import path from 'node:path';
-import { buildDemoRepo } from '../../pipelines/demo/repo.mjs';
-import { CASES } from './cases.js';
-import { JS_ENV, ROOT, run } from '../e2e/helpers.js';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import os from 'node:os';
+import type { AdversarialCase, CaseContext } from './case.js';
+import { CASES, PENDING } from './cases/index.js';
+import { PROJECT_ENV, killByNonce, limiter, probeBwrap, runGate, type GateResult } from './gate.js';
+import { buildCaseRepo } from './repo.js';
+import { summarize, type Outcome } from './summary.js';
 
-for (const c of CASES) {
-  test.serial(`${c.id}: ${c.what} → ${c.verdict}${c.code ? ` ${c.code}` : ''}`, (t) => {
-    const repo = buildDemoRepo('js', null, { baseFiles: c.base ?? {}, patchFiles: c.patch, message: `agent: ${c.what}` });
-    t.teardown(() => rmSync(repo, { recursive: true, force: true }));
-    const env = { ...JS_ENV, AG_MUTATE_MAX: '4', ...(c.env ?? {}) };
-    const r = run('sh', [path.join(ROOT, 'pipelines/gate.sh'), '--base', 'main~1', '--head', 'main', '--out', 'ag'], repo, env);
-    const verdict = JSON.parse(readFileSync(path.join(repo, 'ag', 'verdict.json'), 'utf8')) as { verdict: string; reasons: { code: string }[] };
-    const codes = verdict.reasons.map((x) => x.code);
-    t.is(verdict.verdict, c.verdict, `${r.stderr}\n${JSON.stringify(verdict.reasons)}`);
-    if (c.code === null && c.verdict === 'ACCEPT') t.deepEqual(codes, []);
-    if (c.code !== null) t.true(codes.includes(c.code), JSON.stringify(verdict.reasons));
-    t.is(r.code, { ACCEPT: 0, REJECT: 1, HOLD: 2 }[c.verdict]);
+const EXIT = { ACCEPT: 0, REJECT: 1, HOLD: 2 } as const;
+const jobs = Math.max(1, Number(process.env.AG_ADV_JOBS ?? 2) || 2);
+const slot = limiter(jobs);
+const SELECTED = process.env.AG_ADV_PENDING === '1' ? PENDING : CASES;
+const noSandbox = SELECTED.some((c) => c.sandbox) ? probeBwrap() : null;
+const outcomes: Outcome[] = [];
+const started = Date.now();
+
+// A listener on the host's loopback, for the cases that try to reach the network.
+const server = createServer((s) => {
+  s.on('error', () => {}); // a client that resets is what some attacks do
+  s.end('host\n');
+});
+const port = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+test.after.always(() => server.close());
+
+/** Codes ag-run and ag-oracle give: a REJECT on them does not depend on coverage or mutation. */
+const RUN_AND_ORACLE = new Set([
+  'CLAIM_FAILED', 'COLLATERAL_REGRESSION', 'ORACLE_TOUCHED', 'FIXTURE_DRIFT', 'FREEZE_INVALID', 'TEST_LOST', 'TEST_SKIPPED',
+  'CLAIM_UNVERIFIED', 'CRITERION_UNPROVEN', 'BASELINE_RED', 'TAMPER_SUSPECTED',
+]);
+
+/**
+ * A REJECT or HOLD decided by ag-run or ag-oracle stays what it is whatever coverage and
+ * mutation say (their codes are all HOLD: they can neither lift a HOLD to ACCEPT nor turn it
+ * into a REJECT). Such cases run every tool, but with no coverage command and a mutant budget
+ * of 0, which keeps the suite inside the test command's time budget. Controls and every case
+ * about coverage or mutation run them in full.
+ */
+function economy(c: AdversarialCase): Record<string, string> {
+  const codes = [c.code, ...(c.also ?? [])];
+  const decidedEarly = c.verdict !== 'ACCEPT' && codes.every((x) => x !== null && RUN_AND_ORACLE.has(x));
+  return decidedEarly ? { AG_COVERAGE_COMMAND: '', AG_MUTATE_MAX: '0' } : {};
+}
+
+async function judge(c: AdversarialCase, ctx: CaseContext): Promise<GateResult> {
+  const sandboxEnv: Record<string, string> = c.sandbox ? { AG_SANDBOX: 'bwrap' } : {};
+  const env = { ...PROJECT_ENV[c.project ?? 'js'], ...economy(c), ...sandboxEnv, ...(typeof c.env === 'function' ? c.env(ctx) : (c.env ?? {})) };
+  if (c.pipeline) return c.pipeline(ctx, env);
+  return runGate(ctx.repo, env);
+}
+
+for (const c of SELECTED) {
+  const title = `${c.id}: ${c.what} → ${c.verdict}${c.code ? ` ${c.code}` : ''}${c.sandbox ? ' (bwrap)' : ''}`;
+  test(title, async (t) => {
+    if (c.sandbox && noSandbox !== null) {
+      outcomes.push({ id: c.id, control: c.control ?? false, got: null, expected: c.verdict, passed: false, why: `not run: ${noSandbox}` });
+      if (process.env.CI === 'true') t.fail(`needs the sandbox and CI=true: ${noSandbox}`);
+      else t.log(`not run: ${noSandbox}`);
+      t.pass();
+      return;
+    }
+    await slot(async () => {
+      const hostDir = mkdtempSync(`${os.tmpdir()}/ag-adv-host-`);
+      const nonce = randomBytes(8).toString('hex');
+      const ctx0 = { nonce, hostDir, port, repo: '' };
+      const base = typeof c.base === 'function' ? c.base(ctx0) : (c.base ?? {});
+      const patch = typeof c.patch === 'function' ? c.patch(ctx0) : c.patch;
+      const repo = buildCaseRepo(c.project ?? 'js', base, patch, `agent: ${c.what}`);
+      t.teardown(() => {
+        killByNonce(nonce); // whatever the attack left running
+        rmSync(repo, { recursive: true, force: true });
+        rmSync(hostDir, { recursive: true, force: true });
+      });
+      const ctx = { ...ctx0, repo };
+      const r = await judge(c, ctx);
+      const got = r.verdict?.verdict ?? 'none';
+      const codes = r.verdict?.reasons.map((x) => x.code) ?? [];
+      const problem = c.check?.(ctx, r) ?? null;
+      const codeOk = (c.code === null ? codes.length === 0 : codes.includes(c.code)) && (c.also ?? []).every((x) => codes.includes(x));
+      const passed = got === c.verdict && codeOk && r.code === EXIT[c.verdict] && problem === null;
+      outcomes.push({ id: c.id, control: c.control ?? false, got, expected: c.verdict, passed });
+      const detail = `${r.stderr.trim().split('\n').slice(-3).join(' | ')}\nreasons: ${JSON.stringify(r.verdict?.reasons.map((x) => `${x.code}: ${x.message}`) ?? null)}`;
+      t.is(got, c.verdict, detail);
+      t.true(codeOk, `expected ${[c.code ?? 'no reason', ...(c.also ?? [])].join(' + ')}; ${detail}`);
+      t.is(r.code, EXIT[c.verdict], `pipeline exit; ${detail}`);
+      t.is(problem, null);
+    });
   });
 }
+
+test.after.always('summary', (t) => {
+  for (const line of summarize(outcomes, SELECTED === PENDING ? [] : PENDING, Date.now() - started)) t.log(line);
+});

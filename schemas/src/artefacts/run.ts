@@ -150,7 +150,8 @@ export const RunArtefact = v.strictObject({
     output_cap_bytes: Count,
     cpu_seconds: v.optional(Count),
     file_size_bytes: v.optional(Count),
-    address_space_bytes: v.optional(Count),
+    /** RLIMIT_DATA (writable private memory). */
+    data_bytes: v.optional(Count),
     open_files: v.optional(Count),
     /** RLIMIT_NPROC (tasks of the run's uid); only set, and only enforced, with `run_as: unprivileged`. */
     processes: v.optional(Count),

@@ -195,7 +195,8 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
         collateral_regression: fb?.outcome === 'PASS' && fp?.outcome === 'FAIL',
         baseline_red: fb !== null && fb.outcome !== 'PASS',
       },
-      test_deltas: testDeltas(fb?.tests ?? null, fp?.tests ?? null),
+      // A run killed at its timeout reported only the tests it reached: the rest are not lost, just unmeasured.
+      test_deltas: fb?.outcome === 'TIMED_OUT' || fp?.outcome === 'TIMED_OUT' ? null : testDeltas(fb?.tests ?? null, fp?.tests ?? null),
       write_watch: writeWatch,
       run_as: isolateUser ? 'unprivileged' : 'caller',
       criteria: claimsFile === null ? [] : judgeCriteria(claimsFile, { baseline: [...claims.map((c) => c.baseline).filter((e): e is Execution => e !== null), ...(fb ? [fb] : [])], patchRounds: claims.map((c) => c.patch), fullPatch: fp }),
@@ -204,7 +205,7 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
         output_cap_bytes: OUTPUT_CAP_BYTES,
         cpu_seconds: ctx.limits.cpuSeconds!,
         file_size_bytes: ctx.limits.fileSizeBytes!,
-        address_space_bytes: ctx.limits.addressSpaceBytes!,
+        data_bytes: ctx.limits.dataBytes!,
         open_files: ctx.limits.openFiles!,
         ...(isolateUser ? { processes: ctx.processLimit } : {}),
       },

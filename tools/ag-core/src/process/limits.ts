@@ -10,8 +10,12 @@ export interface ResourceLimits {
   readonly cpuSeconds?: number;
   /** RLIMIT_FSIZE in bytes (SIGXFSZ, exit 153). */
   readonly fileSizeBytes?: number;
-  /** RLIMIT_AS in bytes (allocation failures, often a SIGKILL/137 or an abort). */
-  readonly addressSpaceBytes?: number;
+  /**
+   * RLIMIT_DATA in bytes: writable private memory (heap, anonymous maps; allocation failures,
+   * often an abort). Not RLIMIT_AS: Node reserves 10 GiB of inaccessible address space per
+   * WebAssembly memory (undici's fetch, esbuild, tsx), which an address-space limit refuses.
+   */
+  readonly dataBytes?: number;
   /** RLIMIT_NOFILE; keep it at 1024 or more, node crashes at start-up below that. */
   readonly openFiles?: number;
   /** RLIMIT_NPROC (tasks of the uid, threads included); only enforced for a non-root uid. */
@@ -26,7 +30,7 @@ export function defaultLimits(timeoutSeconds: number): Required<Omit<ResourceLim
   return {
     cpuSeconds: Math.max(1, Math.ceil(timeoutSeconds * 2)),
     fileSizeBytes: 256 * 1024 * 1024,
-    addressSpaceBytes: 8 * 1024 * 1024 * 1024,
+    dataBytes: 8 * 1024 * 1024 * 1024,
     openFiles: 4096,
   };
 }
@@ -36,7 +40,7 @@ export function withLimits(argv: readonly string[], limits: ResourceLimits, prli
   const flags: string[] = ['--core=0'];
   if (limits.cpuSeconds !== undefined) flags.push(`--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 2}`);
   if (limits.fileSizeBytes !== undefined) flags.push(`--fsize=${limits.fileSizeBytes}`);
-  if (limits.addressSpaceBytes !== undefined) flags.push(`--as=${limits.addressSpaceBytes}`);
+  if (limits.dataBytes !== undefined) flags.push(`--data=${limits.dataBytes}`);
   if (limits.openFiles !== undefined) flags.push(`--nofile=${limits.openFiles}`);
   if (limits.processes !== undefined) flags.push(`--nproc=${limits.processes}`);
   return [prlimit, ...flags, '--', ...argv];

@@ -72,7 +72,7 @@ export function goodRun(): Obj {
     full_suite: { command: 'node --test', baseline: execution('baseline', 1), patch: execution('patch', 1), collateral_regression: false, baseline_red: false },
     test_deltas: { tests_lost: [], tests_newly_skipped: [], tests_pass_to_fail: [] },
     criteria: [{ id: 'AC-1', text: 'adds', kind: 'fix', tests: ['test/calc.test.js::adds'], proven: true, why: 'failed on baseline, passed every round' }],
-    limits: { timeout_seconds: 60, output_cap_bytes: 1048576, cpu_seconds: 60, file_size_bytes: 1 << 28, address_space_bytes: 0, open_files: 1024 },
+    limits: { timeout_seconds: 60, output_cap_bytes: 1048576, cpu_seconds: 60, file_size_bytes: 1 << 28, data_bytes: 0, open_files: 1024 },
   };
 }
 

@@ -1,0 +1,60 @@
+// Catalogue section E: processes, time and resources.
+import type { AdversarialCase } from '../case.js';
+import { PY_BROKEN, pyTest } from './snippets.js';
+
+/**
+ * A Python child that waits for the pytest process to end, then 1.5 s later overwrites the
+ * JUnit report with a passing one (the catalogue measured 0.3 s; on a loaded machine ag-run's
+ * exit handling itself can take that long, and the case is about after, not how soon after).
+ */
+const forger = (newSession: boolean) => `import os, subprocess, sys
+
+FORGER = """
+import os, sys, time
+FAKE = '<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" errors="0" failures="0" skipped="0" tests="2" time="0.01"><testcase classname="tests.test_shop" name="test_add" time="0.001"/><testcase classname="tests.test_shop" name="test_total" time="0.001"/></testsuite></testsuites>'
+parent = int(sys.argv[1])
+end = time.time() + 10
+while time.time() < end and os.getppid() == parent:
+    time.sleep(0.005)
+time.sleep(1.5)
+open('.ag-junit.xml', 'w').write(FAKE)
+"""
+subprocess.Popen([sys.executable, "-c", FORGER, str(os.getpid())], start_new_session=${newSession ? 'True' : 'False'}, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+`;
+const newTest = (body: string, head = '') => `${head}import { test } from 'node:test';\n\n${body}\n`;
+
+export const PROCESSES: readonly AdversarialCase[] = [
+  {
+    id: 'E51',
+    what: 'a setsid daemon keeps rewriting the JUnit report after pytest exits',
+    project: 'py',
+    sandbox: true,
+    patch: { 'shop.py': PY_BROKEN, 'tests/test_shop.py': pyTest(forger(true)) },
+    verdict: 'REJECT',
+    code: 'CLAIM_FAILED',
+  },
+  {
+    id: 'E52',
+    what: 'a background writer rewrites the JUnit report after a clean exit',
+    project: 'py',
+    patch: { 'shop.py': PY_BROKEN, 'tests/test_shop.py': pyTest(forger(false)) },
+    verdict: 'REJECT',
+    code: 'CLAIM_FAILED',
+  },
+  { id: 'E53', what: 'a test that hangs past the timeout', env: { AG_TIMEOUT: '2' }, patch: { 'test/hang.test.js': newTest("test('hangs', async () => {\n  await new Promise((resolve) => setTimeout(resolve, 6000));\n});") }, verdict: 'HOLD', code: 'CLAIM_UNVERIFIED' },
+  { id: 'E54', what: 'a hanging test that ignores SIGTERM', env: { AG_TIMEOUT: '2' }, patch: { 'test/hang.test.js': newTest("process.on('SIGTERM', () => {});\n\ntest('hangs', async () => {\n  await new Promise((resolve) => setTimeout(resolve, 6000));\n});") }, verdict: 'HOLD', code: 'CLAIM_UNVERIFIED' },
+  // The run killed at the cap reported none of the baseline's tests: lost (REJECT), and the claim unverified.
+  { id: 'E55', what: 'an output flood past the capture cap', patch: { 'test/flood.test.js': newTest("test('floods', () => {\n  const line = 'x'.repeat(1023) + '\\n';\n  for (let i = 0; i < 12 * 1024; i++) process.stdout.write(line);\n});") }, verdict: 'REJECT', code: 'TEST_LOST', also: ['CLAIM_UNVERIFIED'] },
+  // node --test reports a test file killed by SIGXFSZ as a failed test: a FAIL, not UNRUNNABLE.
+  { id: 'E56', what: 'a test writes a file past the size limit', patch: { 'test/fill.test.js': newTest("test('fills the disk', () => {\n  const chunk = Buffer.alloc(1 << 20, 120);\n  const fd = openSync('big.bin', 'w');\n  for (let i = 0; i < 300; i++) writeSync(fd, chunk);\n  closeSync(fd);\n  unlinkSync('big.bin');\n});", "import { closeSync, openSync, unlinkSync, writeSync } from 'node:fs';\n") }, verdict: 'REJECT', code: 'CLAIM_FAILED' },
+  { id: 'E58', what: 'a CPU-burning test past the timeout', env: { AG_TIMEOUT: '2' }, patch: { 'test/burn.test.js': newTest("test('burns', () => {\n  const end = Date.now() + 5000;\n  while (Date.now() < end);\n});") }, verdict: 'HOLD', code: 'CLAIM_UNVERIFIED' },
+  {
+    id: 'E59',
+    what: 'the source freezes Date.now so a timing test passes on slow code',
+    base: { 'test/speed.test.js': "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { total } from '../src/cart.js';\n\ntest('total is fast', () => {\n  const start = Date.now();\n  total([1, 2, 3]);\n  assert.ok(Date.now() - start < 50);\n});\n" },
+    patch: { 'src/cart.js': "export function add(a, b) {\n  return a + b;\n}\n\nconst realNow = Date.now;\nDate.now = () => 0;\n\nexport function total(prices) {\n  const end = realNow() + 100;\n  while (realNow() < end);\n  return prices.reduce(add, 0);\n}\n" },
+    verdict: 'HOLD',
+    code: 'STRENGTH_BELOW_FLOOR',
+  },
+];

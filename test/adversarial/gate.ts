@@ -1,0 +1,136 @@
+// Running the real pipeline and the real binaries without blocking the event loop, so
+// that several cases can run at once under a small concurrency cap.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT } from '../e2e/helpers.js';
+
+/** What a process did. */
+export interface Exit {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** The part of verdict.json the cases read. */
+export interface VerdictFile {
+  readonly verdict: 'ACCEPT' | 'REJECT' | 'HOLD';
+  readonly reasons: readonly { readonly code: string; readonly message: string }[];
+}
+
+/** A pipeline's result: the process exit and the verdict it left (null: none, or unreadable). */
+export interface GateResult extends Exit {
+  readonly out: string;
+  readonly verdict: VerdictFile | null;
+}
+
+export const BIN = path.join(ROOT, 'node_modules/.bin');
+export const PYTHON = process.env.AG_DEMO_PYTHON ?? '/usr/bin/python3';
+
+/** Pipeline settings per demo project: fast (one round, a small mutant budget). */
+export const PROJECT_ENV: Readonly<Record<'js' | 'py', Readonly<Record<string, string>>>> = {
+  js: {
+    AG_TEST_COMMAND: 'node --test',
+    AG_COVERAGE_COMMAND: 'mkdir -p coverage && node --test --experimental-test-coverage --test-reporter=lcov --test-reporter-destination=coverage/lcov.info',
+    AG_COVERAGE_REPORT: 'coverage/lcov.info',
+    AG_ROUNDS: '1',
+    AG_MUTATE_MAX: '4',
+    AG_TIMEOUT: '60',
+  },
+  py: {
+    AG_TEST_COMMAND: `${PYTHON} -m pytest -q -p no:cacheprovider --junitxml=.ag-junit.xml`,
+    AG_JUNIT: '.ag-junit.xml',
+    AG_COVERAGE_COMMAND: `${PYTHON} -m coverage run -m pytest -q -p no:cacheprovider; ${PYTHON} -m coverage xml -o coverage.xml`,
+    AG_COVERAGE_REPORT: 'coverage.xml',
+    AG_PYTHON: PYTHON,
+    AG_ROUNDS: '1',
+    AG_MUTATE_MAX: '4',
+    AG_TIMEOUT: '60',
+  },
+};
+
+/** Run a command to its end; never rejects. */
+export function exec(cmd: string, args: readonly string[], cwd: string, env: Readonly<Record<string, string>> = {}): Promise<Exit> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
+    child.on('error', (e) => resolve({ code: null, stdout, stderr: `${stderr}${e.message}` }));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** verdict.json as written, or null when it is missing or not JSON. */
+export function readVerdict(file: string): VerdictFile | null {
+  if (!existsSync(file)) return null;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as VerdictFile;
+  } catch {
+    return null;
+  }
+}
+
+/** pipelines/gate.sh on `repo` (base main~1, head main), evidence in `repo/ag`. */
+export async function runGate(repo: string, env: Readonly<Record<string, string>>): Promise<GateResult> {
+  const r = await exec('sh', [path.join(ROOT, 'pipelines/gate.sh'), '--base', 'main~1', '--head', 'main', '--out', 'ag'], repo, env);
+  const out = path.join(repo, 'ag');
+  return { ...r, out, verdict: readVerdict(path.join(out, 'verdict.json')) };
+}
+
+const KINDS = ['run', 'diffcov', 'mutation', 'oracle'] as const;
+
+/**
+ * ag-decide and `ag-decide check` again on an evidence directory gate.sh left (after a
+ * case tampered with it), exactly as gate.sh calls them; `diff` defaults to its changes.diff.
+ */
+export async function decideAgain(out: string, diff = path.join(out, 'changes.diff')): Promise<GateResult> {
+  const policy = path.join(out, 'baseline/adversary-gate.json');
+  const evidence = KINDS.flatMap((k) => ['--evidence', path.join(out, `${k}.json`)]);
+  await exec(path.join(BIN, 'ag-decide'), ['--diff', diff, ...evidence, '--policy', policy, '--out', path.join(out, 'verdict.json')], out);
+  const r = await exec(path.join(BIN, 'ag-decide'), ['check', path.join(out, 'verdict.json'), '--diff', diff], out);
+  return { ...r, out, verdict: readVerdict(path.join(out, 'verdict.json')) };
+}
+
+/** A counting semaphore: at most `n` tasks at once, in arrival order. */
+export function limiter(n: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async (task) => {
+    if (active >= n) await new Promise<void>((r) => waiting.push(r));
+    else active += 1;
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next(); // the slot passes straight to the next task
+      else active -= 1;
+    }
+  };
+}
+
+/** Whether bubblewrap can build a sandbox here (probed once): null when it can, else why not. */
+export function probeBwrap(): string | null {
+  const r = spawnSync('bwrap', ['--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', 'true'], { encoding: 'utf8', timeout: 10_000 });
+  if (r.error) return `no bwrap (${(r.error as NodeJS.ErrnoException).code ?? r.error.message})`;
+  if (r.status !== 0) return `bwrap cannot build a sandbox: ${(r.stderr || `exit ${r.status}`).trim().split('\n')[0]}`;
+  return null;
+}
+
+/** Kill every process whose command line carries `nonce` (what a case's attack left running); returns how many. */
+export function killByNonce(nonce: string): number {
+  let killed = 0;
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    if (Number(pid) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(nonce)) {
+        process.kill(Number(pid), 'SIGKILL');
+        killed += 1;
+      }
+    } catch {
+      // gone already, or not ours to read
+    }
+  }
+  return killed;
+}
