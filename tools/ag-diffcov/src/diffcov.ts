@@ -3,7 +3,7 @@
  * Reads inputs (the diff, the policy, each report) and returns the artefact; writes nothing.
  * @module
  */
-import { bindDiff, classifyPath, loadPolicyClasses } from '@adversary-gate/core';
+import { bindDiff, classifyPath, loadPolicyClasses, readDiffBytes } from '@adversary-gate/core';
 import { DiffcovArtefact, schemaName, SCHEMA_VERSION } from '@adversary-gate/schemas';
 import * as v from 'valibot';
 import { LcovParser } from './reports/lcov.js';
@@ -16,7 +16,6 @@ import { measure, pragmasOf, splitByClass } from './measure/measure.js';
 import { makeMatcher } from './paths/match.js';
 import { normaliseRoot } from './paths/normalise.js';
 import { diffHeaderPaths } from './paths/diff-header-paths.js';
-import { readDiffBytes } from './read-diff.js';
 
 /** Where the coverage figure comes from (DESIGN.md: computed, untrusted, none). */
 export type CoverageSource = 'computed' | 'untrusted' | 'none';

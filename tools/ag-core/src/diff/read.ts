@@ -47,9 +47,17 @@ export function bindDiff(file: string, bytes: Buffer): BoundDiff {
 
 /** Read and parse `--diff FILE` or stdin. @throws InputError */
 export async function readDiff(file: string): Promise<BoundDiff> {
-  if (file === '-') return bindDiff('-', await readStdin());
+  return bindDiff(file, await readDiffBytes(file));
+}
+
+/**
+ * The bytes of `--diff FILE` or stdin (`-`), under the size cap, unparsed (for a tool that
+ * parses them while it does other work). @throws InputError naming the file
+ */
+export async function readDiffBytes(file: string): Promise<Buffer> {
+  if (file === '-') return readStdin();
   try {
-    return bindDiff(file, await readRegularFile(file, MAX_DIFF_BYTES));
+    return await readRegularFile(file, MAX_DIFF_BYTES);
   } catch (error) {
     if (error instanceof LoadError) throw new InputError(file, error.problem);
     throw error;
