@@ -5,7 +5,8 @@
  * @module
  */
 import { randomInt } from 'node:crypto';
-import { promises as fs, readdirSync, readFileSync, statSync } from 'node:fs';
+import { promises as fs, readFileSync, statSync } from 'node:fs';
+import { pidsWhere } from './proc.js';
 
 /** A uid/gid pair to run a child as. */
 export interface Identity {
@@ -52,22 +53,7 @@ function namedIds(file: string): Set<number> {
 
 /** Pids whose /proc entry is owned by `uid` (the process's effective uid). */
 export function processesOfUser(uid: number): number[] {
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return [];
-  }
-  const out: number[] = [];
-  for (const e of entries) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      if (statSync(`/proc/${e}`).uid === uid) out.push(Number(e));
-    } catch {
-      // ended while we looked
-    }
-  }
-  return out;
+  return pidsWhere((pid) => statSync(`/proc/${pid}`).uid === uid);
 }
 
 /** Tasks (threads included, as RLIMIT_NPROC counts them) of the processes of `uid`. */

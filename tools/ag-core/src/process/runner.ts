@@ -6,8 +6,9 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { processesOfUser, tasksOfUserAsync } from './identity.js';
+import { pidsWhere } from './proc.js';
 import { TailBuffer } from './tail-buffer.js';
 
 /** What to run. */
@@ -73,26 +74,6 @@ export interface ProcessResult {
   readonly escapedProcesses?: number;
   /** With `processCap`: the run was stopped because its uid reached the cap. */
   readonly processCapHit?: boolean;
-}
-
-/** Pids in /proc (Linux) for which `test` holds; a process that ends or cannot be read is skipped. */
-function pidsWhere(test: (pid: number) => boolean): number[] {
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return [];
-  }
-  const out: number[] = [];
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (test(Number(entry))) out.push(Number(entry));
-    } catch {
-      // the process ended while we looked, or is not ours to read
-    }
-  }
-  return out;
 }
 
 /** Pids whose process group is `pgid` (zombies excluded). */
