@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { processesOfUser, tasksOfUserAsync } from './identity.js';
+import { processesOfUser, tasksOfUser, tasksOfUserAsync } from './identity.js';
 import { pidsWhere } from './proc.js';
 import { TailBuffer } from './tail-buffer.js';
 
@@ -238,6 +238,11 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
       timers.push(poll);
     }
     child.on('exit', (code, signal) => {
+      // A shell whose fork failed at the limit exits at once, often between two samples: the
+      // processes it left behind still hold the uid's count, so look once more before the kill.
+      if (!nprocHit && !timedOut && ownUid !== undefined && spec.processCap !== undefined && code !== 0) {
+        if (tasksOfUser(ownUid) >= spec.processCap) nprocHit = true;
+      }
       if (pgid !== undefined) {
         const members = groupMembers(pgid);
         leftovers = members.length;
