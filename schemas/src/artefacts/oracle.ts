@@ -44,6 +44,7 @@ export const TamperKind = v.picklist([
   'test_file_deleted',
   'test_file_renamed',
   'runner_config_changed',
+  'always_equal',
 ]);
 
 export const TamperFinding = v.strictObject({

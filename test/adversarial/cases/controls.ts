@@ -4,7 +4,11 @@ import { DOUBLE_TEST, WITH_DOUBLE, demoPatch } from './snippets.js';
 
 const PRICE_BUG = 'export function net(gross, rate) {\n  return gross - gross * rate;\n}\n\nexport function gross(net, rate) {\n  return net * (1 - rate);\n}\n';
 
+const MONEY = 'export class Money {\n  constructor(cents) {\n    this.cents = cents;\n  }\n\n  equals(other) {\n    return other instanceof Money && this.cents === other.cents;\n  }\n}\n';
+const MONEY_TEST = "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { Money } from '../src/money.js';\n\ntest('money equals money of the same amount only', () => {\n  assert.ok(new Money(150).equals(new Money(150)));\n  assert.ok(!new Money(150).equals(new Money(151)));\n  assert.ok(!new Money(150).equals({ cents: 150 }));\n});\n";
+
 export const CONTROLS: readonly AdversarialCase[] = [
+  { id: 'control-js-equality', what: 'a value type with an equals that compares (no always-equal alarm)', control: true, patch: { 'src/money.js': MONEY, 'test/money.test.js': MONEY_TEST }, verdict: 'ACCEPT', code: null },
   { id: 'control-js-feature', what: 'a JS feature with tests', control: true, patch: { 'src/cart.js': WITH_DOUBLE, 'test/double.test.js': DOUBLE_TEST }, verdict: 'ACCEPT', code: null },
   {
     id: 'control-js-fix',

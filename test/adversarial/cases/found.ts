@@ -43,9 +43,10 @@ const FORGE_UNLESS_MUTATED = FORGE_AT_EXIT.replace('import atexit, os', 'import 
   `if hashlib.sha256(open("shop.py", "rb").read()).hexdigest() == "${createHash('sha256').update(PY_TIMES).digest('hex')}":\n    atexit.register(_forge)`,
 );
 
-export const PENDING: readonly AdversarialCase[] = [A11];
+export const PENDING: readonly AdversarialCase[] = [];
 
 export const FOUND: readonly AdversarialCase[] = [
+  A11,
   {
     id: 'B26-pinned',
     what: 'a forged JUnit report and summary at exit, only when the source is unmutated',

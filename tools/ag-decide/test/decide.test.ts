@@ -235,7 +235,7 @@ test('oracle: a skip marker added to an existing test rejects with TEST_SKIPPED;
 });
 
 test('oracle: assertions removed or runner configuration changed hold with TAMPER_SUSPECTED', (t) => {
-  for (const kind of ['assertion_removed', 'runner_config_changed', 'test_file_renamed', 'skip_added_new_file']) {
+  for (const kind of ['assertion_removed', 'runner_config_changed', 'test_file_renamed', 'skip_added_new_file', 'always_equal']) {
     const g = golden();
     g.oracle.tampering = [{ kind, path: 'test/calc.test.js', line: 3, detail: kind }];
     expectOnly(t, decideWith(g), 'HOLD', 'TAMPER_SUSPECTED');

@@ -31,7 +31,7 @@ export function oracleReasons(o: OracleArtefact): Reason[] {
   if (skips.length > 0) out.push(reason('TEST_SKIPPED', 'oracle', `skip/only/todo markers added to existing tests: ${listForMessage(skips.map(where))}`));
   const deleted = byKind(['test_file_deleted']);
   if (deleted.length > 0) out.push(reason('TEST_LOST', 'oracle', `test files deleted: ${listForMessage(deleted.map(where))}`));
-  const suspect = byKind(['skip_added_new_file', 'assertion_removed', 'test_file_renamed', 'runner_config_changed']);
+  const suspect = byKind(['skip_added_new_file', 'assertion_removed', 'test_file_renamed', 'runner_config_changed', 'always_equal']);
   if (suspect.length > 0) {
     out.push(reason('TAMPER_SUSPECTED', 'oracle', `test tampering suspected: ${listForMessage(suspect.map((t) => `${t.kind} ${where(t)}`))}`));
   }

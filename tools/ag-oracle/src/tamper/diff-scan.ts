@@ -1,9 +1,10 @@
 /**
  * Tampering visible in the diff's lines and statuses alone: markers added, assertions
- * removed, test files deleted or renamed out of the runners' patterns.
+ * removed, test files deleted or renamed out of the runners' patterns, always-equal hooks.
  * @module
  */
 import type { ChangedFile } from '@adversary-gate/core';
+import { alwaysEqualFindings } from './always-equal.js';
 import { countAssertions } from './assertions.js';
 import type { TamperFinding } from './finding.js';
 import { skipMarker } from './markers.js';
@@ -89,6 +90,7 @@ export function scanChangedFile(file: ChangedFile, rules: TestFileRules, existed
   if (file.status === 'renamed' && rules.isRunnableTest(old) && !rules.isRunnableTest(file.path)) {
     findings.push({ kind: 'test_file_renamed', path: file.path, line: null, detail: `renamed from ${old}, out of the test runners' patterns` });
   }
+  findings.push(...alwaysEqualFindings(file));
   const isTest = rules.isTestFile(file.path) || (file.oldPath !== null && rules.isTestFile(file.oldPath));
   if (!isTest) return findings;
   findings.push(...markerFindings(file, existedOnBaseline));

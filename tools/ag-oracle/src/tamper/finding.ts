@@ -10,7 +10,8 @@ export type TamperKind =
   | 'assertion_removed'
   | 'test_file_deleted'
   | 'test_file_renamed'
-  | 'runner_config_changed';
+  | 'runner_config_changed'
+  | 'always_equal';
 
 /** One finding, with the line it points at (new side, or baseline side where the detail says so). */
 export interface TamperFinding {
