@@ -8,6 +8,8 @@
 //
 // Same steps as gate.sh and gate.mk; exits with `ag-decide check`: 0 ACCEPT, 1 REJECT,
 // 2 HOLD, 3 bad usage. Every artefact is written before the check, whatever the verdict.
+// Another run on the same --out (it holds DIR.lock) is exit 2 at once, with nothing written.
+import { spawnSync } from 'node:child_process';
 import { $, fs, minimist, os, path } from 'zx';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -41,6 +43,22 @@ const resolve = async (ref) => {
 
 const [baseSha, headSha] = [await resolve(argv.base), await resolve(argv.head)];
 const out = path.resolve(argv.out);
+// One run per evidence directory (catalogue G69), as gate.sh: flock(1) locks the open file
+// description this process holds (passed as its fd 3), so the lock lasts until this process
+// ends however it ends; node opens files close-on-exec, so no tool inherits it.
+const lock = `${out}.lock`;
+let lockFd;
+try {
+  await fs.mkdirp(path.dirname(out));
+  lockFd = fs.openSync(lock, 'a');
+} catch (e) {
+  console.error(`gate.mjs: cannot open the lock file ${lock}: ${e.code ?? e.message}`);
+  process.exit(3);
+}
+if (spawnSync('flock', ['-n', '3'], { stdio: ['ignore', 'ignore', 'inherit', lockFd] }).status !== 0) {
+  console.error(`gate.mjs: another gate run is using ${out} (it holds ${lock}): HOLD, nothing written`);
+  process.exit(2);
+}
 await fs.remove(out);
 for (const d of ['baseline', 'patch']) await fs.mkdirp(path.join(out, d));
 // The coverage command runs the patch's code in place: in a tree outside the evidence directory.
@@ -54,7 +72,9 @@ await $`git archive ${baseSha} | tar -x -C ${path.join(out, 'baseline')}`;
 await $`git archive ${headSha} | tar -x -C ${path.join(out, 'patch')}`;
 await $`git archive ${headSha} | tar -x -C ${coverageTree}`;
 const diff = path.join(out, 'changes.diff');
-await fs.writeFile(diff, (await $`git diff --no-color --no-ext-diff --find-renames ${baseSha} ${headSha}`).stdout);
+// Written whole or not at all: the tools read it under its final name.
+await fs.writeFile(`${diff}.tmp`, (await $`git diff --no-color --no-ext-diff --find-renames ${baseSha} ${headSha}`).stdout);
+await fs.rename(`${diff}.tmp`, diff);
 
 const policy = argv.policy ?? path.join(out, 'baseline', 'adversary-gate.json');
 const policyArgs = (await fs.pathExists(policy)) ? ['--policy', policy] : [];

@@ -6,6 +6,7 @@
 # Run it inside the git repository to judge. It exports the baseline and the patch trees,
 # writes the diff, measures coverage, runs the four measuring tools, lets ag-decide write
 # verdict.json, and exits with `ag-decide check`: 0 ACCEPT, 1 REJECT, 2 HOLD, 3 bad usage.
+# Another run on the same --out (it holds DIR.lock) is exit 2 at once, with nothing written.
 # A REJECT or HOLD never stops the pipeline half-way: every artefact is written first.
 #
 # Settings (environment):
@@ -33,7 +34,7 @@ while [ $# -gt 0 ]; do
     --base) [ $# -ge 2 ] || usage; BASE=$2; shift 2 ;;
     --head) [ $# -ge 2 ] || usage; HEAD_REF=$2; shift 2 ;;
     --out) [ $# -ge 2 ] || usage; OUT=$2; shift 2 ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     *) usage ;;
   esac
 done
@@ -54,6 +55,15 @@ git rev-parse --git-dir >/dev/null 2>&1 || { echo "gate.sh: not inside a git rep
 base_sha=$(git rev-parse --verify --quiet "$BASE^{commit}") || { echo "gate.sh: unknown base ref: $BASE" >&2; exit 3; }
 head_sha=$(git rev-parse --verify --quiet "$HEAD_REF^{commit}") || { echo "gate.sh: unknown head ref: $HEAD_REF" >&2; exit 3; }
 
+# One run per evidence directory (catalogue G69): a second run on the same --out would delete
+# or mix the first one's artefacts. The lock is a file beside the directory (which is deleted
+# and rebuilt), held on fd 9 until this shell ends however it ends; no tool inherits it.
+LOCK="${OUT%/}.lock"
+# (A failed redirection on exec would end the shell with sh's own message: try it first.)
+{ mkdir -p "$(dirname "$LOCK")" && : >>"$LOCK"; } 2>/dev/null || { echo "gate.sh: cannot open the lock file $LOCK" >&2; exit 3; }
+exec 9>>"$LOCK"
+flock -n 9 || { echo "gate.sh: another gate run is using $OUT (it holds $LOCK): HOLD, nothing written" >&2; exit 2; }
+
 rm -rf "$OUT"
 mkdir -p "$OUT/baseline" "$OUT/patch" || exit 3
 OUT=$(cd "$OUT" && pwd)
@@ -66,7 +76,9 @@ chmod 755 "$WORK" && mkdir "$WORK/coverage-tree" || exit 3
 git archive "$base_sha" | tar -x -C "$OUT/baseline" || exit 3
 git archive "$head_sha" | tar -x -C "$OUT/patch" || exit 3
 git archive "$head_sha" | tar -x -C "$WORK/coverage-tree" || exit 3
-git diff --no-color --no-ext-diff --find-renames "$base_sha" "$head_sha" > "$OUT/changes.diff" || exit 3
+# Written whole or not at all: the tools read it under its final name.
+git diff --no-color --no-ext-diff --find-renames "$base_sha" "$head_sha" > "$OUT/changes.diff.tmp" &&
+  mv "$OUT/changes.diff.tmp" "$OUT/changes.diff" || exit 3
 
 POLICY=${AG_POLICY:-$OUT/baseline/adversary-gate.json}
 policy_args=""
@@ -75,7 +87,7 @@ junit_args=""
 [ -n "${AG_JUNIT:-}" ] && junit_args="--junit $AG_JUNIT"
 
 # 1. did the tests run, and what happened
-"$BIN/ag-run" --baseline "$OUT/baseline" --patch "$OUT/patch" --diff "$OUT/changes.diff" \
+"$BIN/ag-run" 9>&- --baseline "$OUT/baseline" --patch "$OUT/patch" --diff "$OUT/changes.diff" \
   --test-command "$TEST_COMMAND" --full-suite-command "$FULL_SUITE_COMMAND" \
   --rounds "$ROUNDS" --timeout "$TIMEOUT" --sandbox "$SANDBOX" $junit_args --quiet \
   --out "$OUT/run.json" || true
@@ -83,33 +95,33 @@ junit_args=""
 # 2. were the changed lines executed
 coverage_args=""
 if [ -n "$COVERAGE_COMMAND" ]; then
-  sh "$here/lib/run-isolated.sh" "$WORK/coverage-tree" "$TIMEOUT" "$COVERAGE_COMMAND" >"$OUT/coverage.log" 2>&1 || true
+  sh "$here/lib/run-isolated.sh" 9>&- "$WORK/coverage-tree" "$TIMEOUT" "$COVERAGE_COMMAND" >"$OUT/coverage.log" 2>&1 || true
   if [ -f "$WORK/coverage-tree/$COVERAGE_REPORT" ] && [ ! -L "$WORK/coverage-tree/$COVERAGE_REPORT" ]; then
     mkdir -p "$OUT/coverage" && cp "$WORK/coverage-tree/$COVERAGE_REPORT" "$OUT/coverage/" &&
       coverage_args="--coverage $OUT/coverage/$(basename "$COVERAGE_REPORT") --root $WORK/coverage-tree"
   fi
 fi
-"$BIN/ag-diffcov" --diff "$OUT/changes.diff" $coverage_args $policy_args --quiet \
+"$BIN/ag-diffcov" 9>&- --diff "$OUT/changes.diff" $coverage_args $policy_args --quiet \
   --out "$OUT/diffcov.json" --markdown "$OUT/diffcov.md" || true
 
 # 3. would the tests notice if the changed lines were wrong
-"$BIN/ag-mutate" --diff "$OUT/changes.diff" --tree "$OUT/patch" --test-command "$TEST_COMMAND" \
+"$BIN/ag-mutate" 9>&- --diff "$OUT/changes.diff" --tree "$OUT/patch" --test-command "$TEST_COMMAND" \
   --max "$MUTATE_MAX" --python "$PYTHON" --sandbox "$SANDBOX" $policy_args --quiet --out "$OUT/mutation.json" || true
 
 # 4. did the patch touch what it must not
-"$BIN/ag-oracle" --diff "$OUT/changes.diff" --baseline "$OUT/baseline" --patch "$OUT/patch" \
+"$BIN/ag-oracle" 9>&- --diff "$OUT/changes.diff" --baseline "$OUT/baseline" --patch "$OUT/patch" \
   $policy_args --quiet --out "$OUT/oracle.json" || true
 
 # 5. the verdict (written whatever the tools did: missing evidence is HOLD)
 set --
 for kind in run diffcov mutation oracle; do set -- "$@" --evidence "$OUT/$kind.json"; done
-"$BIN/ag-decide" --diff "$OUT/changes.diff" "$@" $policy_args \
+"$BIN/ag-decide" 9>&- --diff "$OUT/changes.diff" "$@" $policy_args \
   --out "$OUT/verdict.json" --markdown "$OUT/verdict.md"
 decided=$?
 
 # The file is checked as CI checks it; its answer must be the one ag-decide just gave. A
 # verdict.json changed after ag-decide wrote it (by a process the tests left behind) is a HOLD.
-"$BIN/ag-decide" check "$OUT/verdict.json" --diff "$OUT/changes.diff"
+"$BIN/ag-decide" 9>&- check "$OUT/verdict.json" --diff "$OUT/changes.diff"
 checked=$?
 if [ "$checked" -ne "$decided" ]; then
   echo "gate.sh: verdict.json no longer says what ag-decide decided (exit $decided, check $checked): HOLD" >&2

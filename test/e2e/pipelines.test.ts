@@ -1,7 +1,9 @@
 // The three pipelines (gate.sh, gate.mk, gate.mjs) on real git repositories, with the real
 // binaries and real test runners, asserting on the verdict file and its reason codes.
 import test from 'ava';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { demoRepo, JS_ENV, ROOT, run } from './helpers.js';
 
@@ -55,4 +57,27 @@ test('gate.sh refuses an unknown base ref with exit 3', (t) => {
   const r = run('sh', [path.join(ROOT, 'pipelines/gate.sh'), '--base', 'no-such-ref', '--out', 'ag'], repo);
   t.is(r.code, 3);
   t.regex(r.stderr, /unknown base ref/);
+});
+
+test('a second run on an evidence directory in use holds at once and writes nothing; after the first ends, a run proceeds (G69)', async (t) => {
+  const repo = demoRepo('js', 'clean');
+  mkdirSync(path.join(repo, 'ag'));
+  writeFileSync(path.join(repo, 'ag', 'verdict.json'), 'the first run\'s verdict\n');
+  // The first run, as far as the lock goes: a holder of ag.lock that says when it has it.
+  const holder = spawn('flock', ['-n', 'ag.lock', 'sh', '-c', 'echo locked; exec cat'], { cwd: repo, stdio: ['pipe', 'pipe', 'inherit'] });
+  const [first] = (await once(holder.stdout, 'data')) as [Buffer];
+  t.is(first.toString().trim(), 'locked');
+  const env = { ...JS_ENV, AG_COVERAGE_COMMAND: '', AG_MUTATE_MAX: '0', AG_ROUNDS: '1' };
+  const sh = run('sh', [path.join(ROOT, 'pipelines/gate.sh'), '--base', 'main~1', '--head', 'main', '--out', 'ag'], repo, env);
+  const mjs = run(process.execPath, [path.join(ROOT, 'pipelines/gate.mjs'), '--base', 'main~1', '--head', 'main', '--out', 'ag', '--test-command', 'node --test'], repo);
+  for (const r of [sh, mjs]) {
+    t.is(r.code, 2, r.stderr);
+    t.regex(r.stderr, /another gate run is using .*ag .*HOLD, nothing written/);
+  }
+  t.is(readFileSync(path.join(repo, 'ag', 'verdict.json'), 'utf8'), 'the first run\'s verdict\n');
+  holder.stdin.end();
+  await once(holder, 'exit');
+  const after = run('sh', [path.join(ROOT, 'pipelines/gate.sh'), '--base', 'main~1', '--head', 'main', '--out', 'ag'], repo, env);
+  t.is(after.code, 2, after.stderr);
+  t.deepEqual(codes(verdictAt(path.join(repo, 'ag'))), ['COVERAGE_NOT_MEASURED']);
 });
