@@ -21,6 +21,7 @@
 #   AG_PYTHON              interpreter for Python projects       (default: python3)
 #   AG_POLICY              policy file outside the patch tree    (default: the baseline's adversary-gate.json)
 #   AG_SANDBOX             none | bwrap                          (default: none)
+#   AG_MAX_PROCESSES       as root: each test run's own process limit (default: ag-run's, 1024)
 #   AG_BIN_DIR             where the ag-* binaries are           (default: this repo's node_modules/.bin)
 set -u
 
@@ -34,7 +35,7 @@ while [ $# -gt 0 ]; do
     --base) [ $# -ge 2 ] || usage; BASE=$2; shift 2 ;;
     --head) [ $# -ge 2 ] || usage; HEAD_REF=$2; shift 2 ;;
     --out) [ $# -ge 2 ] || usage; OUT=$2; shift 2 ;;
-    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
     *) usage ;;
   esac
 done
@@ -83,13 +84,14 @@ git diff --no-color --no-ext-diff --find-renames "$base_sha" "$head_sha" > "$OUT
 POLICY=${AG_POLICY:-$OUT/baseline/adversary-gate.json}
 policy_args=""
 [ -f "$POLICY" ] && policy_args="--policy $POLICY"
-junit_args=""
-[ -n "${AG_JUNIT:-}" ] && junit_args="--junit $AG_JUNIT"
+run_args=""
+[ -n "${AG_JUNIT:-}" ] && run_args="--junit $AG_JUNIT"
+[ -n "${AG_MAX_PROCESSES:-}" ] && run_args="$run_args --max-processes $AG_MAX_PROCESSES"
 
 # 1. did the tests run, and what happened
 "$BIN/ag-run" 9>&- --baseline "$OUT/baseline" --patch "$OUT/patch" --diff "$OUT/changes.diff" \
   --test-command "$TEST_COMMAND" --full-suite-command "$FULL_SUITE_COMMAND" \
-  --rounds "$ROUNDS" --timeout "$TIMEOUT" --sandbox "$SANDBOX" $junit_args --quiet \
+  --rounds "$ROUNDS" --timeout "$TIMEOUT" --sandbox "$SANDBOX" $run_args --quiet \
   --out "$OUT/run.json" || true
 
 # 2. were the changed lines executed

@@ -1,4 +1,6 @@
 // Catalogue section E: processes, time and resources.
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import type { AdversarialCase } from '../case.js';
 import { PY_BROKEN, pyTest } from './snippets.js';
 
@@ -22,7 +24,24 @@ open('.ag-junit.xml', 'w').write(FAKE)
 subprocess.Popen([sys.executable, "-c", FORGER, str(os.getpid())], start_new_session=${newSession ? 'True' : 'False'}, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 `;
+/** A numeric tag for the bomb's sleeps, so the case can look for survivors. */
+const sleepTag = (nonce: string) => `60.${parseInt(nonce.slice(0, 8), 16)}`;
+const asRoot = process.getuid?.() === 0;
+
 const newTest = (body: string, head = '') => `${head}import { test } from 'node:test';\n\n${body}\n`;
+
+/** Processes whose command line carries `tag`. */
+function listSleeps(tag: string): number {
+  let n = 0;
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(tag)) n += 1;
+    } catch {
+      // gone
+    }
+  }
+  return n;
+}
 
 export const PROCESSES: readonly AdversarialCase[] = [
   {
@@ -48,6 +67,28 @@ export const PROCESSES: readonly AdversarialCase[] = [
   { id: 'E55', what: 'an output flood past the capture cap', patch: { 'test/flood.test.js': newTest("test('floods', () => {\n  const line = 'x'.repeat(1023) + '\\n';\n  for (let i = 0; i < 12 * 1024; i++) process.stdout.write(line);\n});") }, verdict: 'REJECT', code: 'TEST_LOST', also: ['CLAIM_UNVERIFIED'] },
   // node --test reports a test file killed by SIGXFSZ as a failed test: a FAIL, not UNRUNNABLE.
   { id: 'E56', what: 'a test writes a file past the size limit', patch: { 'test/fill.test.js': newTest("test('fills the disk', () => {\n  const chunk = Buffer.alloc(1 << 20, 120);\n  const fd = openSync('big.bin', 'w');\n  for (let i = 0; i < 300; i++) writeSync(fd, chunk);\n  closeSync(fd);\n  unlinkSync('big.bin');\n});", "import { closeSync, openSync, unlinkSync, writeSync } from 'node:fs';\n") }, verdict: 'REJECT', code: 'CLAIM_FAILED' },
+  {
+    // As root, ag-run gives every execution a fresh uid with RLIMIT_NPROC (128 here) and stops
+    // it at 3/4 of the limit: both patch runs are rlimit_nproc, the full suite's tests are
+    // lost (REJECT, as for E55's flood). As another user there is no uid of its own to hold a
+    // real bomb, so this one is bounded (1,000 processes) and ends at the timeout: a timed-out
+    // suite has no deltas, the claim is unverified (HOLD).
+    id: 'E57',
+    what: 'a process explosion inside a test',
+    env: { AG_TIMEOUT: '10', AG_MAX_PROCESSES: '128' },
+    patch: (ctx) => ({ 'test/bomb.test.js': newTest(`test('spawns', () => {\n  spawnSync('bash', ['-c', 'for i in $(seq 1000); do sleep ${sleepTag(ctx.nonce)} & done; wait']);\n});`, "import { spawnSync } from 'node:child_process';\n") }),
+    verdict: asRoot ? 'REJECT' : 'HOLD',
+    code: asRoot ? 'TEST_LOST' : 'CLAIM_UNVERIFIED',
+    also: asRoot ? ['CLAIM_UNVERIFIED'] : [],
+    check: (ctx, r) => {
+      const run = JSON.parse(readFileSync(path.join(r.out, 'run.json'), 'utf8')) as { claims: { patch: { kind: string }[] }[] };
+      const kinds = run.claims.flatMap((c) => c.patch.map((e) => e.kind));
+      const want = asRoot ? 'rlimit_nproc' : 'timeout';
+      if (!kinds.includes(want)) return `expected a ${want} execution, got ${kinds.join(', ')}`;
+      const left = listSleeps(sleepTag(ctx.nonce));
+      return left > 0 ? `${left} of the bomb's processes outlived the run` : null;
+    },
+  },
   { id: 'E58', what: 'a CPU-burning test past the timeout', env: { AG_TIMEOUT: '2' }, patch: { 'test/burn.test.js': newTest("test('burns', () => {\n  const end = Date.now() + 5000;\n  while (Date.now() < end);\n});") }, verdict: 'HOLD', code: 'CLAIM_UNVERIFIED' },
   {
     id: 'E59',
