@@ -12,4 +12,5 @@ export * from './diff/model.js';
 export * from './diff/read.js';
 export * from './files/classify.js';
 export * from './files/policy-classes.js';
+export * from './files/tree.js';
 export * from './process/index.js';

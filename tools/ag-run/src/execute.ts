@@ -5,12 +5,11 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { bwrapArgv, childEnv, freshIdentity, runProcess, toolchainDirs, withLimits, type Identity, type ResourceLimits } from '@adversary-gate/core';
+import { bwrapArgv, childEnv, copyTree, freshIdentity, runProcess, toolchainDirs, withLimits, type Identity, type ResourceLimits } from '@adversary-gate/core';
 import { decodeUtf8Strict, LoadError, readRegularFile, type Execution, type Runner } from '@adversary-gate/schemas';
 import { judge, type ReportRead } from './judge.js';
 import type { IdResolver } from './reports/junit.js';
 import { evidenceTail } from './output-tail.js';
-import { chownTree, copyTree } from './tree-copy.js';
 import { snapshotTree } from './tree-snapshot.js';
 import type { CopyState } from './write-watch.js';
 
@@ -73,9 +72,10 @@ export async function execute(plan: ExecutionPlan, ctx: ExecutionContext): Promi
   const tmp = path.join(dir, 'tmp');
   const reportDir = path.join(dir, 'report');
   await fs.mkdir(dir, { recursive: true });
-  await Promise.all([fs.mkdir(home), fs.mkdir(tmp), fs.mkdir(reportDir), copyTree(plan.tree, tree)]);
   const user: Identity | null = ctx.isolateUser ? freshIdentity() : null;
-  if (user !== null) await chownTree(dir, user.uid, user.gid);
+  // The copy is written owned by the run's uid; the directories around it are given to it too.
+  await Promise.all([fs.mkdir(home), fs.mkdir(tmp), fs.mkdir(reportDir), copyTree(plan.tree, tree, user ?? undefined)]);
+  if (user !== null) await Promise.all([dir, home, tmp, reportDir].map((d) => fs.lchown(d, user.uid, user.gid)));
   const autoJunit = ctx.junit === null && plan.runner === 'pytest' ? path.join(reportDir, 'junit.xml') : null;
   const env = childEnv({
     home,

@@ -6,7 +6,7 @@
 import { promises as fs, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { childEnv, defaultLimits, InputError, probeBwrap, readDiff, UsageError } from '@adversary-gate/core';
+import { childEnv, defaultLimits, InputError, probeBwrap, readDiff, removeTree, UsageError } from '@adversary-gate/core';
 import { loadJson, readRegularFile, sha256, type Claim, type Execution, type RunArtefact, type Runner } from '@adversary-gate/schemas';
 import { classifyClaim } from './classify.js';
 import { parseDeclaredCommands } from './commands-json.js';
@@ -211,7 +211,7 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
       },
     };
   } finally {
-    await fs.rm(workRoot, { recursive: true, force: true, maxRetries: 3 });
+    await removeTree(workRoot);
   }
 }
 
