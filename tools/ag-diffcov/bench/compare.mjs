@@ -2,14 +2,19 @@
 /**
  * Side-by-side benchmark: ag-diffcov and diff-cover 7.4.0 on every case of the corpus.
  *
- *   node bench/compare.mjs [--runs N] [--corpus DIR] [--case NAME…]
+ *   node bench/compare.mjs [--runs N] [--corpus DIR] [--case NAME…] [--no-extra-ca-certs]
  *
  * Needs a built package (`npx tsc -p tsconfig.build.json`), /usr/bin/diff-cover and
  * /usr/bin/time. diff-cover 7.4.0 has no --diff-file: it runs `git diff BASE...HEAD` itself,
  * so each case gets a scratch git repository whose base commit is rebuilt from the diff
  * (old-side lines from the hunks, unseen lines filled with unique filler text) and whose
  * head commit is that base with the diff applied. Gzipped inputs are unpacked to a scratch
- * directory first. Prints wall time (median), peak RSS (max) and the ratio of each tool.
+ * directory first. Prints wall time (median), peak RSS (max) and the ratio of each tool, the
+ * load average at the start and the end, and a bare `node -e 0` under the same conditions.
+ *
+ * --no-extra-ca-certs: run both tools without NODE_EXTRA_CA_CERTS in their environment.
+ * Node 20 parses that file (and its own root certificates) at every start, before any
+ * JavaScript runs: with the system bundle named there, that is most of a small run's time.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,6 +34,9 @@ const flag = (name, def) => {
 const RUNS = Number(flag('runs', '3'));
 const CORPUS = path.resolve(flag('corpus', path.join(here, '..', '..', '..', '..', 'shared', 'bench', 'diffcov')));
 const only = args.flatMap((a, i) => (args[i - 1] === '--case' ? [a] : []));
+const ENV = { ...process.env };
+if (args.includes('--no-extra-ca-certs')) delete ENV.NODE_EXTRA_CA_CERTS;
+const loadAtStart = os.loadavg();
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'ag-diffcov-bench-'));
 
 /** Unpack `name` (or `name.gz`) of a case into the scratch dir; returns its path. */
@@ -50,7 +58,7 @@ function timed(cmd, argv, cwd) {
   let rss = 0;
   let last = null;
   for (let i = 0; i < RUNS; i++) {
-    const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', cmd, ...argv], { cwd, encoding: 'utf8', maxBuffer: 1 << 28 });
+    const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', cmd, ...argv], { cwd, env: ENV, encoding: 'utf8', maxBuffer: 1 << 28 });
     const m = /(\d+\.\d+) (\d+\.\d+) (\d+\.\d+) (\d+)\s*$/.exec(r.stderr);
     if (r.status !== 0 || m === null) throw new Error(`${cmd} ${argv.join(' ')} failed (${r.status}): ${r.stderr.slice(-400)}`);
     walls.push(Number(m[1]));
@@ -174,5 +182,9 @@ for (const name of readdirSync(CORPUS).sort()) {
   }
 }
 writeFileSync(path.join(scratch, 'results.json'), `${JSON.stringify(rows, null, 2)}\n`);
-console.log(`\nmachine: ${os.cpus().length} vCPU ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, load ${os.loadavg().map((n) => n.toFixed(1)).join(' ')}; runs per cell: ${RUNS}; results: ${path.join(scratch, 'results.json')}`);
+const bare = timed(process.execPath, ['-e', '0']);
+const loads = (l) => l.map((n) => n.toFixed(1)).join(' ');
+console.log(`\nbare \`node -e 0\`: ${bare.wall.toFixed(2)} s (cpu ${bare.cpu.toFixed(2)}) ${bare.rss.toFixed(0)} MB`);
+console.log(`NODE_EXTRA_CA_CERTS: ${ENV.NODE_EXTRA_CA_CERTS === undefined ? 'not set' : `set (${ENV.NODE_EXTRA_CA_CERTS})`}`);
+console.log(`machine: ${os.cpus().length} vCPU ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, load ${loads(loadAtStart)} at the start, ${loads(os.loadavg())} at the end; runs per cell: ${RUNS}; results: ${path.join(scratch, 'results.json')}`);
 if (!args.includes('--keep')) rmSync(scratch, { recursive: true, force: true, maxRetries: 2 });

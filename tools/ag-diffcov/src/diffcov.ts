@@ -59,12 +59,13 @@ export async function runDiffcov(opts: DiffcovOptions): Promise<DiffcovArtefact>
 }
 
 async function measureDiffcov(opts: DiffcovOptions): Promise<DiffcovArtefact> {
-  const diffBytes = await readDiffBytes(opts.diff);
-  // Large lcov reports are scanned on a second core while the diff is parsed.
-  const headerPaths = opts.source === 'computed' ? diffHeaderPaths(diffBytes.toString('utf8')) : new Set<string>();
+  // Large lcov reports are scanned on a second core while the diff is read and parsed.
   const root = opts.root === null ? null : normaliseRoot(opts.root);
-  const early = opts.source === 'computed' ? await prefetchReports(opts.coverage, opts.format, headerPaths, root) : [];
+  const early = opts.source === 'computed' ? await prefetchReports(opts.coverage, opts.format, root) : [];
   try {
+    const diffBytes = await readDiffBytes(opts.diff);
+    const headerPaths = opts.source === 'computed' ? diffHeaderPaths(diffBytes) : new Set<string>();
+    for (const p of early) p?.scan(headerPaths);
     return await measureWith(opts, diffBytes, headerPaths, early);
   } finally {
     for (const p of early) p?.cancel();
@@ -108,6 +109,7 @@ async function measureWith(opts: DiffcovOptions, diffBytes: Buffer, headerPaths:
   );
   // An early scan kept only records that may match a header path: usable when the headers named every changed file.
   const hinted = split.source.every((f) => headerPaths.has(f.path));
+  if (!hinted) for (const p of early) p?.cancel(); // its scan cannot be used: free the second core
   const reports: ReportData[] = [];
   for (const [i, file] of opts.coverage.entries()) {
     const scanned = hinted ? await early[i]?.result : null;

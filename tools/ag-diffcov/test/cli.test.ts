@@ -278,4 +278,9 @@ test('a report over 16 MB with a malformed kept record or a cut-off end is refus
   t.is(c.code, 3);
   t.regex(c.stderr, /cut\.info: truncated: the last record has no end_of_record/);
   t.false(existsSync(path.join(repo.dir, 'bad.json')));
+  // the report's worker starts before the diff is read: an unreadable diff still ends the run with the diff's error
+  const m = await run(['--diff', path.join(repo.dir, 'none.diff'), '--coverage', cut, '--out', path.join(repo.dir, 'none.json')]);
+  t.is(m.code, 3);
+  t.regex(m.stderr, /none\.diff: /);
+  t.false(existsSync(path.join(repo.dir, 'none.json')));
 });

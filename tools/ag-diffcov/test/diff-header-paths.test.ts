@@ -27,3 +27,13 @@ test('the file headers of a git diff give the paths on both sides, quoted and re
   for (const p of ['src/a.ts', 'old name.py', 'new name.py', 'ün.py', 'mode only.sh', 'plain.c']) t.true(paths.has(p), p);
   t.false(paths.has('new'));
 });
+
+test('paths written as raw UTF-8 bytes are read from the bytes as the diff parser decodes them', (t) => {
+  const diff = Buffer.from('diff --git a/ünï.py b/ünï.py\n--- a/ünï.py\n+++ b/ünï.py\n@@ -1 +1 @@\n-+++ b/not/a/header\n++++ b/nor/this\n');
+  t.deepEqual([...diffHeaderPaths(diff)], ['ünï.py']);
+});
+
+test('a header on the very first line or at the very end without a newline is read', (t) => {
+  t.deepEqual([...diffHeaderPaths('+++ b/first.py\n--- a/last.py')].sort(), ['first.py', 'last.py']);
+  t.deepEqual([...diffHeaderPaths('')], []);
+});

@@ -11,7 +11,9 @@ const TEXT = 'TN:\nSF:other/a.ts\nDA:1,1\nend_of_record\nSF:/ci/repo/src/a.ts\nD
 test('a worker thread scans the report as the scanner does, with the digest of the bytes it read', async (t) => {
   const file = path.join(tempDir(), 'cov.info');
   writeFileSync(file, TEXT);
-  const got = await (await prefetchLcov(file, new Set(['src/a.ts']), null)).result;
+  const prefetch = await prefetchLcov(file, null);
+  prefetch.scan(new Set(['src/a.ts']));
+  const got = await prefetch.result;
   const scanner = createLcovScanner(lcovCandidate(['src/a.ts'], null), 1 << 20);
   scanner.write(Buffer.from(TEXT));
   t.deepEqual(got?.scan, scanner.end());
@@ -24,14 +26,17 @@ test('a missing file or a symbolic link gives no scan (the ordinary reader then 
   const file = path.join(dir, 'cov.info');
   writeFileSync(file, TEXT);
   symlinkSync(file, path.join(dir, 'link.info'));
-  t.is(await (await prefetchLcov(path.join(dir, 'none.info'), new Set(['src/a.ts']), null)).result, null);
-  t.is(await (await prefetchLcov(path.join(dir, 'link.info'), new Set(['src/a.ts']), null)).result, null);
+  for (const name of ['none.info', 'link.info']) {
+    const prefetch = await prefetchLcov(path.join(dir, name), null);
+    prefetch.scan(new Set(['src/a.ts']));
+    t.is(await prefetch.result, null, name);
+  }
 });
 
 test('a cancelled scan settles with no result', async (t) => {
   const file = path.join(tempDir(), 'cov.info');
   writeFileSync(file, TEXT);
-  const p = await prefetchLcov(file, new Set(['src/a.ts']), null);
+  const p = await prefetchLcov(file, null);
   p.cancel();
   t.is(await p.result, null);
 });

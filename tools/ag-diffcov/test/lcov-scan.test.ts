@@ -30,7 +30,11 @@ function outcome(parse: () => ReportData): string {
 }
 
 const names = ['src/a.ts', '/ci/repo/src/a.ts', 'C:\\w\\packages\\x\\src\\b.ts', './lib.py', '../x/src/b.ts', 'other/a.ts', 'x/lib.py', 'src/b.ts', 'file:///ci/repo/lib.py', 'src/./a.ts', 'a.ts/', ''];
-const lines = ['DA:1,1', 'DA:2,0', 'DA:3,5,abc', 'DA:x,1', 'FN:1,f', 'LF:2', '', 'TN:', '<xml>', 'end_of_record', 'DA:9007199254740993,1'];
+const lines = [
+  'DA:1,1', 'DA:2,0', 'DA:3,5,abc', 'DA:x,1', 'FN:1,f', 'LF:2', '', 'TN:', '<xml>', 'end_of_record', 'DA:9007199254740993,1',
+  // the byte-level fast path's edges: leading zeros, 15 and 16 digits, empty fields, a checksum with a CR or a non-ASCII character, tags it does not use
+  'DA:007,01', 'DA:0,4', 'DA:123456789012345,1', 'DA:1234567890123456,2', 'DA:,1', 'DA:1,', 'DA:1,2,', 'DA:1,2,x\ry', 'DA:1,2,\u00e9', 'DA:1,2\u2028', 'DA:1 ,2', ' DA:1,1', 'DAX:1,1', 'BRDA:1,0,0,-', 'D:1', 'SF', 'da:1,1',
+];
 const record = fc.tuple(fc.constantFrom(...names), fc.array(fc.constantFrom(...lines), { maxLength: 5 }), fc.boolean());
 const lcovText = fc.tuple(fc.array(fc.constantFrom('TN:', '', 'VER:2'), { maxLength: 2 }), fc.array(record, { maxLength: 6 }), fc.boolean(), fc.boolean()).map(([head, records, crlf, finalNewline]) => {
   const out: string[] = [...head];
@@ -56,15 +60,16 @@ test('every single cut point of a report gives the same answer', (t) => {
   for (let i = 1; i < text.length; i++) t.is(outcome(() => viaScan(Buffer.from(text), [i])), expected, `cut at ${i}`);
 });
 
-test('records no changed file can claim are stepped over without keeping their bytes', (t) => {
+test('records no changed file can claim are stepped over without keeping their bytes, a run of them as one entry', (t) => {
   const scanner = createLcovScanner(lcovCandidate(DIFF, null), 1 << 20);
-  scanner.write(Buffer.from('TN:\nSF:other/a.ts\nDA:1,1\nend_of_record\nSF:src/a.ts\nDA:4,2\nend_of_record\n'));
+  scanner.write(Buffer.from('TN:\nSF:other/a.ts\nDA:1,1\nend_of_record\nSF:other/b.ts\nend_of_record\nSF:src/a.ts\nDA:4,2\nend_of_record\nSF:other/c.ts\nend_of_record\n'));
   const scan = scanner.end();
   t.deepEqual(
-    scan.records.map((r) => [r.name, r.bytes?.toString() ?? null]),
+    scan.records.map((r) => [r.name, r.bytes?.toString() ?? null, r.count]),
     [
-      ['other/a.ts', null],
-      ['src/a.ts', 'SF:src/a.ts\nDA:4,2\nend_of_record\n'],
+      ['other/a.ts', null, 2],
+      ['src/a.ts', 'SF:src/a.ts\nDA:4,2\nend_of_record\n', 1],
+      ['other/c.ts', null, 1],
     ],
   );
   t.is(scan.head.toString(), 'TN:\n');

@@ -100,3 +100,38 @@ test('every pair of cut points gives the same answer (tiny chunks included)', (t
   }
   t.is(bad, '');
 });
+
+/** What the lcov format says of one line inside a record: the DA pattern, or any upper-case tag. */
+function expectedOf(line: string): string {
+  const text = line.endsWith('\r') ? line.slice(0, -1) : line;
+  if (text.trim() === '') return 'nothing';
+  if (text.startsWith('DA:')) {
+    const m = /^DA:(\d+),(\d+)(?:,.*)?$/.exec(text);
+    if (m === null) return 'malformed';
+    if (!Number.isSafeInteger(Number(m[1])) || !Number.isSafeInteger(Number(m[2]))) return 'out of range';
+    return Number(m[1]) > 0 ? `hit ${Number(m[1])} ${Number(m[2])}` : 'nothing';
+  }
+  return /^[A-Z]+:/.test(text) ? 'nothing' : 'not an lcov line';
+}
+
+function outcomeOf(line: string): string {
+  try {
+    const rows = table(feed(new LcovParser('cov.info', all), `SF:src/a.ts\n${line}\nend_of_record\n`))['src/a.ts'] ?? [];
+    return rows.length === 0 ? 'nothing' : rows.map(([n, h]) => `hit ${n} ${h}`).join(' ');
+  } catch (error) {
+    const message = (error as Error).message;
+    return message.includes('malformed DA') ? 'malformed' : message.includes('out of range') ? 'out of range' : message.includes('not an lcov line') ? 'not an lcov line' : message;
+  }
+}
+
+test('a line read from its bytes means what the lcov patterns say it means (DA numbers, checksums, tags, stray characters)', (t) => {
+  const char = fc.constantFrom('0', '1', '7', '9', ',', 'x', '=', ' ', '\r', '\t', 'é', '\u2028', 'A', 'D', ':');
+  const line = fc.tuple(fc.constantFrom('DA:', 'DA:1', 'DA:12,', 'DA:1,0,', 'BRDA:', 'D:', 'Da:', 'X:', ''), fc.array(char, { maxLength: 20 })).map(([head, rest]) => head + rest.join(''));
+  fc.assert(
+    fc.property(line, (l) => {
+      t.is(outcomeOf(l), expectedOf(l), JSON.stringify(l));
+    }),
+    { numRuns: 5000 },
+  );
+  for (const l of ['DA:123456789012345,999999999999999', 'DA:9007199254740991,1', 'DA:9007199254740993,1', 'DA:1,9007199254740993', 'DA:000000000000000001,2']) t.is(outcomeOf(l), expectedOf(l), l);
+});

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { findPragmas } from '../src/measure/pragmas.js';
+import { findPragmas, PRAGMA_PATTERNS } from '../src/measure/pragmas.js';
 
 test('coverage pragmas of every common tool are found on added lines', (t) => {
   const texts = [
@@ -21,4 +21,21 @@ test('coverage pragmas of every common tool are found on added lines', (t) => {
 
 test('ordinary code mentioning coverage is not a pragma', (t) => {
   t.deepEqual(findPragmas('a.js', [1, 2], ['const ignore = c8Options;', 'coverage.ignore = []']), []);
+});
+
+test('each recognised pragma is found, whatever its case where the tool ignores case', (t) => {
+  const samples = [
+    '/* C8 IGNORE next */',
+    '/* v8 ignore next */',
+    '/* Istanbul Ignore if */',
+    '// node:coverage disable',
+    'x = 1  # pragma: no branch',
+    'GCOVR_EXCL_START',
+    '/** @codeCoverageIgnore */',
+    '#[coverage(off)]',
+    '// coverage:ignore-file',
+    'pragma: no cover',
+  ];
+  for (const re of PRAGMA_PATTERNS) t.true(samples.some((s) => re.test(s)), `no sample for ${re}`);
+  t.is(findPragmas('a.rs', samples.map((_, k) => k + 1), samples).length, samples.length);
 });

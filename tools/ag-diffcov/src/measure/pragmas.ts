@@ -18,6 +18,9 @@ export const PRAGMA_PATTERNS: readonly RegExp[] = [
   /\bpragma:\s*no\s*cover\b/i,
 ];
 
+/** Every pattern above needs one of these words: lines without any are not tried against each pattern. */
+const PRAGMA_WORDS = /ignore|disable|pragma|_EXCL_|coverage/i;
+
 /** A pragma found on an added line. */
 export interface PragmaHit {
   readonly path: string;
@@ -30,7 +33,7 @@ export function findPragmas(path: string, lines: readonly number[], texts: reado
   const out: PragmaHit[] = [];
   for (let k = 0; k < lines.length; k++) {
     const text = texts[k] ?? '';
-    if (PRAGMA_PATTERNS.some((re) => re.test(text))) out.push({ path, line: lines[k]!, text: text.trim().slice(0, 200) });
+    if (PRAGMA_WORDS.test(text) && PRAGMA_PATTERNS.some((re) => re.test(text))) out.push({ path, line: lines[k]!, text: text.trim().slice(0, 200) });
   }
   return out;
 }

@@ -26,28 +26,36 @@ function gitLinePath(rest: string): string | null {
   return left.slice(2) === right.slice(2) ? sidePath(right) : null;
 }
 
-/** Paths named in the file headers of `text` (`--- `, `+++ `, `rename`/`copy` lines, `diff --git`), side prefixes removed. */
-export function diffHeaderPaths(text: string): Set<string> {
+/**
+ * Paths named in the file headers of a diff (`--- `, `+++ `, `rename`/`copy` lines,
+ * `diff --git`), side prefixes removed. Read from the bytes with a native search for each
+ * kind of header line; only those lines are decoded (as UTF-8), so a large diff is neither
+ * decoded twice nor walked line by line.
+ */
+export function diffHeaderPaths(diff: Buffer | string): Set<string> {
+  const bytes = typeof diff === 'string' ? Buffer.from(diff) : diff;
   const paths = new Set<string>();
-  let pos = 0;
-  while (pos < text.length) {
-    let end = text.indexOf('\n', pos);
-    if (end === -1) end = text.length;
-    const c = text.charCodeAt(pos);
-    // '+', '-', 'r', 'c', 'd': the first letters of a header line
-    if (c === 0x2b || c === 0x2d || c === 0x72 || c === 0x63 || c === 0x64) {
-      for (const h of HEADERS) {
-        if (!text.startsWith(h, pos)) continue;
-        let rest = text.slice(pos + h.length, end);
-        if (rest.endsWith('\r')) rest = rest.slice(0, -1);
-        if (h === 'diff --git ') {
-          const p = gitLinePath(rest);
-          if (p !== null) paths.add(p);
-        } else paths.add(sidePath(h.length === 4 ? rest.replace(/\t.*$/, '') : rest));
-        break;
-      }
+  for (const header of HEADERS) {
+    const needle = Buffer.from(header);
+    // the header's text anywhere, then its place checked: a search for "\n" + header is far slower
+    const nextLine = (from: number): number => {
+      let at = bytes.indexOf(needle, from);
+      while (at > 0 && bytes[at - 1] !== 10) at = bytes.indexOf(needle, at + 1);
+      return at;
+    };
+    let line = nextLine(0);
+    while (line !== -1) {
+      const start = line + header.length;
+      let end = bytes.indexOf(10, start);
+      if (end === -1) end = bytes.length;
+      let rest = bytes.toString('utf8', start, end);
+      if (rest.endsWith('\r')) rest = rest.slice(0, -1);
+      if (header === 'diff --git ') {
+        const p = gitLinePath(rest);
+        if (p !== null) paths.add(p);
+      } else paths.add(sidePath(header.length === 4 ? rest.replace(/\t.*$/, '') : rest));
+      line = nextLine(end);
     }
-    pos = end + 1;
   }
   return paths;
 }

@@ -1,10 +1,11 @@
 /**
- * Read, hash and split a large lcov report on a second core while the main thread parses the
- * diff. The worker keeps only the records whose path may match a path the diff's headers
- * name (see {@link lcovCandidate}); the main thread parses those once the diff is known.
- * Whatever goes wrong in the worker (an unreadable file, too much to keep, a crash) makes
- * the result `null`, and the caller reads the report the ordinary way, which reports the
- * problem with its usual message.
+ * Read, hash and split a large lcov report on a second core while the main thread reads and
+ * parses the diff. The worker is started before the diff is read, so that its own start-up
+ * overlaps the reading; it waits for the paths the diff's headers name, then keeps only the
+ * records whose path may match one of them (see {@link lcovCandidate}); the main thread
+ * parses those once the diff is known. Whatever goes wrong in the worker (an unreadable
+ * file, too much to keep, a crash) makes the result `null`, and the caller reads the report
+ * the ordinary way, which reports the problem with its usual message.
  * @module
  */
 import { createLcovScanner, lcovCandidate, type LcovScan } from './lcov-scan.js';
@@ -21,8 +22,10 @@ export interface PrefetchedLcov {
   readonly sha256: `sha256:${string}`;
 }
 
-/** A scan under way in a worker thread. */
+/** A worker thread that scans one report once it is given the diff's paths. */
 export interface LcovPrefetch {
+  /** Start the scan, keeping the records that may match one of `diffPaths` (once; later calls are ignored). */
+  scan(diffPaths: ReadonlySet<string>): void;
   /** The scan, or null when the report must be read the ordinary way. */
   readonly result: Promise<PrefetchedLcov | null>;
   /** Stop the worker (harmless once it has finished). */
@@ -31,7 +34,6 @@ export interface LcovPrefetch {
 
 interface WorkerData {
   readonly file: string;
-  readonly diffPaths: readonly string[];
   readonly root: string | null;
   readonly keepLimit: number;
 }
@@ -44,12 +46,12 @@ function scanInWorker(require: NodeJS.Require, scanner: typeof createLcovScanner
   const fs = require('node:fs') as typeof import('node:fs');
   const { createHash } = require('node:crypto') as typeof import('node:crypto');
   const data = workerData as WorkerData;
-  let reply: WorkerReply = { ok: false };
-  try {
-    const fd = fs.openSync(data.file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+  const scanFile = (diffPaths: readonly string[]): WorkerReply => {
     try {
-      if (fs.fstatSync(fd).isFile()) {
-        const scan = scanner(candidate(data.diffPaths, data.root), data.keepLimit);
+      const fd = fs.openSync(data.file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+      try {
+        if (!fs.fstatSync(fd).isFile()) return { ok: false };
+        const scan = scanner(candidate(diffPaths, data.root), data.keepLimit);
         const hash = createHash('sha256');
         const buf = Buffer.allocUnsafe(4 << 20);
         let n;
@@ -58,15 +60,15 @@ function scanInWorker(require: NodeJS.Require, scanner: typeof createLcovScanner
           hash.update(chunk);
           scan.write(chunk);
         }
-        if (!scan.overflow) reply = { ok: true, scan: scan.end(), sha256: `sha256:${hash.digest('hex')}` };
+        return scan.overflow ? { ok: false } : { ok: true, scan: scan.end(), sha256: `sha256:${hash.digest('hex')}` };
+      } finally {
+        fs.closeSync(fd);
       }
-    } finally {
-      fs.closeSync(fd);
+    } catch {
+      return { ok: false };
     }
-  } catch {
-    reply = { ok: false };
-  }
-  parentPort!.postMessage(reply);
+  };
+  parentPort!.once('message', (diffPaths: readonly string[]) => parentPort!.postMessage(scanFile(diffPaths)));
 }
 
 // `__name`: transpilers that keep function names (tsx, esbuild's keepNames) wrap inner functions in it.
@@ -81,20 +83,20 @@ function asBuffers(scan: LcovScan): LcovScan {
   return {
     head: buffer(scan.head),
     tail: buffer(scan.tail),
-    records: scan.records.map((r) => ({ name: r.name, bytes: r.bytes === null ? null : buffer(r.bytes) })),
+    records: scan.records.map((r) => ({ name: r.name, bytes: r.bytes === null ? null : buffer(r.bytes), count: r.count })),
   };
 }
 
-/** Start scanning `file` in a worker, keeping the records that may match one of `diffPaths` (`root`: the normalised `--root`). */
-export async function prefetchLcov(file: string, diffPaths: ReadonlySet<string>, root: string | null): Promise<LcovPrefetch> {
-  const workerData: WorkerData = { file, diffPaths: [...diffPaths], root, keepLimit: PREFETCH_KEEP_LIMIT };
+/** Start a worker that will scan `file` (`root`: the normalised `--root`) once {@link LcovPrefetch.scan} gives it the diff's paths. */
+export async function prefetchLcov(file: string, root: string | null): Promise<LcovPrefetch> {
+  const workerData: WorkerData = { file, root, keepLimit: PREFETCH_KEEP_LIMIT };
   // Loaded here, not at start-up: most runs have no report large enough to need it.
   const { Worker } = await import('node:worker_threads');
   let worker: InstanceType<typeof Worker>;
   try {
     worker = new Worker(SOURCE, { eval: true, workerData, stderr: true });
   } catch {
-    return { result: Promise.resolve(null), cancel: () => undefined };
+    return { scan: () => undefined, result: Promise.resolve(null), cancel: () => undefined };
   }
   const result = new Promise<PrefetchedLcov | null>((resolve) => {
     worker.once('message', (reply: WorkerReply) => {
@@ -103,7 +105,13 @@ export async function prefetchLcov(file: string, diffPaths: ReadonlySet<string>,
     worker.once('error', () => resolve(null));
     worker.once('exit', () => resolve(null));
   });
+  let started = false;
   return {
+    scan: (diffPaths) => {
+      if (started) return;
+      started = true;
+      worker.postMessage([...diffPaths]);
+    },
     result,
     cancel: () => {
       void worker.terminate();

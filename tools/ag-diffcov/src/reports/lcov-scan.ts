@@ -9,10 +9,15 @@
  * @module
  */
 
-/** One `SF:` record: its path as written, and its bytes when kept (null: ruled out). */
+/**
+ * One `SF:` record: its path as written, and its bytes when kept. A run of consecutive
+ * records ruled out is one entry (bytes null): the first one's path and how many there were.
+ */
 export interface LcovRecord {
   readonly name: string;
   readonly bytes: Buffer | null;
+  /** How many records the entry stands for (1 for a kept record). */
+  readonly count: number;
 }
 
 /** An lcov file split into records. */
@@ -45,7 +50,16 @@ export function lcovCandidate(diffPaths: readonly string[], root: string | null)
   for (const d of diffPaths) {
     for (let i = d.indexOf('/'); i !== -1; i = d.indexOf('/', i + 1)) if (i + 1 < d.length) inner.add(d.slice(i + 1));
   }
+  // Every rule keeps a plain path's last segment: a name whose last segment no changed file
+  // has is refused at once, unless it is of a form the full test below accepts whatever it says.
+  const lastSegments = new Set<string>();
+  for (const d of diffPaths) {
+    lastSegments.add(d.slice(d.lastIndexOf('/') + 1));
+    lastSegments.add(d.slice(Math.max(d.lastIndexOf('/'), d.lastIndexOf('\\')) + 1));
+  }
+  const special = /^$|^file:|[/\\]{2}|[/\\]$|(^|[/\\])\.\.?([/\\]|$)/;
   return (name) => {
+    if (!lastSegments.has(name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1)) && !special.test(name)) return false;
     let p = name.includes('\\') ? name.replace(/\\/g, '/') : name;
     if (p.startsWith('file:')) return true;
     let drive = '';
@@ -80,7 +94,7 @@ export function lcovCandidate(diffPaths: readonly string[], root: string | null)
  */
 export function createLcovScanner(candidate: (name: string) => boolean, keepLimit: number): LcovScanner {
   const SF = Buffer.from('SF:');
-  const records: LcovRecord[] = [];
+  const records: { name: string; bytes: Buffer | null; count: number }[] = [];
   let parts: Buffer[] = [];
   let keeping = true; // the head is kept
   let currentName: string | null = null;
@@ -92,8 +106,10 @@ export function createLcovScanner(candidate: (name: string) => boolean, keepLimi
 
   const closeCurrent = (): void => {
     const bytes = keeping ? Buffer.concat(parts) : null;
+    const last = records[records.length - 1];
     if (currentName === null) head = bytes ?? Buffer.alloc(0);
-    else records.push({ name: currentName, bytes });
+    else if (bytes === null && last !== undefined && last.bytes === null) last.count++;
+    else records.push({ name: currentName, bytes, count: 1 });
     parts = [];
   };
   const keep = (w: Buffer, from: number, to: number): void => {

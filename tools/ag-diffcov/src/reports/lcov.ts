@@ -13,6 +13,30 @@ const NEXT_SF = Buffer.from('\nSF:');
 const SF = Buffer.from('SF:');
 const EMPTY = Buffer.alloc(0);
 const LINE_PREFIX = /^[A-Z]+:/;
+const CR = 0x0d;
+const COLON = 0x3a;
+const COMMA = 0x2c;
+
+/**
+ * The decimal number of `bytes[from, to)` when it is 1 to 15 ASCII digits (always a safe
+ * integer), else -1.
+ */
+function digits(bytes: Buffer, from: number, to: number): number {
+  if (to <= from || to - from > 15) return -1;
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const d = bytes[i]! - 0x30;
+    if (d < 0 || d > 9) return -1;
+    n = n * 10 + d;
+  }
+  return n;
+}
+
+/** Does `bytes[from, to)` hold only printable ASCII (what `.` in the DA pattern surely matches)? */
+function printable(bytes: Buffer, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (bytes[i]! < 0x20 || bytes[i]! > 0x7e) return false;
+  return true;
+}
 
 /** Incremental lcov parser: feed chunks, then `end()`; or parse a scan's records with {@link LcovParser.fromScan}. */
 export class LcovParser {
@@ -74,6 +98,41 @@ export class LcovParser {
   }
 
   /**
+   * One line given as bytes `[start, end)` (without its `\n`). The common lines are handled
+   * on the bytes without decoding them: a well-formed `DA:<line>,<hits>` of a kept record,
+   * and a tag this reader does not use (`FN:`, `BRDA:`, `LF:`…). Anything else, including a
+   * `DA` line these byte checks are not sure of, goes through {@link line} and its checks.
+   */
+  private lineAt(bytes: Buffer, start: number, end: number): void {
+    const e = end > start && bytes[end - 1] === CR ? end - 1 : end;
+    let p = start;
+    while (p < e && bytes[p]! >= 0x41 && bytes[p]! <= 0x5a) p++;
+    if (p > start && p < e && bytes[p] === COLON) {
+      const pair = p - start === 2 ? (bytes[start]! << 8) | bytes[start + 1]! : -1;
+      if (pair === 0x4441 /* DA */) {
+        if (this.current !== null && this.daAt(bytes, p + 1, e)) return;
+      } else if (pair !== 0x5346 /* SF */) {
+        return;
+      }
+    }
+    this.line(bytes.toString('utf8', start, end));
+  }
+
+  /** Record `<line>,<hits>[,<checksum>]` at `bytes[from, to)` into the current record; false when unsure (then {@link line} decides). */
+  private daAt(bytes: Buffer, from: number, to: number): boolean {
+    const comma = bytes.indexOf(COMMA, from);
+    if (comma === -1 || comma >= to) return false;
+    let hitsEnd = bytes.indexOf(COMMA, comma + 1);
+    if (hitsEnd === -1 || hitsEnd > to) hitsEnd = to;
+    else if (!printable(bytes, hitsEnd + 1, to)) return false;
+    const line = digits(bytes, from, comma);
+    const hits = digits(bytes, comma + 1, hitsEnd);
+    if (line === -1 || hits === -1) return false;
+    if (line > 0) addHits(this.current!, line, hits);
+    return true;
+  }
+
+  /**
    * Parse the next chunk of bytes (the chunk may be reused by the caller afterwards).
    * Records of unwanted files are stepped over with a native search for the next `SF:`.
    */
@@ -99,7 +158,8 @@ export class LcovParser {
         this.carry = Buffer.concat([this.carry, chunk]);
         return;
       }
-      this.line(Buffer.concat([this.carry, chunk.subarray(0, nl)]).toString('utf8'));
+      const joined = Buffer.concat([this.carry, chunk.subarray(0, nl)]);
+      this.lineAt(joined, 0, joined.length);
       this.carry = EMPTY;
       pos = nl + 1;
     }
@@ -124,7 +184,7 @@ export class LcovParser {
         this.carry = Buffer.from(chunk.subarray(pos));
         return;
       }
-      this.line(chunk.toString('utf8', pos, nl));
+      this.lineAt(chunk, pos, nl);
       pos = nl + 1;
     }
     // The chunk ended exactly at a line end.
@@ -147,7 +207,7 @@ export class LcovParser {
     for (const record of scan.records) {
       if (record.bytes === null) {
         if (parser.open) parser.fail(`SF record ${record.name} starts before ${parser.currentName} has end_of_record`);
-        parser.out.skip();
+        parser.out.skip(record.count);
         parser.skipping = true;
         continue;
       }
@@ -164,14 +224,14 @@ export class LcovParser {
     while (pos < bytes.length && !this.skipping) {
       let nl = bytes.indexOf(10, pos);
       if (nl === -1) nl = bytes.length;
-      this.line(bytes.toString('utf8', pos, nl));
+      this.lineAt(bytes, pos, nl);
       pos = nl + 1;
     }
   }
 
   /** Finish: the last line, and refuse a file cut inside a record. */
   end(): ReportData {
-    if (!this.skipping && this.carry.length > 0) this.line(this.carry.toString('utf8'));
+    if (!this.skipping && this.carry.length > 0) this.lineAt(this.carry, 0, this.carry.length);
     return this.finish();
   }
 

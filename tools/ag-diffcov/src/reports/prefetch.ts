@@ -1,6 +1,6 @@
 /**
  * Which reports to scan early: large lcov reports (given as `--format lcov`, or recognised
- * as lcov by content), each in a worker thread while the diff is parsed.
+ * as lcov by content), each in a worker thread started before the diff is read.
  * @module
  */
 import { promises as fs } from 'node:fs';
@@ -18,8 +18,8 @@ async function isLargeLcov(file: string, choice: FormatChoice): Promise<boolean>
   }
 }
 
-/** Start an early scan of each large lcov report (null for the others), keeping records that may match one of `diffPaths`. */
-export async function prefetchReports(files: readonly string[], choice: FormatChoice, diffPaths: ReadonlySet<string>, root: string | null): Promise<(LcovPrefetch | null)[]> {
+/** Start a scanning worker for each large lcov report (null for the others); each scans once given the diff's paths. */
+export async function prefetchReports(files: readonly string[], choice: FormatChoice, root: string | null): Promise<(LcovPrefetch | null)[]> {
   const large = await Promise.all(files.map((f) => isLargeLcov(f, choice)));
-  return Promise.all(files.map((f, i) => (large[i] ? prefetchLcov(f, diffPaths, root) : null)));
+  return Promise.all(files.map((f, i) => (large[i] ? prefetchLcov(f, root) : null)));
 }

@@ -44,9 +44,9 @@ export class ReportCollector {
     return lines;
   }
 
-  /** Count a file record that is not kept (known beforehand not to be wanted). */
-  skip(): void {
-    this.fileCount++;
+  /** Count `n` file records that are not kept (known beforehand not to be wanted). */
+  skip(n = 1): void {
+    this.fileCount += n;
   }
 
   /** The result for a format. */
