@@ -110,6 +110,13 @@ for (const [side, r] of [['baseline', pb], ['patch', pp]]) {
 cpSync(trees.patch, trees.coverage, { recursive: true, verbatimSymlinks: true });
 
 // ---- the five tools ----
+// Tests that read the benchmark corpus beside the checkout (ag-diffcov's parity with
+// diff-cover) find it through AG_BENCH_DIR from the trees' copies.
+const benchDir = path.resolve(ROOT, '../shared/bench');
+const benchEnv = existsSync(benchDir) ? { AG_BENCH_DIR: benchDir } : {};
+const passBench = existsSync(benchDir) ? ['--pass-env', 'AG_BENCH_DIR'] : [];
+if (benchEnv.AG_BENCH_DIR !== undefined) process.env.AG_BENCH_DIR = benchEnv.AG_BENCH_DIR; // ag-run and ag-mutate pass it on
+
 const tool = (name, args) => {
   const started = Date.now();
   const r = spawnSync(path.join(BIN, name), args, { stdio: ['ignore', 'inherit', 'inherit'] });
@@ -121,14 +128,14 @@ const ev = (k) => path.join(out, `${k}.json`);
 tool('ag-run', [
   '--baseline', trees.baseline, '--patch', trees.patch, '--diff', diffFile,
   '--test-command', testCommand, '--rounds', rounds, '--timeout', timeout, '--junit', JUNIT,
-  '--jobs', jobs, '--quiet', '--out', ev('run'),
+  '--jobs', jobs, ...passBench, '--quiet', '--out', ev('run'),
 ]);
 
 const covStarted = Date.now();
 const c8 = spawnSync('sh', ['-c', `node_modules/.bin/c8 --reporter=lcov --report-dir=coverage --exclude='**/test/**' --exclude='**/dist/**' ${testCommand}`], {
   cwd: trees.coverage,
   stdio: ['ignore', 'ignore', 'ignore'],
-  env: { ...env, NODE_OPTIONS: '' },
+  env: { ...env, ...benchEnv, NODE_OPTIONS: '' },
 });
 const lcov = path.join(trees.coverage, 'coverage/lcov.info');
 console.log(`self-check: coverage (c8) exit ${c8.status} (${secs(Date.now() - covStarted)})${existsSync(lcov) ? '' : ': no report'}`);
@@ -138,7 +145,7 @@ tool('ag-diffcov', ['--diff', diffFile, ...covArgs, '--policy', policy, '--quiet
 tool('ag-mutate', [
   '--diff', diffFile, '--tree', trees.patch, '--test-command', testCommand, '--max', mutateMax,
   '--mutant-command', testCommand.replace(' --junit ', ' --fail-fast --junit '),
-  '--jobs', jobs, '--policy', policy, '--quiet', '--out', ev('mutation'),
+  '--jobs', jobs, ...passBench, '--policy', policy, '--quiet', '--out', ev('mutation'),
 ]);
 
 tool('ag-oracle', ['--diff', diffFile, '--baseline', trees.baseline, '--patch', trees.patch, '--policy', policy, '--quiet', '--out', ev('oracle')]);

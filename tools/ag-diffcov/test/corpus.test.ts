@@ -11,7 +11,10 @@ import { runDiffcov } from '../src/diffcov.js';
 import { fromRanges } from '../src/ranges.js';
 import { invariantProblem } from './helpers/invariants.js';
 
-const CORPUS = fileURLToPath(new URL('../../../../shared/bench/diffcov/', import.meta.url));
+// The corpus beside the checkout, or where AG_BENCH_DIR says (a copy of the tree elsewhere).
+const CORPUS = process.env.AG_BENCH_DIR
+  ? `${path.join(process.env.AG_BENCH_DIR, 'diffcov')}/`
+  : fileURLToPath(new URL('../../../../shared/bench/diffcov/', import.meta.url));
 
 interface DiffCoverJson {
   src_stats: Record<string, { percent_covered: number; violation_lines: number[]; covered_lines?: number[] }>;
