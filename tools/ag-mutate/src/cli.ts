@@ -38,7 +38,7 @@ const mutateCommand = defineCommand({
     python: { type: 'string', description: 'Interpreter that lists Python mutation sites (default python3)', valueHint: 'PATH' },
     'pass-env': { type: 'string', description: 'Pass this environment variable to the tests (repeatable)', valueHint: 'NAME' },
     policy: { type: 'string', description: 'Policy file whose "files" globs override the test / not-code classes (as ag-decide applies them)', valueHint: 'FILE' },
-    select: { type: 'string', description: 'auto: each mutant runs only the tests that execute it, where the runner allows (node --test, pytest); whole: always the whole command (default auto)', valueHint: 'MODE' },
+    select: { type: 'string', description: 'auto: each mutant runs only the tests that execute it, where the runner allows (node --test, mocha, pytest); whole: always the whole command (default auto)', valueHint: 'MODE' },
     sandbox: { type: 'string', description: 'none | bwrap: every run inside bubblewrap (bwrap asked for and unusable: exit 3)', valueHint: 'MODE' },
     progress: { type: 'boolean', description: 'Print progress on stderr even when it is not a terminal' },
     ...sharedArgs,

@@ -143,6 +143,7 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     coverFiles: new Set(changes.mutable.filter((f) => f.language === 'js').map((f) => f.path)),
     pythonFiles: opts.selectTests === false ? new Set() : new Set(changes.mutable.filter((f) => f.language === 'python').map((f) => f.path)),
     runner,
+    selectTests: opts.selectTests !== false,
     sandbox: opts.sandbox ?? 'none',
     onProgress: opts.onProgress,
   });

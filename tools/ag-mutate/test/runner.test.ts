@@ -1,5 +1,5 @@
 import test from 'ava';
-import { detectRunner, nodeTestFileCommand, plainWords } from '../src/runners/runner.js';
+import { detectRunner, nodeTestFileCommand, plainWords, withMochaRequire } from '../src/runners/runner.js';
 
 test('node --test is recognised and its file arguments give way to the selected file', (t) => {
   const r = detectRunner('node --test --test-reporter spec test/*.test.js');
@@ -22,4 +22,14 @@ test('pytest, mocha, vitest and jest are named; anything else is other', (t) => 
   t.is(detectRunner('npx vitest run').name, 'vitest');
   t.is(detectRunner('jest -t x').name, 'jest');
   t.is(detectRunner('npm test').name, 'other');
+});
+
+test('a plain mocha command takes the root hook as one more --require; anything else cannot', (t) => {
+  t.is(withMochaRequire('node_modules/.bin/mocha --bail test/', '/opt/hook.cjs'), 'node_modules/.bin/mocha --bail test/ --require /opt/hook.cjs');
+  t.is(withMochaRequire('npx mocha', "/o p/it's.cjs"), "npx mocha --require '/o p/it'\\''s.cjs'");
+  t.is(withMochaRequire('node node_modules/mocha/bin/mocha.js test', '/h.cjs'), 'node node_modules/mocha/bin/mocha.js test --require /h.cjs');
+  t.is(withMochaRequire('npm test', '/h.cjs'), null);
+  t.is(withMochaRequire('mocha test && echo done', '/h.cjs'), null);
+  t.is(withMochaRequire('mocha -- test', '/h.cjs'), null);
+  t.is(withMochaRequire('vitest run', '/h.cjs'), null);
 });

@@ -28,6 +28,9 @@ test('likely killers first: the tests named for the mutated file, then the faste
     orderTests([{ id: 'tests/test_a.py::t', ms: 1 }, { id: 'tests/test_price.py::t', ms: 5 }], 'app/price.py').map((u) => u.id),
     ['tests/test_price.py::t', 'tests/test_a.py::t'],
   );
+  // A file named for an abbreviation of the source (express's `req.fresh.js` for `request.js`) comes next.
+  const abbreviated = [{ id: 'test/app.js::x', ms: 1 }, { id: 'test/req.fresh.js::y', ms: 9 }, { id: 'test/re.js::z', ms: 2 }];
+  t.deepEqual(orderTests(abbreviated, 'lib/request.js').map((u) => u.id), ['test/req.fresh.js::y', 'test/app.js::x', 'test/re.js::z']);
 });
 
 const site = (over: Partial<Site>): Site => ({ file: 'app/m.py', line: 3, column: 1, start: 0, end: 1, operator: 'op', rank: 1, original: 'a', replacement: 'b', parses: true, ...over });

@@ -9,7 +9,7 @@ import type { Site } from '../engines/site.js';
 import type { Runner, RunnerName } from '../runners/runner.js';
 import { judgeMutant, type MutantVerdict } from './mutant-run.js';
 import { instrumentation, type Instrumented } from './instrument.js';
-import { survivesNeutralEdit } from './neutral-edit.js';
+import { runNeutral, survivesNeutralEdit } from './neutral-edit.js';
 import type { RunStatus } from './outcome.js';
 import { Workspace } from './workspace.js';
 
@@ -33,6 +33,8 @@ export interface ExecOptions {
   readonly pythonFiles?: ReadonlySet<string>;
   /** The runner recognised from the command (default: none, every mutant runs the whole command). */
   readonly runner?: Runner;
+  /** False: record nothing per test, every mutant runs the whole command (default true). */
+  readonly selectTests?: boolean;
   /** Run every command inside bubblewrap (probed by the caller). */
   readonly sandbox?: 'none' | 'bwrap';
   /** Called after each mutant with (done, total, tallies). */
@@ -73,25 +75,34 @@ export function mutantTimeout(baselineMs: number, factor: number): number {
 
 const isGreen = (r: ProcessResult) => r.exitCode === 0 && !r.timedOut && r.signal === null && !r.outputCapHit;
 
-async function baseline(ws: Workspace, opts: ExecOptions): Promise<Baseline & { instrumented: Instrumented }> {
-  const inst = instrumentation(ws, opts);
-  const runOnce = async (i: number, extra: Record<string, string> = {}) => {
-    const r = await ws.run(i, opts.command, opts.baselineTimeoutMs, extra);
+/**
+ * Two runs of the unmutated suite: one recording what the tests execute, and (with two
+ * copies) one with the neutral edit, which, when green, answers both "green twice?" and
+ * "does the suite survive the neutral edit?" in one run. When the edited run fails, a
+ * plain run takes its place and the neutral edit is asked again later on its own.
+ */
+async function baseline(ws: Workspace, opts: ExecOptions, texts: ReadonlyMap<string, string>, sites: readonly Site[]): Promise<Baseline & { instrumented: Instrumented; neutralPassed: boolean }> {
+  const inst = instrumentation(ws, opts, texts, sites);
+  const runOnce = async (i: number, extra: Record<string, string> = {}, command = opts.command) => {
+    const r = await ws.run(i, command, opts.baselineTimeoutMs, extra);
     ws.copies[i]!.restore();
     return r;
   };
+  const recorded = () => runOnce(0, inst.env, inst.command ?? opts.command);
   const pair = ws.copies.length >= 2;
-  const results = pair ? await Promise.all([runOnce(0, inst.env), runOnce(1)]) : [await runOnce(0, inst.env), await runOnce(0)];
+  const results = pair ? await Promise.all([recorded(), runNeutral(ws, 1, opts.command, texts, opts.baselineTimeoutMs)]) : [await recorded(), await runOnce(0)];
+  const neutralPassed = pair && isGreen(results[1]!);
+  if (pair && !neutralPassed) results[1] = await runOnce(1);
   // The recording must not change the outcome: when the recorded run alone failed, it is
   // run again plainly and nothing recorded is used.
   let instrumented = inst;
-  if (!isGreen(results[0]!) && isGreen(results[1]!) && Object.keys(inst.env).length > 0) {
+  if (!isGreen(results[0]!) && isGreen(results[1]!) && (Object.keys(inst.env).length > 0 || inst.command !== null)) {
     results[0] = await runOnce(0);
     instrumented = inst.discard();
   }
   const green = results.map(isGreen);
   const status = green.every(Boolean) ? 'green' : green.some(Boolean) ? 'flaky' : 'red';
-  return { status, durationMs: Math.max(...results.map((r) => r.durationMs)), results, instrumented };
+  return { status, durationMs: Math.max(...results.map((r) => r.durationMs)), results, instrumented, neutralPassed };
 }
 
 /**
@@ -102,7 +113,7 @@ export async function execute(sites: readonly Site[], texts: ReadonlyMap<string,
   const runnable = sites.filter((s) => s.parses).length;
   const ws = new Workspace(opts.tree, Math.max(1, Math.min(opts.jobs, Math.max(2, runnable))), opts.passEnv, opts.sandbox ?? 'none');
   try {
-    const base = await baseline(ws, opts);
+    const base = await baseline(ws, opts, texts, sites);
     const timeoutMs = mutantTimeout(base.durationMs, opts.timeoutFactor);
     const map = base.instrumented.map();
     const selection = {
@@ -111,7 +122,7 @@ export async function execute(sites: readonly Site[], texts: ReadonlyMap<string,
     };
     const done0 = { baseline: base, mutantTimeoutMs: timeoutMs, selection, faults: ws.faults, neutralEditFailed: false };
     if (base.status !== 'green') return { ...done0, statuses: [], killedBy: [] };
-    if (!(await survivesNeutralEdit(ws, opts.command, texts, timeoutMs))) return { ...done0, neutralEditFailed: true, statuses: [], killedBy: [] };
+    if (!base.neutralPassed && !(await survivesNeutralEdit(ws, opts.command, texts, timeoutMs))) return { ...done0, neutralEditFailed: true, statuses: [], killedBy: [] };
     const verdicts: MutantVerdict[] = new Array<MutantVerdict>(sites.length);
     const tally: Record<RunStatus, number> = { killed: 0, survived: 0, timeout: 0, stillborn: 0 };
     let next = 0;

@@ -1,18 +1,25 @@
 /**
- * What the recording baseline run adds to its environment, and what is read back from it:
- * V8 coverage of every Node process (plus, for node --test, which test file each process
- * belongs to) and, for pytest, the plugin's per-test line trace.
+ * What the recording baseline run adds to its environment (and, for mocha, to its command),
+ * and what is read back from it: V8 coverage of every Node process (plus, for node --test,
+ * which test file each process belongs to), for mocha the root hook's per-test coverage,
+ * and, for pytest, the plugin's per-test line trace.
  * @module
  */
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ExecOptions } from './execute.js';
+import type { Site } from '../engines/site.js';
+import { withMochaRequire } from '../runners/runner.js';
+import { mochaMap } from './mocha-map.js';
 import { nodeTestMap, pytestMap, type TestMap } from './test-map.js';
 import { readV8Coverage, type CoverageMap } from './v8-coverage.js';
 import type { Workspace } from './workspace.js';
 
 /** Preloaded into the baseline's Node processes to attribute each one to its test file. */
 export const NODE_PRELOAD = fileURLToPath(new URL('../../runtime/record-entry.cjs', import.meta.url));
+/** The mocha root hook plugin: records per-test coverage in the baseline, selects tests in a mutant run. */
+export const MOCHA_HOOK = fileURLToPath(new URL('../../runtime/mocha-hook.cjs', import.meta.url));
 /** The folder holding the pytest plugin module `ag_mutate_pytest`. */
 export const PYTEST_PLUGIN_DIR = fileURLToPath(new URL('../../python/pytest-plugin', import.meta.url));
 
@@ -20,6 +27,8 @@ export const PYTEST_PLUGIN_DIR = fileURLToPath(new URL('../../python/pytest-plug
 export interface Instrumented {
   /** Variables added to the recording run. */
   readonly env: Readonly<Record<string, string>>;
+  /** The command the recording run runs instead of the test command (null: the test command). */
+  readonly command: string | null;
   /** Block coverage of the JavaScript files (empty when nothing was recorded). */
   v8(): CoverageMap;
   /** Which tests execute each site; null when the runner cannot select or nothing was recorded. */
@@ -43,17 +52,39 @@ export function pytestPluginEnv(passEnv: readonly string[]): Record<string, stri
   };
 }
 
-const NOTHING: Instrumented = { env: {}, v8: () => new Map(), map: () => null, discard: () => NOTHING };
+const NOTHING: Instrumented = { env: {}, command: null, v8: () => new Map(), map: () => null, discard: () => NOTHING };
 
-/** The recording for copy 0 of `ws`, given the runner and the changed files. */
-export function instrumentation(ws: Workspace, opts: ExecOptions): Instrumented {
+/** The mutation sites of the JavaScript files, by absolute path in `root` (what the mocha hook looks up). */
+function siteOffsets(root: string, sites: readonly Site[], js: ReadonlySet<string>): Record<string, number[]> {
+  const out: Record<string, number[]> = {};
+  for (const site of sites) if (js.has(site.file)) (out[path.join(root, site.file)] ??= []).push(site.start);
+  return out;
+}
+
+/**
+ * The recording for copy 0 of `ws`, given the runner, the changed files, their texts (the
+ * length tells V8's script of the file from a loader's transform of it) and the sites.
+ */
+export function instrumentation(ws: Workspace, opts: ExecOptions, texts: ReadonlyMap<string, string>, sites: readonly Site[]): Instrumented {
   const root = ws.copies[0]!.root;
   const env: Record<string, string> = {};
   const js = opts.coverFiles ?? new Set<string>();
   const py = opts.pythonFiles ?? new Set<string>();
+  const lengths = new Map([...js].filter((f) => texts.has(f)).map((f) => [f, texts.get(f)!.length]));
   const coverDir = path.join(ws.data, 'v8-coverage');
   const nodeTest = opts.runner?.nodeTestPrefix != null && js.size > 0;
   const pytest = opts.runner?.name === 'pytest' && py.size > 0;
+  // mocha: recorded only when the mutants can select through the same hook.
+  const mochaHooked = opts.runner?.name === 'mocha' && opts.selectTests !== false && js.size > 0 && withMochaRequire(opts.mutantCommand ?? opts.command, MOCHA_HOOK) !== null;
+  const mochaCommand = mochaHooked ? withMochaRequire(opts.command, MOCHA_HOOK) : null;
+  let mochaDir = '';
+  if (mochaCommand !== null) {
+    mochaDir = ws.scratch('mocha');
+    const sitesFile = path.join(ws.scratch('mocha-sites'), 'sites.json');
+    writeFileSync(sitesFile, JSON.stringify(siteOffsets(root, sites, js)));
+    env.AG_MUTATE_MOCHA_RECORD = mochaDir;
+    env.AG_MUTATE_MOCHA_SITES = sitesFile;
+  }
   if (js.size > 0) env.NODE_V8_COVERAGE = coverDir;
   let entryDir = '';
   if (nodeTest) {
@@ -72,8 +103,15 @@ export function instrumentation(ws: Workspace, opts: ExecOptions): Instrumented 
   if (Object.keys(env).length === 0) return NOTHING;
   return {
     env,
-    v8: () => (js.size > 0 ? readV8Coverage(coverDir, root, js) : new Map()),
-    map: () => (nodeTest ? nodeTestMap(coverDir, entryDir, root, js) : pytest ? pytestMap(traceDir, root) : null),
+    command: mochaCommand,
+    // The hook resets the counters of the mocha process, so its own V8 dump is not whole-process
+    // coverage: with the hook, only the hook's records count (and without them, nothing is known).
+    v8: () => (js.size > 0 && mochaCommand === null ? readV8Coverage(coverDir, root, js, lengths) : new Map()),
+    map: () => {
+      if (nodeTest) return nodeTestMap(coverDir, entryDir, root, js, lengths);
+      if (mochaCommand !== null) return mochaMap(mochaDir, coverDir, root, lengths);
+      return pytest ? pytestMap(traceDir, root) : null;
+    },
     discard: () => NOTHING,
   };
 }

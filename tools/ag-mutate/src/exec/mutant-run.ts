@@ -10,9 +10,9 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { applySite, type Site } from '../engines/site.js';
-import { nodeTestFileCommand } from '../runners/runner.js';
+import { nodeTestFileCommand, withMochaRequire } from '../runners/runner.js';
 import type { ExecOptions, ExecStatus } from './execute.js';
-import { pytestPluginEnv } from './instrument.js';
+import { MOCHA_HOOK, pytestPluginEnv } from './instrument.js';
 import { classifyRun, type RunStatus } from './outcome.js';
 import { orderTests, type Coverers, type TestMap } from './test-map.js';
 import { neverRan, type CoverageMap } from './v8-coverage.js';
@@ -56,6 +56,8 @@ interface Attempt {
   /** A key for the clean-tree check (null: the whole command, never checked). */
   readonly key: string | null;
   readonly killer: () => string | null;
+  /** The cheaper clean-tree check of a kill, when the run says which tests it ran up to the failure (mocha). */
+  readonly confirm?: () => Attempt | null;
 }
 
 /** The subset runs for a mutant that some tests cover, likely killers first. */
@@ -71,23 +73,48 @@ function attempts(ctx: MutantContext, w: number, site: Site, cov: Coverers): Att
       return { command: cmd, env: {}, key: cmd, killer: () => unit.id };
     });
   }
-  if (ctx.map?.mode === 'per-test') {
-    const dir = ctx.ws.scratch(`select${w}`);
-    const select = path.join(dir, 'tests.txt');
-    const failed = path.join(dir, 'failed.txt');
-    const list = ordered.map((t) => `${t.id}\n`).join('');
-    writeFileSync(select, list);
-    rmSync(failed, { force: true });
-    const killer = () => {
-      try {
-        return readFileSync(failed, 'utf8') || null;
-      } catch {
-        return null; // a timeout, or no failure reported
-      }
-    };
-    return [{ command, env: { ...pytestPluginEnv(opts.passEnv), AG_MUTATE_SELECT: select, AG_MUTATE_FAILED: failed }, key: `${command}\0${list}`, killer }];
+  const mocha = opts.runner?.name === 'mocha' ? withMochaRequire(command, MOCHA_HOOK) : null;
+  if (ctx.map === null || (opts.runner?.name !== 'pytest' && mocha === null)) return [];
+  const dir = ctx.ws.scratch(`select${w}`);
+  const select = path.join(dir, 'tests.txt');
+  const failed = path.join(dir, 'failed.txt');
+  // pytest's plugin reads one node id a line; the mocha hook a JSON list (titles may hold anything).
+  const list = mocha === null ? ordered.map((t) => `${t.id}\n`).join('') : JSON.stringify(ordered.map((t) => t.id));
+  writeFileSync(select, list);
+  rmSync(failed, { force: true });
+  const killer = () => {
+    try {
+      return readFileSync(failed, 'utf8') || null;
+    } catch {
+      return null; // a timeout, or no failure reported
+    }
+  };
+  const env = { ...(mocha === null ? pytestPluginEnv(opts.passEnv) : {}), AG_MUTATE_SELECT: select, AG_MUTATE_FAILED: failed };
+  const run = mocha ?? command;
+  if (mocha === null) return [{ command: run, env, key: `${run}\0${list}`, killer }];
+  const ran = path.join(dir, 'ran.jsonl');
+  rmSync(ran, { force: true });
+  return [{ command: run, env: { ...env, AG_MUTATE_RAN: ran }, key: `${run}\0${list}`, killer, confirm: () => ranUpToFailure(dir, run, ran, killer()) }];
+}
+
+/**
+ * The tests a mocha run started, in order, up to the failing one, as a selection of their
+ * own: when they pass on the clean tree in that order, the failure was the mutant's. Null
+ * (check the whole selection) unless the last test started is the one that failed: a hook
+ * failure, a timeout or a crash may lie outside those tests.
+ */
+function ranUpToFailure(dir: string, command: string, ranFile: string, failed: string | null): Attempt | null {
+  let ids: string[];
+  try {
+    ids = readFileSync(ranFile, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as string);
+  } catch {
+    return null;
   }
-  return [];
+  if (failed === null || ids.at(-1) !== failed) return null;
+  const list = JSON.stringify(ids);
+  const select = path.join(dir, 'confirm.json');
+  writeFileSync(select, list);
+  return { command, env: { AG_MUTATE_SELECT: select }, key: `${command}\0${list}`, killer: () => null };
 }
 
 /** Does the subset pass on the unmutated tree? Asked once per subset; run in copy `w` (the mutant already removed). */
@@ -129,7 +156,7 @@ export async function judgeMutant(ctx: MutantContext, w: number, site: Site): Pr
     if (status === 'survived') continue;
     if (status === 'stillborn') return { status, killedBy: null };
     const killedBy = attempt.killer();
-    if (await cleanPasses(ctx, w, site, attempt)) return { status, killedBy };
+    if (await cleanPasses(ctx, w, site, attempt.confirm?.() ?? attempt)) return { status, killedBy };
     // The subset fails without the mutant too: its verdict proves nothing; the whole command decides.
     return { status: await runMutant(whole, {}), killedBy: null };
   }

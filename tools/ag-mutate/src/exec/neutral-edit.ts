@@ -18,17 +18,22 @@ export function neutralEdit(file: string, text: string): string {
 /** True when the run passed: exit 0, no signal, no timeout, no output cap. */
 const passed = (r: ProcessResult) => r.exitCode === 0 && !r.timedOut && r.signal === null && !r.outputCapHit && r.spawnError === null;
 
+/** Run `command` once in copy `i` with every changed file neutrally edited; the copy is restored after. */
+export async function runNeutral(ws: Workspace, i: number, command: string, texts: ReadonlyMap<string, string>, timeoutMs: number): Promise<ProcessResult> {
+  const copy = ws.copies[i]!;
+  for (const [file, text] of texts) copy.write(file, neutralEdit(file, text));
+  try {
+    return await ws.run(i, command, timeoutMs);
+  } finally {
+    for (const file of texts.keys()) copy.restoreFile(file);
+    copy.restore();
+  }
+}
+
 /**
  * Run the whole test command once in copy 0 with every changed file neutrally edited.
  * @returns true when the suite still passes
  */
 export async function survivesNeutralEdit(ws: Workspace, command: string, texts: ReadonlyMap<string, string>, timeoutMs: number): Promise<boolean> {
-  const copy = ws.copies[0]!;
-  for (const [file, text] of texts) copy.write(file, neutralEdit(file, text));
-  try {
-    return passed(await ws.run(0, command, timeoutMs));
-  } finally {
-    for (const file of texts.keys()) copy.restoreFile(file);
-    copy.restore();
-  }
+  return passed(await runNeutral(ws, 0, command, texts, timeoutMs));
 }

@@ -27,7 +27,8 @@ export interface TestMap {
   coverers(site: Site): Coverers;
 }
 
-function realRoot(root: string): string {
+/** The real path of the tree (the form V8 and the recorders report), or the path as given. */
+export function realRoot(root: string): string {
   try {
     return realpathSync(root);
   } catch {
@@ -35,7 +36,8 @@ function realRoot(root: string): string {
   }
 }
 
-function readJsonDir<T>(dir: string): { name: string; value: T }[] {
+/** Every `*.json` record in `dir`, by name; a record cut short (a killed process) is skipped. */
+export function readJsonDir<T>(dir: string): { name: string; value: T }[] {
   let names: string[];
   try {
     names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
@@ -54,7 +56,7 @@ function readJsonDir<T>(dir: string): { name: string; value: T }[] {
 }
 
 /** Tree-relative form of an absolute path, or null when it lies outside the tree. */
-function relative(real: string, file: string): string | null {
+export function relative(real: string, file: string): string | null {
   let abs = file;
   try {
     abs = realpathSync(file);
@@ -76,7 +78,7 @@ interface EntryRecord {
  * wrote (`entryDir`). A process that ran the site but belongs to no test file (the runner
  * itself, or a record lost) makes the site `unknown`.
  */
-export function nodeTestMap(coverDir: string, entryDir: string, root: string, files: ReadonlySet<string>): TestMap {
+export function nodeTestMap(coverDir: string, entryDir: string, root: string, files: ReadonlySet<string>, lengths?: ReadonlyMap<string, number>): TestMap {
   const real = realRoot(root);
   const units = new Map<number, string | null>();
   const durations = new Map<string, number>();
@@ -85,7 +87,7 @@ export function nodeTestMap(coverDir: string, entryDir: string, root: string, fi
     units.set(Number(name.slice(0, -5)), unit);
     if (value.root && unit !== null) durations.set(unit, Math.max(durations.get(unit) ?? 0, value.ms));
   }
-  const processes = readV8Processes(coverDir, root, files);
+  const processes = readV8Processes(coverDir, root, files, lengths);
   return {
     mode: 'per-test-file',
     coverers(site) {
@@ -159,11 +161,22 @@ export function stem(file: string): string {
 }
 
 /**
- * Likely killers first: tests whose file is named for the mutated file, then the fastest,
- * then by id (deterministic).
+ * How closely a test file is named for the mutated file's stem: 0 the same stem, 1 its first
+ * word abbreviates it (`req.fresh.js`, `res-send.test.js` for `request.js`, `response.js`), 2 not.
+ */
+function kinship(testFile: string, target: string): number {
+  const own = stem(testFile);
+  if (own === target) return 0;
+  const word = own.split(/[._-]/)[0]!;
+  return word.length >= 3 && target.startsWith(word) ? 1 : 2;
+}
+
+/**
+ * Likely killers first: tests whose file is named for the mutated file (then those whose
+ * name abbreviates it), then the fastest, then by id (deterministic).
  */
 export function orderTests(tests: readonly TestUnit[], mutatedFile: string): TestUnit[] {
   const target = stem(mutatedFile);
-  const own = (t: TestUnit) => (stem(t.id.split('::')[0]!) === target ? 0 : 1);
+  const own = (t: TestUnit) => kinship(t.id.split('::')[0]!, target);
   return [...tests].sort((a, b) => own(a) - own(b) || a.ms - b.ms || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }

@@ -3,7 +3,9 @@
  * every Node process the test command starts writes precise block counts, whatever the
  * runner. A mutant whose span starts in a block that ran zero times is `no_coverage`.
  * A file V8 never reported (not JavaScript Node loaded from disk: Python, a bundler's
- * in-memory transform) is unknown, and its mutants simply run.
+ * in-memory transform) is unknown, and its mutants simply run. So is a script whose extent
+ * is not the length of the file's text: a loader (tsx, ts-node, babel-register) compiled
+ * something else under the file's URL, and offsets into it mean nothing in the source.
  * @module
  */
 import { readdirSync, readFileSync, realpathSync } from 'node:fs';
@@ -31,8 +33,19 @@ export interface ProcessCoverage {
   readonly files: ReadonlyMap<string, readonly Range[]>;
 }
 
-/** Read every coverage file in `dir`, one entry per process, keeping scripts under `root` whose relative path is in `files`. */
-export function readV8Processes(dir: string, root: string, files: ReadonlySet<string>): ProcessCoverage[] {
+/** The end of the last range of a script: its length in UTF-16 units when V8 ran the file's own text. */
+export function extentOf(ranges: readonly { endOffset: number }[]): number {
+  let extent = 0;
+  for (const r of ranges) if (r.endOffset > extent) extent = r.endOffset;
+  return extent;
+}
+
+/**
+ * Read every coverage file in `dir`, one entry per process, keeping scripts under `root`
+ * whose relative path is in `files` and, when `lengths` gives the file's text length, whose
+ * extent is that length (anything else was transformed before it ran: left out, so unknown).
+ */
+export function readV8Processes(dir: string, root: string, files: ReadonlySet<string>, lengths?: ReadonlyMap<string, number>): ProcessCoverage[] {
   let real = root;
   try {
     real = realpathSync(root);
@@ -58,7 +71,10 @@ export function readV8Processes(dir: string, root: string, files: ReadonlySet<st
     for (const script of doc.result ?? []) {
       const rel = wanted.get(script.url);
       if (rel === undefined) continue;
-      const ranges = script.functions.flatMap((f) => f.ranges.map((r) => ({ start: r.startOffset, end: r.endOffset, count: r.count })));
+      const raw = script.functions.flatMap((f) => f.ranges);
+      const length = lengths?.get(rel);
+      if (length !== undefined && extentOf(raw) !== length) continue;
+      const ranges = raw.map((r) => ({ start: r.startOffset, end: r.endOffset, count: r.count }));
       found.set(rel, [...(found.get(rel) ?? []), ...ranges]);
     }
     const pid = /^coverage-(\d+)-/.exec(name);
@@ -67,10 +83,10 @@ export function readV8Processes(dir: string, root: string, files: ReadonlySet<st
   return out;
 }
 
-/** Read every coverage file in `dir`, keeping scripts under `root` whose relative path is in `files`. */
-export function readV8Coverage(dir: string, root: string, files: ReadonlySet<string>): CoverageMap {
+/** Read every coverage file in `dir`, keeping scripts under `root` whose relative path is in `files` (and length, as above). */
+export function readV8Coverage(dir: string, root: string, files: ReadonlySet<string>, lengths?: ReadonlyMap<string, number>): CoverageMap {
   const map: CoverageMap = new Map();
-  for (const proc of readV8Processes(dir, root, files)) {
+  for (const proc of readV8Processes(dir, root, files, lengths)) {
     for (const [rel, ranges] of proc.files) map.set(rel, [...(map.get(rel) ?? []), [...ranges]]);
   }
   return map;

@@ -72,9 +72,29 @@ export function detectRunner(command: string): Runner {
   return { name: 'other', nodeTestPrefix: null };
 }
 
+/** A mocha program word: `mocha`, `_mocha`, or mocha's `bin/mocha.js`. */
+const isMocha = (word: string) => /^_?mocha(?:\.[cm]?js)?$/.test(base(word));
+
+/**
+ * The command with a mocha root hook plugin added (`--require FILE` at the end), or null
+ * when the command is not a plain mocha command line (its program, or the program of `npx`
+ * or `node`, is mocha), so that nothing else could receive the option.
+ */
+export function withMochaRequire(command: string, hook: string): string | null {
+  const words = plainWords(command);
+  if (words === null) return null;
+  const program = /^(?:npx|node(?:js)?)$/.test(base(words[0]!)) ? words[1] : words[0];
+  if (program === undefined || !isMocha(program) || words.includes('--')) return null;
+  return `${words.join(' ')} --require ${quote(hook)}`;
+}
+
+/** A word for /bin/sh, quoted only when it needs to be. */
+function quote(word: string): string {
+  return NEEDS_QUOTES.test(word) ? `'${word.replaceAll("'", "'\\''")}'` : word;
+}
+
 /** The command that runs one test file with the node:test runner of `runner`. */
 export function nodeTestFileCommand(runner: Runner, testFile: string): string {
   if (runner.nodeTestPrefix === null) throw new Error('not a node --test command');
-  if (NEEDS_QUOTES.test(testFile)) return `${runner.nodeTestPrefix.join(' ')} '${testFile.replaceAll("'", "'\\''")}'`;
-  return `${runner.nodeTestPrefix.join(' ')} ${testFile}`;
+  return `${runner.nodeTestPrefix.join(' ')} ${quote(testFile)}`;
 }
