@@ -37,17 +37,27 @@ const RUN_AND_ORACLE = new Set([
   'CLAIM_UNVERIFIED', 'CRITERION_UNPROVEN', 'BASELINE_RED', 'TAMPER_SUSPECTED',
 ]);
 
+/** Codes of ag-mutate's evidence and of ag-diffcov's: all HOLD. */
+const STRENGTH = new Set(['STRENGTH_BELOW_FLOOR', 'STRENGTH_UNVERIFIED', 'STRENGTH_NOT_MEASURED']);
+const COVERAGE = new Set(['COVERAGE_BELOW_FLOOR', 'COVERAGE_NOT_MEASURED', 'COVERAGE_UNTRUSTED']);
+
 /**
  * A REJECT or HOLD decided by ag-run or ag-oracle stays what it is whatever coverage and
  * mutation say (their codes are all HOLD: they can neither lift a HOLD to ACCEPT nor turn it
  * into a REJECT). Such cases run every tool, but with no coverage command and a mutant budget
- * of 0, which keeps the suite inside the test command's time budget. Controls and every case
- * about coverage or mutation run them in full.
+ * of 0, which keeps the suite inside the test command's time budget. A HOLD on mutation's
+ * codes runs without coverage, one on coverage's codes without mutants. Controls and REJECTs
+ * that name a coverage or mutation code run everything. A case's own env overrides all this.
  */
 function economy(c: AdversarialCase): Record<string, string> {
+  if (c.verdict === 'ACCEPT') return {};
   const codes = [c.code, ...(c.also ?? [])];
-  const decidedEarly = c.verdict !== 'ACCEPT' && codes.every((x) => x !== null && RUN_AND_ORACLE.has(x));
-  return decidedEarly ? { AG_COVERAGE_COMMAND: '', AG_MUTATE_MAX: '0' } : {};
+  const all = (set: ReadonlySet<string>) => codes.every((x) => x !== null && set.has(x));
+  if (all(RUN_AND_ORACLE)) return { AG_COVERAGE_COMMAND: '', AG_MUTATE_MAX: '0' };
+  // A HOLD on mutation's codes stays one without coverage (whose codes are HOLDs too), and back.
+  if (c.verdict === 'HOLD' && all(STRENGTH)) return { AG_COVERAGE_COMMAND: '' };
+  if (c.verdict === 'HOLD' && all(COVERAGE)) return { AG_MUTATE_MAX: '0' };
+  return {};
 }
 
 async function judge(c: AdversarialCase, ctx: CaseContext): Promise<GateResult> {
