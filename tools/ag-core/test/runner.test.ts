@@ -1,5 +1,5 @@
 import test from 'ava';
-import { promises as fs } from 'node:fs';
+import { promises as fs, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { childEnv, runProcess } from '../src/index.js';
@@ -117,3 +117,28 @@ test('a missing bwrap is reported by the probe, not thrown', async (t) => {
   t.false(p.ok);
   t.regex((p as { problem: string }).problem, /cannot start/);
 });
+
+test('a writer that escaped every kill and holds the pipe open: the run still ends, with what came before the exit', async (t) => {
+  const marker = `agpipe${process.pid}${Date.now()}`;
+  // env -i drops the sweep token and setsid leaves the group: nothing here can find it.
+  t.teardown(() => {
+    for (const pid of (pidsWithMarker(marker))) process.kill(pid, 'SIGKILL');
+  });
+  const r = await sh(`env -i setsid sh -c 'for i in 1 2 3; do echo ${marker}; sleep 0.2; done; sleep 30' & echo before-exit`);
+  t.is(r.exitCode, 0);
+  t.true(r.stdoutTail.startsWith('before-exit\n'), r.stdoutTail.slice(0, 200));
+  // What it wrote after the exit was read; once it fell quiet the wait for the pipe gave up.
+  t.regex(r.stdoutTail, new RegExp(marker));
+});
+
+function pidsWithMarker(marker: string): number[] {
+  const found: number[] = [];
+  for (const p of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
+    try {
+      if (readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(marker)) found.push(Number(p));
+    } catch {
+      // gone
+    }
+  }
+  return found;
+}

@@ -118,6 +118,11 @@ function killGroup(pgid: number, signal: NodeJS.Signals): void {
 /** How to kill each run still in progress (its group, its token, its uid). */
 const liveRuns = new Set<() => void>();
 
+/** After the exit, how long quiet pipes are waited for before they are closed from this side. */
+const PIPE_GRACE_MS = 2000;
+/** And how long at most, however long output keeps arriving (a writer that escaped the kill). */
+const PIPE_GRACE_MAX_MS = 10_000;
+
 /**
  * Kill every process of every run still in progress: for a tool that is itself being
  * stopped (a cancelled CI job sends SIGTERM), so the tests it started do not outlive it.
@@ -202,7 +207,9 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
       killGroup(pgid, 'SIGTERM');
       timers.push(setTimeout(() => killGroup(pgid, 'SIGKILL'), grace).unref());
     };
+    let lastOutputAt = 0;
     const onData = (buf: TailBuffer) => (chunk: Buffer) => {
+      lastOutputAt = Date.now();
       buf.push(chunk);
       if (!capHit && (out.total > cap || err.total > cap) && pgid !== undefined) {
         capHit = true;
@@ -255,15 +262,24 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
         closed = true;
         finish(code, signal, null);
       });
-      timers.push(
-        setTimeout(() => {
-          if (closed) return;
-          child.stdout!.destroy();
-          child.stderr!.destroy();
-          (statusPipe as { destroy?: () => void } | null)?.destroy?.();
-          finish(code, signal, null);
-        }, 2000),
-      );
+      // The wait counts only time the pipes were quiet with this process scheduled: on a
+      // machine so loaded that the timer fires before the output already in the pipe was read,
+      // two loop turns (their poll phases read it) come first, and output still arriving
+      // extends the wait, up to 10 s after the exit.
+      const exitedAt = Date.now();
+      const giveUp = () => {
+        if (closed) return;
+        if (Date.now() - lastOutputAt < PIPE_GRACE_MS && Date.now() - exitedAt < PIPE_GRACE_MAX_MS) {
+          timers.push(setTimeout(waitForClose, PIPE_GRACE_MS));
+          return;
+        }
+        child.stdout!.destroy();
+        child.stderr!.destroy();
+        (statusPipe as { destroy?: () => void } | null)?.destroy?.();
+        finish(code, signal, null);
+      };
+      const waitForClose = () => setImmediate(() => setImmediate(giveUp));
+      timers.push(setTimeout(waitForClose, PIPE_GRACE_MS));
     });
   });
 }
