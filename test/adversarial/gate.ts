@@ -4,6 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../e2e/helpers.js';
+import { PROJECTS } from '../../pipelines/demo/scenarios.mjs';
 
 /** What a process did. */
 export interface Exit {
@@ -25,28 +26,12 @@ export interface GateResult extends Exit {
 }
 
 export const BIN = path.join(ROOT, 'node_modules/.bin');
-export const PYTHON = process.env.AG_DEMO_PYTHON ?? '/usr/bin/python3';
 
-/** Pipeline settings per demo project: fast (one round, a small mutant budget). */
+/** Pipeline settings per demo project: the demo's own, made fast (one round, a small mutant budget). */
+const FAST = { AG_ROUNDS: '1', AG_MUTATE_MAX: '4', AG_TIMEOUT: '60' };
 export const PROJECT_ENV: Readonly<Record<'js' | 'py', Readonly<Record<string, string>>>> = {
-  js: {
-    AG_TEST_COMMAND: 'node --test',
-    AG_COVERAGE_COMMAND: 'mkdir -p coverage && node --test --experimental-test-coverage --test-reporter=lcov --test-reporter-destination=coverage/lcov.info',
-    AG_COVERAGE_REPORT: 'coverage/lcov.info',
-    AG_ROUNDS: '1',
-    AG_MUTATE_MAX: '4',
-    AG_TIMEOUT: '60',
-  },
-  py: {
-    AG_TEST_COMMAND: `${PYTHON} -m pytest -q -p no:cacheprovider --junitxml=.ag-junit.xml`,
-    AG_JUNIT: '.ag-junit.xml',
-    AG_COVERAGE_COMMAND: `${PYTHON} -m coverage run -m pytest -q -p no:cacheprovider; ${PYTHON} -m coverage xml -o coverage.xml`,
-    AG_COVERAGE_REPORT: 'coverage.xml',
-    AG_PYTHON: PYTHON,
-    AG_ROUNDS: '1',
-    AG_MUTATE_MAX: '4',
-    AG_TIMEOUT: '60',
-  },
+  js: { ...PROJECTS.js.env, ...FAST },
+  py: { ...PROJECTS.py.env, ...FAST },
 };
 
 /** Run a command to its end; never rejects. */
@@ -118,18 +103,29 @@ export function probeBwrap(): string | null {
   return null;
 }
 
-/** Kill every process whose command line carries `nonce` (what a case's attack left running); returns how many. */
-export function killByNonce(nonce: string): number {
-  let killed = 0;
+/** Processes (other than this one) whose command line carries `text`. */
+export function pidsWithCmdline(text: string): number[] {
+  const found: number[] = [];
   for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
     if (Number(pid) === process.pid) continue;
     try {
-      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(nonce)) {
-        process.kill(Number(pid), 'SIGKILL');
-        killed += 1;
-      }
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text)) found.push(Number(pid));
     } catch {
       // gone already, or not ours to read
+    }
+  }
+  return found;
+}
+
+/** Kill every process whose command line carries `nonce` (what a case's attack left running); returns how many. */
+export function killByNonce(nonce: string): number {
+  let killed = 0;
+  for (const pid of pidsWithCmdline(nonce)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+      killed += 1;
+    } catch {
+      // gone already
     }
   }
   return killed;

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildDemoRepo } from '../../pipelines/demo/repo.mjs';
+import { PROJECTS } from '../../pipelines/demo/scenarios.mjs';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -10,12 +11,8 @@ export function demoRepo(project: 'js' | 'py', patch: string): string {
   return buildDemoRepo(project, patch);
 }
 
-export const JS_ENV = {
-  AG_TEST_COMMAND: 'node --test',
-  AG_COVERAGE_COMMAND: 'mkdir -p coverage && node --test --experimental-test-coverage --test-reporter=lcov --test-reporter-destination=coverage/lcov.info',
-  AG_COVERAGE_REPORT: 'coverage/lcov.info',
-  AG_MUTATE_MAX: '8',
-};
+/** The demo's JavaScript project settings, with a mutant budget of 8. */
+export const JS_ENV: Readonly<Record<string, string>> = { ...PROJECTS.js.env, AG_MUTATE_MAX: '8' };
 
 /** Run a command; never throws. */
 export function run(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}) {

@@ -1,7 +1,8 @@
 // Catalogue section E: processes, time and resources.
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AdversarialCase } from '../case.js';
+import { pidsWithCmdline } from '../gate.js';
 import { PY_BROKEN, pyTest } from './snippets.js';
 
 /**
@@ -29,19 +30,6 @@ const sleepTag = (nonce: string) => `60.${parseInt(nonce.slice(0, 8), 16)}`;
 const asRoot = process.getuid?.() === 0;
 
 const newTest = (body: string, head = '') => `${head}import { test } from 'node:test';\n\n${body}\n`;
-
-/** Processes whose command line carries `tag`. */
-function listSleeps(tag: string): number {
-  let n = 0;
-  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(tag)) n += 1;
-    } catch {
-      // gone
-    }
-  }
-  return n;
-}
 
 export const PROCESSES: readonly AdversarialCase[] = [
   {
@@ -85,7 +73,7 @@ export const PROCESSES: readonly AdversarialCase[] = [
       const kinds = run.claims.flatMap((c) => c.patch.map((e) => e.kind));
       const want = asRoot ? 'rlimit_nproc' : 'timeout';
       if (!kinds.includes(want)) return `expected a ${want} execution, got ${kinds.join(', ')}`;
-      const left = listSleeps(sleepTag(ctx.nonce));
+      const left = pidsWithCmdline(sleepTag(ctx.nonce)).length;
       return left > 0 ? `${left} of the bomb's processes outlived the run` : null;
     },
   },

@@ -79,37 +79,6 @@ def test_total():
     assert total([1, 2, 3]) == 6
 `;
 
-/** shop.py with a new, correct `discount`. */
-export const PY_DISCOUNT = `def add(a, b):
-    return a + b
-
-
-def total(prices):
-    result = 0
-    for price in prices:
-        result = add(result, price)
-    return result
-
-
-def discount(amount):
-    if amount >= 100:
-        return amount - amount / 10
-    return amount
-`;
-
-export const PY_DISCOUNT_TEST = `from shop import discount
-
-
-def test_discount_from_100():
-    assert discount(100) == 90
-    assert discount(200) == 180
-
-
-def test_no_discount_below_100():
-    assert discount(99) == 99
-    assert discount(0) == 0
-`;
-
 /** A policy like the demo's with extra `oracle` settings. */
 export const policy = (oracle: Record<string, unknown>, floors?: Record<string, number>) => `${JSON.stringify({
   schema_version: 1,

@@ -1,8 +1,9 @@
 import test from 'ava';
-import { promises as fs, readdirSync, readFileSync } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { childEnv, runProcess } from '../src/index.js';
+import { pidsWhere } from '../src/process/proc.js';
 
 async function home() {
   return fs.mkdtemp(path.join(os.tmpdir(), 'ag-home-'));
@@ -122,7 +123,13 @@ test('a writer that escaped every kill and holds the pipe open: the run still en
   const marker = `agpipe${process.pid}${Date.now()}`;
   // env -i drops the sweep token and setsid leaves the group: nothing here can find it.
   t.teardown(() => {
-    for (const pid of (pidsWithMarker(marker))) process.kill(pid, 'SIGKILL');
+    for (const pid of pidsWhere((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(marker))) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // ended meanwhile
+      }
+    }
   });
   const r = await sh(`env -i setsid sh -c 'for i in 1 2 3; do echo ${marker}; sleep 0.2; done; sleep 30' & echo before-exit`);
   t.is(r.exitCode, 0);
@@ -130,15 +137,3 @@ test('a writer that escaped every kill and holds the pipe open: the run still en
   // What it wrote after the exit was read; once it fell quiet the wait for the pipe gave up.
   t.regex(r.stdoutTail, new RegExp(marker));
 });
-
-function pidsWithMarker(marker: string): number[] {
-  const found: number[] = [];
-  for (const p of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
-    try {
-      if (readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(marker)) found.push(Number(p));
-    } catch {
-      // gone
-    }
-  }
-  return found;
-}

@@ -5,6 +5,7 @@ import * as v from 'valibot';
 import { OracleArtefact, sha256 } from '@adversary-gate/schemas';
 import { BASE, makeRepos, oracleArgs, runOracle, type Repos, type Tree } from './helpers/repo.js';
 import { removeTempDirs } from './helpers/tmp.js';
+import { SKIPPED_ADDS } from './fixtures/markers.js';
 
 test.after.always(removeTempDirs);
 
@@ -153,7 +154,7 @@ test('without --today the freeze list is judged against today in UTC', async (t)
 });
 
 test('a skip marker added to an existing test file is reported with file:line', async (t) => {
-  const { artefact } = await measure({ 'test/add.test.js': (BASE['test/add.test.js'] as string).replace("test('adds'", "test.skip('adds'") });
+  const { artefact } = await measure({ 'test/add.test.js': (BASE['test/add.test.js'] as string).replace("test('adds'", SKIPPED_ADDS) });
   t.deepEqual(artefact!.tampering, [{ kind: 'skip_added', path: 'test/add.test.js', line: 5, detail: 'test.skip added' }]);
 });
 

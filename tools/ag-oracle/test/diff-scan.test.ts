@@ -2,6 +2,7 @@ import test from 'ava';
 import { parseUnifiedDiff, type ChangedFile } from '@adversary-gate/core';
 import { assertionFinding, markerFindings, scanChangedFile } from '../src/tamper/diff-scan.js';
 import { isRunnableTest } from '../src/tamper/test-files.js';
+import { OPENS_A, OPENS_A_SKIPPED, SKIP_CALL } from './fixtures/markers.js';
 
 const rules = { isTestFile: isRunnableTest, isRunnableTest };
 
@@ -11,13 +12,13 @@ function change(path: string, removed: string[], added: string[]): ChangedFile {
 }
 
 test('a marker on an added line is reported at its new line', (t) => {
-  const f = change('test/a.test.js', ["test('a', () => {"], ["test.skip('a', () => {"]);
+  const f = change('test/a.test.js', [OPENS_A], [OPENS_A_SKIPPED]);
   t.deepEqual(markerFindings(f, true), [{ kind: 'skip_added', path: 'test/a.test.js', line: 10, detail: 'test.skip added' }]);
   t.is(markerFindings(f, false)[0]!.kind, 'skip_added_new_file');
 });
 
 test('a marker line that only moved or was re-indented is not added', (t) => {
-  const f = change('test/a.test.js', ["  test.skip('a', () => {"], ["test.skip('a', () => {"]);
+  const f = change('test/a.test.js', [`  ${OPENS_A_SKIPPED}`], [OPENS_A_SKIPPED]);
   t.deepEqual(markerFindings(f, true), []);
 });
 
@@ -33,7 +34,7 @@ test('net assertions removed are reported with the first removed line on the bas
 });
 
 test('source files are not scanned for markers or assertions', (t) => {
-  t.deepEqual(scanChangedFile(change('src/a.js', ['assert(x)'], ['test.skip(x)']), rules, true), []);
+  t.deepEqual(scanChangedFile(change('src/a.js', ['assert(x)'], [SKIP_CALL]), rules, true), []);
 });
 
 test('a deleted runnable test is lost; a deleted helper is not', (t) => {

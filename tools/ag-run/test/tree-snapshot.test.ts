@@ -1,21 +1,12 @@
 import test from 'ava';
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { compareSnapshots, hashIfFile, snapshotTree } from '../src/tree-snapshot.js';
+import { smallTrees } from './helpers/small-tree.js';
 
-async function tree(): Promise<string> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ag-snap-'));
-  await fs.mkdir(path.join(dir, 'src'));
-  await fs.writeFile(path.join(dir, 'src', 'a.py'), 'x = 1\n');
-  await fs.writeFile(path.join(dir, 'b.txt'), 'b\n');
-  await fs.symlink('b.txt', path.join(dir, 'link'));
-  return dir;
-}
+const { tree, removeAll } = smallTrees('ag-snap-');
 
-test.after.always(async () => {
-  for (const e of await fs.readdir(os.tmpdir())) if (e.startsWith('ag-snap-')) await fs.rm(path.join(os.tmpdir(), e), { recursive: true, force: true });
-});
+test.after.always(removeAll);
 
 test('an untouched tree compares equal, reads included', async (t) => {
   const dir = await tree();

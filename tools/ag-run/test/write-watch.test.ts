@@ -4,19 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { snapshotTree } from '../src/tree-snapshot.js';
 import { finishWatch, startWatch } from '../src/write-watch.js';
+import { smallTrees } from './helpers/small-tree.js';
 
-async function tree(): Promise<string> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ag-watch-'));
-  await fs.mkdir(path.join(dir, 'src'));
-  await fs.writeFile(path.join(dir, 'src', 'a.py'), 'x = 1\n');
-  await fs.writeFile(path.join(dir, 'b.txt'), 'b\n');
-  await fs.symlink('b.txt', path.join(dir, 'link'));
-  return dir;
-}
+const { tree, removeAll } = smallTrees('ag-watch-');
 
-test.after.always(async () => {
-  for (const e of await fs.readdir(os.tmpdir())) if (e.startsWith('ag-watch-')) await fs.rm(path.join(os.tmpdir(), e), { recursive: true, force: true });
-});
+test.after.always(removeAll);
 
 test('the watch names writes into watched roots with their content, and late writes into a copy', async (t) => {
   const base = await tree();
