@@ -1,12 +1,12 @@
 import test from 'ava';
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { scratch } from './scratch.js';
 import { LoadError, loadArtefact, loadJson, PolicyFile, type LoadErrorCode } from '../src/index.js';
 import { sampleDiffcov, sampleOracle } from './samples.js';
 
 async function tmpFile(name: string, data: string | Buffer): Promise<string> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ag-load-'));
+  const dir = await fs.mkdtemp(path.join(scratch, 'ag-load-'));
   const file = path.join(dir, name);
   await fs.writeFile(file, data);
   return file;
@@ -88,7 +88,7 @@ test('a symlink is refused even when it points at a valid artefact', async (t) =
 });
 
 test('a FIFO is refused without hanging', async (t) => {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ag-fifo-'));
+  const dir = await fs.mkdtemp(path.join(scratch, 'ag-fifo-'));
   const fifo = path.join(dir, 'fifo.json');
   const { execFileSync } = await import('node:child_process');
   execFileSync('mkfifo', [fifo]);
@@ -97,7 +97,7 @@ test('a FIFO is refused without hanging', async (t) => {
 });
 
 test('a directory and a missing file are refused with their own codes', async (t) => {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ag-dir-'));
+  const dir = await fs.mkdtemp(path.join(scratch, 'ag-dir-'));
   t.is((await t.throwsAsync(loadArtefact(dir), { instanceOf: LoadError }))?.code, 'E_NOT_REGULAR_FILE');
   t.is((await t.throwsAsync(loadArtefact(path.join(dir, 'nope.json')), { instanceOf: LoadError }))?.code, 'E_EVIDENCE_MISSING');
 });

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { scratch } from './scratch.js';
 import { spawnSync } from 'node:child_process';
 import { canonicalJson, closeWriteSession, openWriteSession, removeWritten, sha256, sha256File, sweepDeadTemps, writeArtefact, writeAtomic } from '../src/index.js';
 
@@ -10,14 +10,14 @@ test('canonical JSON sorts keys and ends with a newline', (t) => {
 });
 
 test('the same value is written byte-identically whatever its key order', async (t) => {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ag-write-'));
+  const dir = await fs.mkdtemp(path.join(scratch, 'ag-write-'));
   await writeArtefact(path.join(dir, 'a.json'), { x: 1, y: [1, 2] });
   await writeArtefact(path.join(dir, 'b.json'), { y: [1, 2], x: 1 });
   t.is(await sha256File(path.join(dir, 'a.json')), await sha256File(path.join(dir, 'b.json')));
 });
 
 test('writing leaves no temporary file behind and replaces the target whole', async (t) => {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ag-write-'));
+  const dir = await fs.mkdtemp(path.join(scratch, 'ag-write-'));
   const file = path.join(dir, 'out.json');
   await fs.writeFile(file, 'old and longer content that must vanish');
   await writeArtefact(file, { v: 1 });
@@ -27,7 +27,7 @@ test('writing leaves no temporary file behind and replaces the target whole', as
 
 test('sha256 digests carry the sha256: prefix', async (t) => {
   t.is(sha256(''), 'sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ag-sha-'));
+  const dir = await fs.mkdtemp(path.join(scratch, 'ag-sha-'));
   await fs.writeFile(path.join(dir, 'f'), 'abc');
   t.is(await sha256File(path.join(dir, 'f')), sha256('abc'));
 });
@@ -35,7 +35,7 @@ test('sha256 digests carry the sha256: prefix', async (t) => {
 // A write session and its hooks are process-wide (one command per process): those tests run serially.
 
 test.serial('a write killed halfway leaves the target as it was: the half exists only in the temporary file', async (t) => {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ag-write-'));
+  const dir = await fs.mkdtemp(path.join(scratch, 'ag-write-'));
   const file = path.join(dir, 'run.json');
   await fs.writeFile(file, '{"old":true}\n');
   const text = canonicalJson({ a: 'x'.repeat(100) });
@@ -57,7 +57,7 @@ test.serial('a write killed halfway leaves the target as it was: the half exists
 });
 
 test.serial('a write that fails mid-way removes its temporary file and leaves the target untouched', async (t) => {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ag-write-'));
+  const dir = await fs.mkdtemp(path.join(scratch, 'ag-write-'));
   const file = path.join(dir, 'out.json');
   await fs.writeFile(file, 'before');
   const session = openWriteSession({ midWrite: () => { throw new Error('disk full'); } });
@@ -71,7 +71,7 @@ test.serial('a write that fails mid-way removes its temporary file and leaves th
 });
 
 test.serial('a hook before the first byte that throws writes nothing at all', async (t) => {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ag-write-'));
+  const dir = await fs.mkdtemp(path.join(scratch, 'ag-write-'));
   const session = openWriteSession({ beforeWrite: () => { throw new Error('stop'); } });
   try {
     await t.throwsAsync(writeArtefact(path.join(dir, 'out.json'), { v: 1 }));
@@ -82,7 +82,7 @@ test.serial('a hook before the first byte that throws writes nothing at all', as
 });
 
 test.serial('a session takes back the files it wrote, but not one replaced since by someone else', async (t) => {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ag-write-'));
+  const dir = await fs.mkdtemp(path.join(scratch, 'ag-write-'));
   const [a, b] = [path.join(dir, 'a.json'), path.join(dir, 'b.json')];
   const session = openWriteSession();
   try {
@@ -98,7 +98,7 @@ test.serial('a session takes back the files it wrote, but not one replaced since
 });
 
 test.serial('writes outside a session are not recorded', async (t) => {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ag-write-'));
+  const dir = await fs.mkdtemp(path.join(scratch, 'ag-write-'));
   const session = openWriteSession();
   closeWriteSession(session);
   await writeArtefact(path.join(dir, 'x.json'), { v: 1 });
@@ -106,7 +106,7 @@ test.serial('writes outside a session are not recorded', async (t) => {
 });
 
 test('the next write into a directory sweeps the temporary files of writers that died, and only those', async (t) => {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ag-write-'));
+  const dir = await fs.mkdtemp(path.join(scratch, 'ag-write-'));
   const dead = spawnSync(process.execPath, ['-e', '']).pid;
   const deadTemp = `.run.json.${dead}.0123456789ab.tmp`;
   const liveTemp = `.run.json.${process.ppid}.0123456789ab.tmp`;

@@ -1,4 +1,6 @@
+import test from 'ava';
 import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildDemoRepo } from '../../pipelines/demo/repo.mjs';
@@ -8,8 +10,14 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** A real git repository: the demo project's baseline commit, then one of its patches. */
 export function demoRepo(project: 'js' | 'py', patch: string): string {
-  return buildDemoRepo(project, patch);
+  const repo = buildDemoRepo(project, patch);
+  builtRepos.push(repo);
+  return repo;
 }
+const builtRepos: string[] = [];
+test.after.always(() => {
+  for (const repo of builtRepos) rmSync(repo, { recursive: true, force: true });
+});
 
 /** The demo's JavaScript project settings, with a mutant budget of 8. */
 export const JS_ENV: Readonly<Record<string, string>> = { ...PROJECTS.js.env, AG_MUTATE_MAX: '8' };

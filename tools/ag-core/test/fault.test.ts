@@ -1,15 +1,15 @@
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { scratch } from './scratch.js';
 import { fileURLToPath } from 'node:url';
 import { defineCommand } from 'citty';
 import { canonicalJson, writeArtefact } from '@adversary-gate/schemas';
 import { EXIT, parseFaults, planFaults, requiredArg, runCli, sharedArgs, UsageError } from '../src/index.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/fault-cli.ts', import.meta.url));
-const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'ag-fault-'));
+const tmp = () => mkdtempSync(path.join(scratch, 'ag-fault-'));
 
 /** A tool that writes `out` and `out.md`; `ran` records whether its body started. */
 function writingTool(seen: { ran: boolean }) {

@@ -2,11 +2,12 @@ import test from 'ava';
 import { promises as fs, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { scratch } from './scratch.js';
 import { childEnv, runProcess } from '../src/index.js';
 import { pidsWhere } from '../src/process/proc.js';
 
 async function home() {
-  return fs.mkdtemp(path.join(os.tmpdir(), 'ag-home-'));
+  return fs.mkdtemp(path.join(scratch, 'ag-home-'));
 }
 
 const sh = async (cmd: string, timeoutMs = 10_000, extra: Partial<Parameters<typeof runProcess>[0]> = {}) =>
@@ -105,7 +106,7 @@ test('bwrap: the status fd tells a set-up failure from a command that exited 1',
 test('bwrap: no network, private /tmp, read-only system, the named directory writable', async (t) => {
   const { bwrapArgv } = await import('../src/index.js');
   const dir = await home();
-  const script = `touch ${dir}/ok && ! touch /usr/ag-escape 2>/dev/null && [ -z "$(ls /tmp | grep -v ag-home)" ] && ! (exec 3<>/dev/tcp/127.0.0.1/22) 2>/dev/null; cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d ' '`;
+  const script = `touch ${dir}/ok && ! touch /usr/ag-escape 2>/dev/null && [ -z "$(ls /tmp | grep -v ag-test-)" ] && ! (exec 3<>/dev/tcp/127.0.0.1/22) 2>/dev/null; cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d ' '`;
   const r = await runProcess({ argv: bwrapArgv(['/bin/bash', '-c', script], { writable: [dir], chdir: dir }), cwd: dir, env: childEnv({ home: dir }), timeoutMs: 10_000, statusFd: true });
   t.is(r.exitCode, 0, r.stderrTail);
   t.is(r.stdoutTail.trim(), 'lo');

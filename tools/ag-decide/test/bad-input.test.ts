@@ -3,11 +3,11 @@
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import * as v from 'valibot';
 import { ARTEFACT_SCHEMAS, canonicalJson } from '@adversary-gate/schemas';
 import { decide, readEvidenceFiles } from '../src/index.js';
+import { scratch } from './helpers/scratch.js';
 import { codes, decideWith, DIFF, defaultPolicy, golden } from './helpers/golden.js';
 
 type Kind = 'run' | 'diffcov' | 'mutation' | 'oracle';
@@ -173,7 +173,7 @@ test('numbers that do not re-derive are refused: a forged ratio, counts, strengt
 });
 
 test('J11 and J16: symlinks, directories, FIFOs and missing files hold without hanging', async (t) => {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ag-decide-bad-'));
+  const dir = await fs.mkdtemp(path.join(scratch, 'ag-decide-bad-'));
   const real = path.join(dir, 'run.json');
   await fs.writeFile(real, canonicalJson(golden().run));
   const files: Record<string, string> = {};

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { scratch } from './scratch.js';
 import { fileURLToPath } from 'node:url';
 import { canonicalJson } from '@adversary-gate/schemas';
 import { DIFF_TEXT } from './golden.js';
@@ -16,7 +16,7 @@ export function agDecide(args: string[], cwd: string) {
 
 /** A temp dir holding changes.diff and one file per given artefact; returns their names. */
 export function workdir(artefacts: Record<string, unknown>): { dir: string; evidence: string[] } {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'ag-decide-cli-'));
+  const dir = mkdtempSync(path.join(scratch, 'ag-decide-cli-'));
   writeFileSync(path.join(dir, 'changes.diff'), DIFF_TEXT);
   const evidence: string[] = [];
   for (const [name, value] of Object.entries(artefacts)) {
