@@ -12,7 +12,8 @@ import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rea
 import os from 'node:os';
 import path from 'node:path';
 import { loadArtefact } from '@adversary-gate/schemas';
-import { demoRepo, JS_ENV, ROOT } from './helpers.js';
+import { buildDemoRepo } from '../../pipelines/demo/repo.mjs';
+import { JS_ENV, ROOT } from './helpers.js';
 
 const TOOLS = ['ag-run', 'ag-diffcov', 'ag-mutate', 'ag-oracle', 'ag-decide'] as const;
 const STAGES = ['before-read', 'mid-write', 'after-write', 'kill', 'term'] as const;
@@ -146,7 +147,7 @@ async function assertWhole(t: ExecutionContext, out: string, allowTemp?: string)
 }
 
 test.before(async () => {
-  repo = demoRepo('js', 'clean');
+  repo = buildDemoRepo('js', 'clean');
   const r = await gate('control', {});
   control = path.join(repo, 'control');
   const verdict = readVerdict(path.join(control, 'verdict.json'));

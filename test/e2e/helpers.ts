@@ -1,4 +1,4 @@
-import test from 'ava';
+import type { ExecutionContext } from 'ava';
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
@@ -8,16 +8,12 @@ import { PROJECTS } from '../../pipelines/demo/scenarios.mjs';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** A real git repository: the demo project's baseline commit, then one of its patches. */
-export function demoRepo(project: 'js' | 'py', patch: string): string {
+/** A real git repository: the demo project's baseline commit, then one of its patches; removed when the test ends. */
+export function demoRepo(t: ExecutionContext, project: 'js' | 'py', patch: string): string {
   const repo = buildDemoRepo(project, patch);
-  builtRepos.push(repo);
+  t.teardown(() => rmSync(repo, { recursive: true, force: true }));
   return repo;
 }
-const builtRepos: string[] = [];
-test.after.always(() => {
-  for (const repo of builtRepos) rmSync(repo, { recursive: true, force: true });
-});
 
 /** The demo's JavaScript project settings, with a mutant budget of 8. */
 export const JS_ENV: Readonly<Record<string, string>> = { ...PROJECTS.js.env, AG_MUTATE_MAX: '8' };

@@ -12,7 +12,7 @@ const verdictAt = (dir: string): Verdict => JSON.parse(readFileSync(path.join(di
 const codes = (v: Verdict) => [...new Set(v.reasons.map((r) => r.code))];
 
 test('gate.sh accepts a clean, measured patch and the check exits 0', (t) => {
-  const repo = demoRepo('js', 'clean');
+  const repo = demoRepo(t, 'js', 'clean');
   const r = run('sh', [path.join(ROOT, 'pipelines/gate.sh'), '--base', 'main~1', '--head', 'main', '--out', 'ag'], repo, JS_ENV);
   const v = verdictAt(path.join(repo, 'ag'));
   t.is(v.verdict, 'ACCEPT', `${r.stderr}\n${JSON.stringify(v.reasons)}`);
@@ -21,7 +21,7 @@ test('gate.sh accepts a clean, measured patch and the check exits 0', (t) => {
 });
 
 test('gate.mk rejects a patch that breaks a test, keeps every artefact, and make fails', (t) => {
-  const repo = demoRepo('js', 'break');
+  const repo = demoRepo(t, 'js', 'break');
   const vars = Object.entries({ BASE: 'main~1', HEAD: 'main', OUT: 'ag', TEST_COMMAND: JS_ENV.AG_TEST_COMMAND, COVERAGE_COMMAND: JS_ENV.AG_COVERAGE_COMMAND, COVERAGE_REPORT: JS_ENV.AG_COVERAGE_REPORT, MUTATE_MAX: '4' }).map(([k, v]) => `${k}=${v}`);
   const r = run('make', ['-s', '-f', path.join(ROOT, 'pipelines/gate.mk'), ...vars], repo);
   t.not(r.code, 0);
@@ -33,7 +33,7 @@ test('gate.mk rejects a patch that breaks a test, keeps every artefact, and make
 });
 
 test('gate.mk is incremental: a second run with the same commits rebuilds nothing', (t) => {
-  const repo = demoRepo('js', 'clean');
+  const repo = demoRepo(t, 'js', 'clean');
   const vars = ['BASE=main~1', 'HEAD=main', 'OUT=ag', `TEST_COMMAND=${JS_ENV.AG_TEST_COMMAND}`, 'MUTATE_MAX=2'];
   run('make', ['-s', '-f', path.join(ROOT, 'pipelines/gate.mk'), ...vars], repo);
   const stamp = (f: string) => statSync(path.join(repo, 'ag', f)).mtimeMs;
@@ -44,7 +44,7 @@ test('gate.mk is incremental: a second run with the same commits rebuilds nothin
 });
 
 test('gate.mjs (zx) holds a clean patch that comes with no coverage evidence', (t) => {
-  const repo = demoRepo('js', 'clean');
+  const repo = demoRepo(t, 'js', 'clean');
   const r = run(process.execPath, [path.join(ROOT, 'pipelines/gate.mjs'), '--base', 'main~1', '--head', 'main', '--out', 'ag', '--test-command', 'node --test', '--mutate-max', '4'], repo);
   const v = verdictAt(path.join(repo, 'ag'));
   t.is(v.verdict, 'HOLD', JSON.stringify(v.reasons));
@@ -53,14 +53,14 @@ test('gate.mjs (zx) holds a clean patch that comes with no coverage evidence', (
 });
 
 test('gate.sh refuses an unknown base ref with exit 3', (t) => {
-  const repo = demoRepo('js', 'clean');
+  const repo = demoRepo(t, 'js', 'clean');
   const r = run('sh', [path.join(ROOT, 'pipelines/gate.sh'), '--base', 'no-such-ref', '--out', 'ag'], repo);
   t.is(r.code, 3);
   t.regex(r.stderr, /unknown base ref/);
 });
 
 test('a second run on an evidence directory in use holds at once and writes nothing; after the first ends, a run proceeds (G69)', async (t) => {
-  const repo = demoRepo('js', 'clean');
+  const repo = demoRepo(t, 'js', 'clean');
   mkdirSync(path.join(repo, 'ag'));
   writeFileSync(path.join(repo, 'ag', 'verdict.json'), 'the first run\'s verdict\n');
   // The first run, as far as the lock goes: a holder of ag.lock that says when it has it.
