@@ -18,6 +18,10 @@
 // so that a kill can be confirmed with the same tests up to the failing one. A listed id
 // that no test has keeps the whole suite (never a narrower run).
 //
+// AG_MUTATE_MOCHA_SKIP (a JSON array of files relative to the working directory), with a
+// selection: mocha does not load those files at all (the mocha that runs is found among the
+// loaded modules; none found, or nothing left to load, and every file loads).
+//
 // A test's id is `<file relative to the working directory>::<full title>`.
 const fs = require('node:fs');
 const path = require('node:path');
@@ -161,7 +165,33 @@ function selector(selectFile, failedFile, ranFile) {
   };
 }
 
+/** Keep the running mocha from loading the listed test files. */
+function skipFiles(skipFile) {
+  const skip = new Set(JSON.parse(fs.readFileSync(skipFile, 'utf8')));
+  const suffix = path.join('mocha', 'lib', 'mocha.js');
+  const loaded = Object.keys(require.cache).filter((key) => key.endsWith(suffix));
+  if (loaded.length !== 1) return;
+  const Mocha = require.cache[loaded[0]].exports;
+  if (typeof Mocha !== 'function' || !Mocha.prototype) return;
+  const prune = (mocha) => {
+    if (!Array.isArray(mocha.files)) return;
+    const kept = mocha.files.filter((file) => !skip.has(path.relative(process.cwd(), path.resolve(file)).split(path.sep).join('/')));
+    if (kept.length > 0) mocha.files = kept;
+  };
+  for (const name of ['loadFiles', 'loadFilesAsync']) {
+    const original = Mocha.prototype[name];
+    if (typeof original !== 'function') continue;
+    Mocha.prototype[name] = function (...args) {
+      prune(this);
+      return original.apply(this, args);
+    };
+  }
+}
+
 const hooks = {};
 if (process.env.AG_MUTATE_MOCHA_RECORD) Object.assign(hooks, recorder(process.env.AG_MUTATE_MOCHA_RECORD));
-else if (process.env.AG_MUTATE_SELECT) Object.assign(hooks, selector(process.env.AG_MUTATE_SELECT, process.env.AG_MUTATE_FAILED, process.env.AG_MUTATE_RAN));
+else if (process.env.AG_MUTATE_SELECT) {
+  if (process.env.AG_MUTATE_MOCHA_SKIP) skipFiles(process.env.AG_MUTATE_MOCHA_SKIP);
+  Object.assign(hooks, selector(process.env.AG_MUTATE_SELECT, process.env.AG_MUTATE_FAILED, process.env.AG_MUTATE_RAN));
+}
 exports.mochaHooks = hooks;

@@ -29,9 +29,17 @@ describe('source', () => {
 });
 `;
 
-const PROJECT: Files = { 'src/price.js': PRICE_JS, 'test/discount.test.js': DISCOUNT_TEST, 'test/checksum.test.js': CHECKSUM_TEST };
+/** Throws while it loads when src/price.js holds the `-` → `+` mutant: a mutant run must not even load it (it loads first, so no crediting across a suite boundary names it). */
+const LOADCHECK_TEST = `const { readFileSync } = require('node:fs');
+if (readFileSync(__dirname + '/../src/price.js', 'utf8').includes('total + total')) throw new Error('loaded');
+describe('loading', () => {
+  it('works', () => {});
+});
+`;
 
-test('mocha: each mutant runs only the tests that execute it and is killed by the one that checks; a test that does not execute it never runs; uncovered code is no_coverage', async (t) => {
+const PROJECT: Files = { 'src/price.js': PRICE_JS, 'test/discount.test.js': DISCOUNT_TEST, 'test/checksum.test.js': CHECKSUM_TEST, 'test/a-loadcheck.test.js': LOADCHECK_TEST };
+
+test('mocha: each mutant runs only the tests that execute it and is killed by the one that checks; a test file without such tests is not even loaded; uncovered code is no_coverage', async (t) => {
   const repo = makeRepo({}, PROJECT, { linkModules: true });
   t.teardown(repo.cleanup);
   const args = ['--diff', repo.diff, '--tree', repo.tree, '--test-command', MOCHA, '--jobs', '2'];
@@ -39,7 +47,8 @@ test('mocha: each mutant runs only the tests that execute it and is killed by th
   t.is(r.code, 0, r.stderr);
   const m = read(repo.file('m.json'));
   t.deepEqual(m.test_selection, { runner: 'mocha', mode: 'per-test' });
-  // Only "takes the rate off" tells `-` from `+`; the checksum test would too, but never runs.
+  // Only "takes the rate off" tells `-` from `+`; the checksum test would too, but never runs,
+  // and loading the loadcheck file would fail the run before any test (no killer named).
   t.is(find(m, 2, '+').status, 'killed');
   t.is(find(m, 2, '+').killed_by, 'test/discount.test.js::discount takes the rate off');
   t.is(find(m, 2, '/').killed_by, 'test/discount.test.js::discount takes the rate off');

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Site } from '../src/engines/site.js';
-import { nodeTestMap, orderTests, pytestMap, stem } from '../src/exec/test-map.js';
+import { likelyKillersFirst, nodeTestMap, orderTests, pytestMap, stem } from '../src/exec/test-map.js';
 
 test('a test file and its source share a stem', (t) => {
   t.is(stem('src/price.js'), 'price');
@@ -31,6 +31,14 @@ test('likely killers first: the tests named for the mutated file, then the faste
   // A file named for an abbreviation of the source (express's `req.fresh.js` for `request.js`) comes next.
   const abbreviated = [{ id: 'test/app.js::x', ms: 1 }, { id: 'test/req.fresh.js::y', ms: 9 }, { id: 'test/re.js::z', ms: 2 }];
   t.deepEqual(orderTests(abbreviated, 'lib/request.js').map((u) => u.id), ['test/req.fresh.js::y', 'test/app.js::x', 'test/re.js::z']);
+});
+
+test('likely killers run on their own first: the tests named for the mutated file, then the rest; one run when either part is empty', (t) => {
+  const units = [{ id: 'test/req.fresh.js::a', ms: 1 }, { id: 'test/app.js::b', ms: 2 }, { id: 'test/request.js::c', ms: 3 }];
+  const ids = (tiers: { id: string }[][]) => tiers.map((tier) => tier.map((u) => u.id));
+  t.deepEqual(ids(likelyKillersFirst(units, 'lib/request.js')), [['test/req.fresh.js::a', 'test/request.js::c'], ['test/app.js::b']]);
+  t.deepEqual(ids(likelyKillersFirst(units, 'lib/view.js')), [['test/req.fresh.js::a', 'test/app.js::b', 'test/request.js::c']]);
+  t.deepEqual(ids(likelyKillersFirst(units.slice(0, 1), 'lib/request.js')), [['test/req.fresh.js::a']]);
 });
 
 const site = (over: Partial<Site>): Site => ({ file: 'app/m.py', line: 3, column: 1, start: 0, end: 1, operator: 'op', rank: 1, original: 'a', replacement: 'b', parses: true, ...over });

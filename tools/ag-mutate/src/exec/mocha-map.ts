@@ -23,6 +23,12 @@ export interface MochaRecord {
   readonly durations: Record<string, number>;
 }
 
+/** The test file of a unit: a test id is `file::full title`, a per-file unit is the file. */
+export function unitFile(unit: string): string {
+  const at = unit.indexOf('::');
+  return at < 0 ? unit : unit.slice(0, at);
+}
+
 /**
  * Join the hook's records (`recordDir`) with the V8 coverage of the other processes
  * (`coverDir`). `lengths` holds the text length of each changed file: a file whose script
@@ -64,6 +70,7 @@ export function mochaMap(recordDir: string, coverDir: string, root: string, leng
   const perTest = records.every((r) => r.granularity === 'test');
   return {
     mode: perTest ? 'per-test' : 'per-test-file',
+    testFiles: new Set([...units.keys()].map(unitFile)),
     coverers(site: Site) {
       if (!seen.has(site.file)) return { kind: 'unknown' };
       if (outside.get(site.file)?.has(site.start)) return { kind: 'unknown' };

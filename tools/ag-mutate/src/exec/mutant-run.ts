@@ -13,8 +13,9 @@ import { applySite, type Site } from '../engines/site.js';
 import { nodeTestFileCommand, withMochaRequire } from '../runners/runner.js';
 import type { ExecOptions, ExecStatus } from './execute.js';
 import { MOCHA_HOOK, pytestPluginEnv } from './instrument.js';
+import { unitFile } from './mocha-map.js';
 import { classifyRun, type RunStatus } from './outcome.js';
-import { orderTests, type Coverers, type TestMap } from './test-map.js';
+import { likelyKillersFirst, orderTests, type Coverers, type TestMap, type TestUnit } from './test-map.js';
 import { neverRan, type CoverageMap } from './v8-coverage.js';
 import type { Workspace } from './workspace.js';
 
@@ -75,11 +76,18 @@ function attempts(ctx: MutantContext, w: number, site: Site, cov: Coverers): Att
   }
   const mocha = opts.runner?.name === 'mocha' ? withMochaRequire(command, MOCHA_HOOK) : null;
   if (ctx.map === null || (opts.runner?.name !== 'pytest' && mocha === null)) return [];
-  const dir = ctx.ws.scratch(`select${w}`);
+  if (mocha === null) return [selection(ctx, `select${w}`, command, pytestPluginEnv(opts.passEnv), ordered, false)];
+  // mocha loads every test file it is given: the likely killers' files alone start faster.
+  return likelyKillersFirst(ordered, site.file).map((units, i) => selection(ctx, `select${w}-${i}`, mocha, {}, units, true));
+}
+
+/** One run of a selection of tests (written to a scratch folder of its own), bailing at the first failure. */
+function selection(ctx: MutantContext, scratch: string, run: string, baseEnv: Record<string, string>, units: readonly TestUnit[], mocha: boolean): Attempt {
+  const dir = ctx.ws.scratch(scratch);
   const select = path.join(dir, 'tests.txt');
   const failed = path.join(dir, 'failed.txt');
   // pytest's plugin reads one node id a line; the mocha hook a JSON list (titles may hold anything).
-  const list = mocha === null ? ordered.map((t) => `${t.id}\n`).join('') : JSON.stringify(ordered.map((t) => t.id));
+  const list = mocha ? JSON.stringify(units.map((t) => t.id)) : units.map((t) => `${t.id}\n`).join('');
   writeFileSync(select, list);
   rmSync(failed, { force: true });
   const killer = () => {
@@ -89,12 +97,12 @@ function attempts(ctx: MutantContext, w: number, site: Site, cov: Coverers): Att
       return null; // a timeout, or no failure reported
     }
   };
-  const env = { ...(mocha === null ? pytestPluginEnv(opts.passEnv) : {}), AG_MUTATE_SELECT: select, AG_MUTATE_FAILED: failed };
-  const run = mocha ?? command;
-  if (mocha === null) return [{ command: run, env, key: `${run}\0${list}`, killer }];
+  const env = { ...baseEnv, AG_MUTATE_SELECT: select, AG_MUTATE_FAILED: failed };
+  if (!mocha) return { command: run, env, key: `${run}\0${list}`, killer };
   const ran = path.join(dir, 'ran.jsonl');
   rmSync(ran, { force: true });
-  return [{ command: run, env: { ...env, AG_MUTATE_RAN: ran }, key: `${run}\0${list}`, killer, confirm: () => ranUpToFailure(dir, run, ran, killer()) }];
+  const skip = skippedTestFiles(ctx.map, units, dir);
+  return { command: run, env: { ...env, ...skip.env, AG_MUTATE_RAN: ran }, key: `${run}\0${list}\0${skip.key}`, killer, confirm: () => ranUpToFailure(dir, run, ran, killer(), skip) };
 }
 
 /**
@@ -103,7 +111,7 @@ function attempts(ctx: MutantContext, w: number, site: Site, cov: Coverers): Att
  * (check the whole selection) unless the last test started is the one that failed: a hook
  * failure, a timeout or a crash may lie outside those tests.
  */
-function ranUpToFailure(dir: string, command: string, ranFile: string, failed: string | null): Attempt | null {
+function ranUpToFailure(dir: string, command: string, ranFile: string, failed: string | null, skip: SkippedFiles): Attempt | null {
   let ids: string[];
   try {
     ids = readFileSync(ranFile, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as string);
@@ -114,7 +122,29 @@ function ranUpToFailure(dir: string, command: string, ranFile: string, failed: s
   const list = JSON.stringify(ids);
   const select = path.join(dir, 'confirm.json');
   writeFileSync(select, list);
-  return { command, env: { AG_MUTATE_SELECT: select }, key: `${command}\0${list}`, killer: () => null };
+  return { command, env: { ...skip.env, AG_MUTATE_SELECT: select }, key: `${command}\0${list}\0${skip.key}`, killer: () => null };
+}
+
+/**
+ * The baseline's test files that hold none of the selected tests: the mocha hook does not
+ * load them (loading express's 88 test files costs more than running one). Files that held
+ * no test (setup, root hooks) always load. The clean-tree check of a kill skips the same.
+ */
+function skippedTestFiles(map: TestMap | null, ordered: readonly { id: string }[], dir: string): SkippedFiles {
+  if (map?.testFiles === undefined) return { env: {}, key: '' };
+  const wanted = new Set(ordered.map((t) => unitFile(t.id)));
+  const skip = [...map.testFiles].filter((f) => !wanted.has(f)).sort();
+  if (skip.length === 0) return { env: {}, key: '' };
+  const file = path.join(dir, 'skip.json');
+  const key = JSON.stringify(skip);
+  writeFileSync(file, key);
+  return { env: { AG_MUTATE_MOCHA_SKIP: file }, key };
+}
+
+/** The environment that tells the mocha hook which test files not to load, and the list as a key. */
+interface SkippedFiles {
+  readonly env: Record<string, string>;
+  readonly key: string;
 }
 
 /** Does the subset pass on the unmutated tree? Asked once per subset; run in copy `w` (the mutant already removed). */

@@ -25,6 +25,8 @@ export type Coverers = { readonly kind: 'unknown' } | { readonly kind: 'none' } 
 export interface TestMap {
   readonly mode: 'per-test' | 'per-test-file';
   coverers(site: Site): Coverers;
+  /** mocha: every file that held a test in the baseline (relative to the tree); a selection need not load the others' tests. */
+  readonly testFiles?: ReadonlySet<string>;
 }
 
 /** The real path of the tree (the form V8 and the recorders report), or the path as given. */
@@ -151,6 +153,18 @@ export function pytestMap(traceDir: string, root: string): TestMap {
       return tests.length === 0 ? { kind: 'none' } : { kind: 'tests', tests };
     },
   };
+}
+
+/**
+ * Ordered tests split in two runs: those whose file is named for the mutated file, then the
+ * rest (one run when either part is empty).
+ */
+export function likelyKillersFirst(ordered: readonly TestUnit[], mutatedFile: string): TestUnit[][] {
+  const target = stem(mutatedFile);
+  const isNear = (t: TestUnit) => kinship(t.id.split('::')[0]!, target) < 2;
+  const near = ordered.filter(isNear);
+  if (near.length === 0 || near.length === ordered.length) return [[...ordered]];
+  return [near, ordered.filter((t) => !isNear(t))];
 }
 
 /** The stem a test file and its source share: `src/price.js`, `test/price.test.js`, `tests/test_price.py` → `price`. */
