@@ -28,7 +28,20 @@ const flag = (name, dflt) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : dflt;
 };
-const python = flag('python', '/usr/bin/python3');
+/**
+ * The interpreter itself (sys.executable), resolved once through the caller's PATH: both
+ * schedules must start the same binary. A bare name or a pyenv shim would otherwise resolve
+ * differently under each one's PATH (the peer replay's is /usr/bin:/bin).
+ */
+function realInterpreter(given) {
+  const r = spawnSync(given, ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' });
+  if (r.status !== 0 || !path.isAbsolute(r.stdout.trim())) {
+    console.error(`peer-schedule: cannot start ${given} to find its interpreter`);
+    process.exit(3);
+  }
+  return r.stdout.trim();
+}
+const python = realInterpreter(flag('python', '/usr/bin/python3'));
 const reps = Number(flag('reps', '5'));
 const jobs = flag('jobs', String(os.availableParallelism()));
 const noAutoload = args.includes('--no-autoload');
