@@ -64,8 +64,18 @@ export interface ExecutionRecord {
 
 let counter = 0;
 
-/** Run one plan and judge it. Never throws for the command's behaviour. */
-export async function execute(plan: ExecutionPlan, ctx: ExecutionContext): Promise<ExecutionRecord> {
+/** A run directory ready for one execution: the tree's copy, an empty HOME and TMPDIR, a report folder. */
+export interface PreparedRun {
+  readonly dir: string;
+  readonly tree: string;
+  readonly home: string;
+  readonly tmp: string;
+  readonly reportDir: string;
+  readonly user: Identity | null;
+}
+
+/** Make the run directory of one plan (the copy is taken now, from the original tree). */
+export async function prepareRun(plan: ExecutionPlan, ctx: ExecutionContext): Promise<PreparedRun> {
   const dir = path.join(ctx.workRoot, `${plan.side}-${plan.round}-${++counter}`);
   const tree = path.join(dir, 'tree');
   const home = path.join(dir, 'home');
@@ -76,6 +86,12 @@ export async function execute(plan: ExecutionPlan, ctx: ExecutionContext): Promi
   // The copy is written owned by the run's uid; the directories around it are given to it too.
   await Promise.all([fs.mkdir(home), fs.mkdir(tmp), fs.mkdir(reportDir), copyTree(plan.tree, tree, user ?? undefined)]);
   if (user !== null) await Promise.all([dir, home, tmp, reportDir].map((d) => fs.lchown(d, user.uid, user.gid)));
+  return { dir, tree, home, tmp, reportDir, user };
+}
+
+/** Run one plan in its prepared directory and judge it. Never throws for the command's behaviour. */
+export async function execute(plan: ExecutionPlan, ctx: ExecutionContext, prepared: PreparedRun): Promise<ExecutionRecord> {
+  const { dir, tree, home, tmp, reportDir, user } = prepared;
   const autoJunit = ctx.junit === null && plan.runner === 'pytest' ? path.join(reportDir, 'junit.xml') : null;
   const env = childEnv({
     home,

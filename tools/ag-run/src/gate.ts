@@ -12,8 +12,8 @@ import { classifyClaim } from './classify.js';
 import { parseDeclaredCommands } from './commands-json.js';
 import { ClaimsFile, judgeCriteria } from './criteria.js';
 import { testDeltas } from './deltas.js';
-import { execute, type ExecutionContext, type ExecutionPlan, type ExecutionRecord } from './execute.js';
-import { mapLimit } from './pool.js';
+import { execute, prepareRun, type ExecutionContext, type ExecutionPlan, type ExecutionRecord } from './execute.js';
+import { mapLimit, startLimited } from './pool.js';
 import { detectRunner } from './runners/detect.js';
 import { finishWatch, startWatch, type WatchRoot } from './write-watch.js';
 
@@ -80,6 +80,7 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
   const inputs: RunArtefact['inputs'] = [{ role: 'diff', path: opts.diff === '-' ? '-' : opts.diff, sha256: diff.sha256 }];
   const faults: RunArtefact['faults'] = [];
   const workRoot = await fs.mkdtemp(path.join(os.tmpdir(), 'ag-run-'));
+  let prepared: Promise<unknown>[] = [];
   try {
     if (opts.sandbox === 'bwrap') {
       const probe = await probeBwrap(childEnv({ home: workRoot }), workRoot);
@@ -156,7 +157,10 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
       evidenceTailChars: EVIDENCE_TAIL_CHARS,
     };
     const watch = await startWatch(roots, workRoot);
-    const records: ExecutionRecord[] = await mapLimit(plans, opts.jobs, (plan) => execute(plan, ctx));
+    // Copies are made ahead, two at a time, while earlier executions run.
+    const ready = startLimited(plans, 2, (plan) => prepareRun(plan, ctx));
+    prepared = ready;
+    const records: ExecutionRecord[] = await mapLimit(plans, opts.jobs, async (plan, i) => execute(plan, ctx, await ready[i]!));
     const writeWatch = await finishWatch(watch, records.map((r) => r.copy));
     const at = (i: number | null): Execution | null => (i === null ? null : records[i]!.execution);
 
@@ -211,6 +215,8 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
       },
     };
   } finally {
+    // A copy still being made would outlive the removal.
+    await Promise.allSettled(prepared);
     await removeTree(workRoot);
   }
 }

@@ -16,3 +16,30 @@ export async function mapLimit<T, R>(items: readonly T[], jobs: number, fn: (ite
   await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, items.length)) }, worker));
   return results;
 }
+
+/**
+ * Start `fn` on every item, at most `jobs` at a time in input order, and hand back each
+ * item's promise at once (a consumer awaits only the one it needs). A rejection no one
+ * awaited is not an unhandled one: whoever awaits that item still gets it.
+ */
+export function startLimited<T, R>(items: readonly T[], jobs: number, fn: (item: T, index: number) => Promise<R>): Promise<R>[] {
+  let running = 0;
+  const queue: Array<() => void> = [];
+  const release = () => {
+    running--;
+    queue.shift()?.();
+  };
+  const promises = items.map(
+    (item, i) =>
+      new Promise<R>((resolve, reject) => {
+        const start = () => {
+          running++;
+          fn(item, i).then(resolve, reject).finally(release);
+        };
+        if (running < jobs) start();
+        else queue.push(start);
+      }),
+  );
+  for (const p of promises) p.catch(() => {});
+  return promises;
+}

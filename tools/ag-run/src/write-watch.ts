@@ -58,11 +58,15 @@ export async function startWatch(roots: readonly WatchRoot[], workRoot: string):
 
 /** Compare the roots with their start, and every copy with its state at read time; the evidence. */
 export async function finishWatch(start: WatchStart, copies: readonly CopyState[]): Promise<WriteWatch> {
+  // Every walk is its own `find`: take them all at once.
+  const [rootsAfter, copiesAfter] = await Promise.all([
+    Promise.all(start.watched.map((root) => snapshotTree(root.path, start.skip.filter((s) => s !== root.path)))),
+    Promise.all(copies.map((copy) => snapshotTree(copy.dir))),
+  ]);
   const outside: Array<WriteWatch['outside_changes'][number]> = [];
   let outsideTotal = 0;
   for (const [i, root] of start.watched.entries()) {
-    const after = await snapshotTree(root.path, start.skip.filter((s) => s !== root.path));
-    const changes = compareSnapshots(start.snapshots[i]!, after);
+    const changes = compareSnapshots(start.snapshots[i]!, rootsAfter[i]!);
     outsideTotal += changes.length;
     for (const c of changes.slice(0, Math.max(0, CHANGE_LIST_CAP - outside.length))) {
       outside.push({ role: root.role, path: c.path, change: c.change, sha256: await contentOf(root.path, c) });
@@ -70,8 +74,8 @@ export async function finishWatch(start: WatchStart, copies: readonly CopyState[
   }
   const late: Array<WriteWatch['late_changes'][number]> = [];
   let lateTotal = 0;
-  for (const copy of copies) {
-    const changes = compareSnapshots(copy.snapshot, await snapshotTree(copy.dir));
+  for (const [i, copy] of copies.entries()) {
+    const changes = compareSnapshots(copy.snapshot, copiesAfter[i]!);
     lateTotal += changes.length;
     for (const c of changes.slice(0, Math.max(0, CHANGE_LIST_CAP - late.length))) {
       late.push({ side: copy.side, round: copy.round, command: copy.command, path: c.path, change: c.change });

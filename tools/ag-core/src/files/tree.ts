@@ -36,16 +36,15 @@ export interface TreeOwner {
  */
 export async function copyTree(src: string, dest: string, owner?: TreeOwner): Promise<void> {
   await fs.mkdir(dest);
-  const as = owner === undefined ? [] : [`--owner=${owner.uid}`, `--group=${owner.gid}`, '--numeric-owner'];
-  const keep = owner === undefined ? ['--no-same-owner'] : ['--same-owner', '--numeric-owner'];
-  const pack = spawn('tar', ['-C', src, '--exclude=.git', ...as, '-cf', '-', '.'], { stdio: ['ignore', 'pipe', 'pipe'], env: ENV });
-  const unpack = spawn('tar', ['-C', dest, '-xpf', '-', ...keep], { stdio: ['pipe', 'ignore', 'pipe'], env: ENV });
-  pack.stdout!.pipe(unpack.stdin!);
-  unpack.stdin!.on('error', () => {}); // tar -x ending early is reported by its exit code
-  const [packed, unpacked] = await Promise.all([ended(pack), ended(unpack)]);
-  if (packed.code !== 0 || unpacked.code !== 0) {
-    const why = (packed.code !== 0 ? packed.err : unpacked.err).trim().split('\n').pop() ?? '';
-    throw new Error(`copying ${src} failed: ${why || `tar exited ${packed.code ?? unpacked.code}`}`);
+  const as = owner === undefined ? '' : ` --owner=${owner.uid} --group=${owner.gid} --numeric-owner`;
+  const keep = owner === undefined ? ' --no-same-owner' : ' --same-owner --numeric-owner';
+  // One process started from node (a fork of node costs more than one of bash), and the
+  // archive flows from tar to tar without passing through node. The paths are arguments.
+  const script = `tar -C "$1" --exclude=.git${as} -cf - . | tar -C "$2" -xpf -${keep}; s=("\${PIPESTATUS[@]}"); [ "\${s[0]}" = 0 ] && [ "\${s[1]}" = 0 ]`;
+  const r = await ended(spawn('bash', ['-c', script, 'copy-tree', src, dest], { stdio: ['ignore', 'ignore', 'pipe'], env: ENV }));
+  if (r.code !== 0) {
+    const why = r.err.trim().split('\n').pop() ?? '';
+    throw new Error(`copying ${src} failed: ${why || `tar exited ${r.code ?? 'on a signal'}`}`);
   }
 }
 
