@@ -92,82 +92,120 @@ function scanText(text: string): TextFacts {
   return { combined, hunks, binary, copies };
 }
 
-/**
- * Parse a unified diff (git or plain `diff -u`).
- * @throws DiffParseError for combined diffs, hunks without a file header and paths that escape the tree
- */
-export function parseUnifiedDiff(text: string): DiffModel {
-  const normalised = text.replace(/\r\n/g, '\n');
-  const facts = scanText(normalised);
-  if (facts.combined) throw new DiffParseError('combined (merge) diffs are not supported; diff the merge against one parent');
-  let parsed: ReturnType<typeof parseDiff>;
+type ParsedFile = ReturnType<typeof parseDiff>[number];
+
+function runParseDiff(text: string): ParsedFile[] {
   try {
-    parsed = parseDiff(normalised);
+    return parseDiff(text);
   } catch (error) {
     // parse-diff throws a TypeError on input it cannot follow (a "\ No newline" marker
     // that opens a hunk); that is an unreadable diff, not a crash.
     throw new DiffParseError(`not a unified diff this parser can read (${error instanceof Error ? error.message : String(error)})`);
   }
-  const hunksParsed = parsed.reduce((n, f) => n + f.chunks.length, 0);
-  if (hunksParsed < facts.hunks) throw new DiffParseError('hunks without a file header that names their file');
-  if (parsed.length === 0 && normalised.trim() !== '') throw new DiffParseError('not a unified diff: no file header (--- / +++ or diff --git) found');
+}
+
+/**
+ * The diff in pieces parse-diff reads one at a time: one a `diff --git` section when the
+ * text is a git diff from its first line (each piece's parse is turned into the model before
+ * the next is read, so parse-diff's per-line objects die young instead of piling up), else
+ * the whole text.
+ */
+function* pieces(text: string): Generator<string> {
+  if (!text.startsWith('diff --git ')) {
+    yield text;
+    return;
+  }
+  let start = 0;
+  while (start < text.length) {
+    const next = text.indexOf('\ndiff --git ', start);
+    const end = next < 0 ? text.length : next + 1;
+    yield text.slice(start, end);
+    start = end;
+  }
+}
+
+/**
+ * Parse a unified diff (git or plain `diff -u`).
+ * @throws DiffParseError for combined diffs, hunks without a file header, hunks whose lines do
+ * not add up to their header, and paths that escape the tree
+ */
+export function parseUnifiedDiff(text: string): DiffModel {
+  const normalised = text.replace(/\r\n/g, '\n');
+  const facts = scanText(normalised);
+  if (facts.combined) throw new DiffParseError('combined (merge) diffs are not supported; diff the merge against one parent');
   const files: ChangedFile[] = [];
-  parsed.forEach((f, i) => {
-    const from = cleanPath(f.from);
-    const to = cleanPath(f.to);
-    if (from === null && to === null) throw new DiffParseError('a file section names no path on either side');
-    // "deleted file mode" with no old path, "new file mode" with no new path, or both marks:
-    // the section contradicts itself (parse-diff would hand back a null path).
-    if ((f.deleted === true && (from === null || f.new === true)) || (f.new === true && to === null)) {
-      throw new DiffParseError(`the file section of ${JSON.stringify(to ?? from)} contradicts itself (new/deleted marks and /dev/null sides disagree)`);
+  let hunksParsed = 0;
+  for (const piece of pieces(normalised)) {
+    for (const f of runParseDiff(piece)) {
+      hunksParsed += f.chunks.length;
+      files.push(changedFile(f, files.length, facts));
     }
-    const addedLines: number[] = [];
-    const addedText: string[] = [];
-    const deletedLines: number[] = [];
-    const deletedText: string[] = [];
-    for (const chunk of f.chunks) {
-      let oldLine = chunk.oldStart;
-      let newLine = chunk.newStart;
-      for (const change of chunk.changes) {
-        // "\ No newline at end of file" is not a line; parse-diff counts it as one.
-        if (change.content.startsWith('\\')) continue;
-        const body = change.content.slice(1).replace(/\r$/, '');
-        if (change.type === 'add') {
-          addedLines.push(newLine);
-          addedText.push(body);
-          newLine++;
-        } else if (change.type === 'del') {
-          deletedLines.push(oldLine);
-          deletedText.push(body);
-          oldLine++;
-        } else {
-          oldLine++;
-          newLine++;
-        }
+  }
+  if (hunksParsed < facts.hunks) throw new DiffParseError('hunks without a file header that names their file');
+  if (files.length === 0 && normalised.trim() !== '') throw new DiffParseError('not a unified diff: no file header (--- / +++ or diff --git) found');
+  return { files };
+}
+
+/** One of parse-diff's files (the `i`th of the diff) as the model's. */
+function changedFile(f: ParsedFile, i: number, facts: TextFacts): ChangedFile {
+  const from = cleanPath(f.from);
+  const to = cleanPath(f.to);
+  if (from === null && to === null) throw new DiffParseError('a file section names no path on either side');
+  // "deleted file mode" with no old path, "new file mode" with no new path, or both marks:
+  // the section contradicts itself (parse-diff would hand back a null path).
+  if ((f.deleted === true && (from === null || f.new === true)) || (f.new === true && to === null)) {
+    throw new DiffParseError(`the file section of ${JSON.stringify(to ?? from)} contradicts itself (new/deleted marks and /dev/null sides disagree)`);
+  }
+  const addedLines: number[] = [];
+  const addedText: string[] = [];
+  const deletedLines: number[] = [];
+  const deletedText: string[] = [];
+  for (const chunk of f.chunks) {
+    let oldLine = chunk.oldStart;
+    let newLine = chunk.newStart;
+    for (const change of chunk.changes) {
+      // "\ No newline at end of file" is not a line; parse-diff counts it as one.
+      if (change.content.startsWith('\\')) continue;
+      const body = change.content.endsWith('\r') ? change.content.slice(1, -1) : change.content.slice(1);
+      if (change.type === 'add') {
+        addedLines.push(newLine);
+        addedText.push(body);
+        newLine++;
+      } else if (change.type === 'del') {
+        deletedLines.push(oldLine);
+        deletedText.push(body);
+        oldLine++;
+      } else {
+        oldLine++;
+        newLine++;
       }
     }
-    const deleted = to === null || f.deleted === true;
-    const added = from === null || f.new === true;
-    const status: ChangeStatus = deleted
-      ? 'deleted'
-      : added
-        ? 'added'
-        : facts.copies.has(i)
-          ? 'copied'
-          : from !== to
-            ? 'renamed'
-            : 'modified';
-    files.push({
-      path: (deleted ? from : to)!,
-      oldPath: added ? null : from,
-      status,
-      binary: facts.binary.has(i),
-      modeOnly: f.chunks.length === 0 && !facts.binary.has(i) && f.oldMode !== undefined && f.newMode !== undefined,
-      addedLines,
-      addedText,
-      deletedLines,
-      deletedText,
-    });
-  });
-  return { files };
+    // A hunk whose lines do not add up to its header (cut short, or lines of another kind
+    // than the header counts) is not a diff to count lines from: refused.
+    if (oldLine - chunk.oldStart !== chunk.oldLines || newLine - chunk.newStart !== chunk.newLines) {
+      throw new DiffParseError(`a hunk of ${JSON.stringify(to ?? from)} (${chunk.content.split(' @@')[0]} @@) does not hold the lines its header counts`);
+    }
+  }
+  const deleted = to === null || f.deleted === true;
+  const added = from === null || f.new === true;
+  const status: ChangeStatus = deleted
+    ? 'deleted'
+    : added
+      ? 'added'
+      : facts.copies.has(i)
+        ? 'copied'
+        : from !== to
+          ? 'renamed'
+          : 'modified';
+  return {
+    path: (deleted ? from : to)!,
+    oldPath: added ? null : from,
+    status,
+    binary: facts.binary.has(i),
+    modeOnly: f.chunks.length === 0 && !facts.binary.has(i) && f.oldMode !== undefined && f.newMode !== undefined,
+    addedLines,
+    addedText,
+    deletedLines,
+    deletedText,
+  };
 }
