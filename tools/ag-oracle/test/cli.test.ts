@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import { OracleArtefact, sha256 } from '@adversary-gate/schemas';
 import { BASE, makeRepos, oracleArgs, runOracle, type Repos, type Tree } from './helpers/repo.js';
 import { removeTempDirs } from './helpers/tmp.js';
-import { SKIPPED_ADDS } from './fixtures/markers.js';
+import { ONLY_FOCUS, PY_XFAIL_AND_SKIP, SKIPPED_ADDS } from './fixtures/markers.js';
 
 test.after.always(removeTempDirs);
 
@@ -159,13 +159,13 @@ test('a skip marker added to an existing test file is reported with file:line', 
 });
 
 test('an only marker in a new test file holds rather than rejects', async (t) => {
-  const { artefact } = await measure({ 'test/new.test.js': "import test from 'node:test';\ntest.only('focus', () => {});\n" });
+  const { artefact } = await measure({ 'test/new.test.js': `import test from 'node:test';\n${ONLY_FOCUS}\n` });
   t.deepEqual(artefact!.tampering.map((f) => [f.kind, f.path, f.line]), [['skip_added_new_file', 'test/new.test.js', 2]]);
 });
 
 test('pytest xfail and a runtime pytest.skip added to an existing test are both reported', async (t) => {
   const base = { ...BASE, 'tests/test_calc.py': 'def test_add():\n    assert 1 + 1 == 2\n' };
-  const { artefact } = await measure({ 'tests/test_calc.py': 'import pytest\n\n@pytest.mark.xfail\ndef test_add():\n    pytest.skip("later")\n    assert 1 + 1 == 2\n' }, { base });
+  const { artefact } = await measure({ 'tests/test_calc.py': PY_XFAIL_AND_SKIP }, { base });
   t.deepEqual(artefact!.tampering.map((f) => [f.kind, f.line, f.detail]), [
     ['skip_added', 3, 'pytest.mark.xfail added'],
     ['skip_added', 5, 'pytest.skip added'],
