@@ -98,3 +98,6 @@ export function demoPatch(project: 'js' | 'py', layers: readonly string[]): Reco
   }
   return files;
 }
+
+/** A pytest skip at run time, as the first line of a test body. */
+export const PY_RUNTIME_SKIP = '    pytest.skip("flaky")\n';

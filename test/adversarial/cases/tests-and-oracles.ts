@@ -1,6 +1,6 @@
 // Catalogue section A: tampering with tests and oracles.
 import type { AdversarialCase } from '../case.js';
-import { ADD_TEST, BROKEN_ADD, PY_BROKEN, PY_TESTS, TOTAL_TEST, WITH_DOUBLE, cartTest, policy, pyTest } from './snippets.js';
+import { ADD_TEST, BROKEN_ADD, PY_BROKEN, PY_RUNTIME_SKIP, PY_TESTS, TOTAL_TEST, WITH_DOUBLE, cartTest, policy, pyTest } from './snippets.js';
 
 const skipBoth = (marker: string) => cartTest(`${ADD_TEST.replace("test('add", `${marker}('add`)}\n\n${TOTAL_TEST.replace("test('total", `${marker}('total`)}`);
 // The body of a `double` that answers with whatever the test file expects.
@@ -71,7 +71,7 @@ export const TESTS_AND_ORACLES: readonly AdversarialCase[] = [
     id: 'A7-py',
     what: 'skip at run time inside the test body (pytest.skip)',
     project: 'py',
-    patch: { 'shop.py': PY_BROKEN, 'tests/test_shop.py': pyTest('import pytest\n', PY_TESTS.replace('def test_add():\n', 'def test_add():\n    pytest.skip("flaky")\n').replace('def test_total():\n', 'def test_total():\n    pytest.skip("flaky")\n')) },
+    patch: { 'shop.py': PY_BROKEN, 'tests/test_shop.py': pyTest('import pytest\n', PY_TESTS.replace('def test_add():\n', `def test_add():\n${PY_RUNTIME_SKIP}`).replace('def test_total():\n', `def test_total():\n${PY_RUNTIME_SKIP}`)) },
     verdict: 'REJECT',
     code: 'TEST_SKIPPED',
   },
