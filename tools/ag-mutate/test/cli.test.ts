@@ -1,18 +1,14 @@
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { MutationArtefact } from '@adversary-gate/schemas';
 import { makeRepo, runBin, type Files } from './helpers/repo.js';
+import { readArtefact } from './helpers/artefact.js';
 
 const BENCH = fileURLToPath(new URL('../../../../shared/bench/mutate', import.meta.url));
 /** node:test files run directly: one process per run instead of a runner and a child. */
 const NODE_TEST = 'node test/price.test.js';
 const PYTEST = '/usr/bin/python3 -m pytest -q -p no:cacheprovider';
-
-function read(file: string): MutationArtefact {
-  return JSON.parse(readFileSync(file, 'utf8')) as MutationArtefact;
-}
 
 const PKG: Files = { 'package.json': '{"type":"module"}\n' };
 
@@ -44,7 +40,7 @@ test('strong tests on the changed lines score 1 and every mutant sits on an adde
   t.teardown(repo.cleanup);
   const r = await mutate(repo, NODE_TEST, ['--max', '6']);
   t.is(r.code, 0, r.stderr);
-  const m = read(repo.file('mutation.json'));
+  const m = readArtefact(repo.file('mutation.json'));
   t.is(m.suite_strength, 1);
   t.is(m.reason, null);
   t.false(m.suite_strength_unverified);
@@ -59,7 +55,7 @@ test('a test that only checks the type leaves survivors and a low score, listed 
   t.teardown(repo.cleanup);
   const r = await mutate(repo, NODE_TEST, ['--max', '6']);
   t.is(r.code, 0, r.stderr);
-  const m = read(repo.file('mutation.json'));
+  const m = readArtefact(repo.file('mutation.json'));
   t.true(m.suite_strength !== null && m.suite_strength < 0.5, String(m.suite_strength));
   t.true(m.counts.survived >= 4);
   t.true(m.mutants.some((x) => x.status === 'survived' && x.operator === 'EqualityOperator' && x.replacement === '>'));
@@ -84,7 +80,7 @@ test('counts up to n', () => { assert.equal(count(3), 3); assert.equal(count(0),
   t.teardown(repo.cleanup);
   const r = await mutate(repo, 'node test/count.test.js', ['--max', '4']);
   t.is(r.code, 0, r.stderr);
-  const m = read(repo.file('mutation.json'));
+  const m = readArtefact(repo.file('mutation.json'));
   const hang = m.mutants.find((x) => x.operator === 'UpdateOperator');
   t.is(hang?.status, 'timeout');
   t.true(m.counts.timeout >= 1);
@@ -106,7 +102,7 @@ test('mode', () => { assert.equal(mode(true), 'on'); assert.equal(mode(false), '
   t.teardown(repo.cleanup);
   const r = await mutate(repo, 'node_modules/.bin/tsc -p . && node test/mode.test.js', ['--max', '3']);
   t.is(r.code, 0, r.stderr);
-  const m = read(repo.file('mutation.json'));
+  const m = readArtefact(repo.file('mutation.json'));
   t.is(m.counts.stillborn, 1, JSON.stringify(m.mutants));
   t.is(m.counts.killed, 2);
   t.true(m.mutants.every((x) => x.line !== 1 || x.operator === 'BlockStatement'));
@@ -119,7 +115,7 @@ test('a deletion-only patch is not measured and unverified', async (t) => {
   t.teardown(repo.cleanup);
   const r = await mutate(repo, 'false');
   t.is(r.code, 0, r.stderr);
-  const m = read(repo.file('mutation.json'));
+  const m = readArtefact(repo.file('mutation.json'));
   t.is(m.suite_strength, null);
   t.is(m.reason, 'deletion_only');
   t.true(m.suite_strength_unverified);
@@ -137,7 +133,7 @@ test('a deleted source file and .sql/.cpp beside JavaScript make the strength un
   t.teardown(repo.cleanup);
   const r = await mutate(repo, NODE_TEST, ['--max', '3']);
   t.is(r.code, 0, r.stderr);
-  const m = read(repo.file('mutation.json'));
+  const m = readArtefact(repo.file('mutation.json'));
   t.deepEqual(m.foreign_changed_files, ['db/schema.sql', 'native/fast.cpp']);
   t.deepEqual(m.deleted_files, ['src/old.js']);
   t.true(m.suite_strength_unverified);
@@ -153,7 +149,7 @@ test('a red baseline gives no score, with the reason, and runs no mutant', async
   t.teardown(repo.cleanup);
   const r = await mutate(repo, NODE_TEST);
   t.is(r.code, 0, r.stderr);
-  const m = read(repo.file('mutation.json'));
+  const m = readArtefact(repo.file('mutation.json'));
   t.is(m.suite_strength, null);
   t.is(m.reason, 'baseline_red');
   t.deepEqual(m.mutants, []);
@@ -165,12 +161,12 @@ test('shards merged equal the unsharded run; merge refuses a missing shard', asy
   t.is((await mutate(repo, NODE_TEST, ['--max', '4'], repo.file('whole.json'))).code, 0);
   t.is((await mutate(repo, NODE_TEST, ['--max', '4', '--shard', '1/2'], repo.file('s1.json'))).code, 0);
   t.is((await mutate(repo, NODE_TEST, ['--max', '4', '--shard', '2/2'], repo.file('s2.json'))).code, 0);
-  const s1 = read(repo.file('s1.json'));
+  const s1 = readArtefact(repo.file('s1.json'));
   t.deepEqual(s1.shard, { index: 1, count: 2 });
   const merged = await runBin(['merge', repo.file('s1.json'), repo.file('s2.json'), '--out', repo.file('merged.json')]);
   t.is(merged.code, 0, merged.stderr);
-  const whole = read(repo.file('whole.json'));
-  const m = read(repo.file('merged.json'));
+  const whole = readArtefact(repo.file('whole.json'));
+  const m = readArtefact(repo.file('merged.json'));
   t.deepEqual(m.mutants, whole.mutants);
   t.deepEqual(m.counts, whole.counts);
   t.is(m.suite_strength, whole.suite_strength);
@@ -205,7 +201,7 @@ def test_within():
   t.teardown(repo.cleanup);
   const r = await mutate(repo, PYTEST, ['--python', '/usr/bin/python3', '--max', '7']);
   t.is(r.code, 0, r.stderr);
-  const m = read(repo.file('mutation.json'));
+  const m = readArtefact(repo.file('mutation.json'));
   const ops = new Set(m.mutants.map((x) => `${x.original}->${x.replacement}`));
   for (const expected of ['is not->is', 'in->not in', 'and->or']) t.true(ops.has(expected), expected);
   t.true(m.counts.stillborn >= 1, JSON.stringify(m.counts));
@@ -219,7 +215,7 @@ test('import --stryker keeps the changed lines of a real report: express-query-f
   t.teardown(repo.cleanup);
   const r = await runBin(['import', '--stryker', path.join(dir, 'stryker-report-command-runner.json'), '--diff', path.join(dir, 'commit.diff'), '--out', repo.file('m.json')]);
   t.is(r.code, 0, r.stderr);
-  const m = read(repo.file('m.json'));
+  const m = readArtefact(repo.file('m.json'));
   t.is(m.engine, 'stryker-import');
   t.is(m.counts.killed, 8);
   t.is(m.counts.survived, 7);
@@ -233,7 +229,7 @@ test('--max 0 records a disabled measurement without running anything', async (t
   t.teardown(repo.cleanup);
   const r = await mutate(repo, 'exit 7', ['--max', '0']);
   t.is(r.code, 0, r.stderr);
-  const m = read(repo.file('mutation.json'));
+  const m = readArtefact(repo.file('mutation.json'));
   t.is(m.reason, 'budget_zero');
   t.is(m.suite_strength, null);
   t.deepEqual(m.foreign_changed_files, ['native/x.cpp']);
@@ -245,7 +241,7 @@ test('a documentation-only patch is "no source changed"', async (t) => {
   t.teardown(repo.cleanup);
   const r = await mutate(repo, 'exit 7');
   t.is(r.code, 0, r.stderr);
-  const m = read(repo.file('mutation.json'));
+  const m = readArtefact(repo.file('mutation.json'));
   t.is(m.reason, 'no_source_changed');
   t.false(m.suite_strength_unverified);
   t.deepEqual(m.mutants, []);
@@ -292,7 +288,7 @@ test('--policy reclassifies files as ag-decide will: a changed file the policy c
   writeFileSync(policy, JSON.stringify({ schema_version: 1, files: { not_code: ['src/**'] } }));
   const r = await mutate(repo, NODE_TEST, ['--policy', policy]);
   t.is(r.code, 0, r.stderr);
-  const m = read(repo.file('mutation.json'));
+  const m = readArtefact(repo.file('mutation.json'));
   t.is(m.reason, 'no_source_changed');
   t.deepEqual(m.mutants, []);
   t.true(m.inputs.some((i) => i.role === 'policy' && i.path === policy));

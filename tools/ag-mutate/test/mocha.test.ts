@@ -1,10 +1,7 @@
 import test from 'ava';
-import { readFileSync } from 'node:fs';
-import type { Mutant, MutationArtefact } from '@adversary-gate/schemas';
-import { makeRepo, runBin, type Files } from './helpers/repo.js';
+import { findMutant, measured } from './helpers/artefact.js';
+import { makeRepo, type Files } from './helpers/repo.js';
 
-const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as MutationArtefact;
-const find = (m: MutationArtefact, line: number, replacement: string) => m.mutants.find((x) => x.line === line && x.replacement === replacement) as Mutant;
 const MOCHA = 'node_modules/.bin/mocha test/';
 
 const PRICE_JS = `exports.price = (q, u) => q * u;
@@ -43,24 +40,20 @@ test('mocha: each mutant runs only the tests that execute it and is killed by th
   const repo = makeRepo({}, PROJECT, { linkModules: true });
   t.teardown(repo.cleanup);
   const args = ['--diff', repo.diff, '--tree', repo.tree, '--test-command', MOCHA, '--jobs', '2'];
-  const r = await runBin([...args, '--out', repo.file('m.json')]);
-  t.is(r.code, 0, r.stderr);
-  const m = read(repo.file('m.json'));
+  const m = await measured(t, [...args], repo.file('m.json'));
   t.deepEqual(m.test_selection, { runner: 'mocha', mode: 'per-test' });
   // Only "takes the rate off" tells `-` from `+`; the checksum test would too, but never runs,
   // and loading the loadcheck file would fail the run before any test (no killer named).
-  t.is(find(m, 2, '+').status, 'killed');
-  t.is(find(m, 2, '+').killed_by, 'test/discount.test.js::discount takes the rate off');
-  t.is(find(m, 2, '/').killed_by, 'test/discount.test.js::discount takes the rate off');
+  t.is(findMutant(m, 2, '+').status, 'killed');
+  t.is(findMutant(m, 2, '+').killed_by, 'test/discount.test.js::discount takes the rate off');
+  t.is(findMutant(m, 2, '/').killed_by, 'test/discount.test.js::discount takes the rate off');
   t.true(m.mutants.filter((x) => x.line !== 2).every((x) => x.status === 'no_coverage'));
   t.true(m.counts.no_coverage >= 2);
   // The whole command runs the checksum test too: the proof that it fails when it runs.
-  const whole = await runBin([...args, '--select', 'whole', '--max', '3', '--out', repo.file('whole.json')]);
-  t.is(whole.code, 0, whole.stderr);
-  const w = read(repo.file('whole.json'));
+  const w = await measured(t, [...args, '--select', 'whole', '--max', '3'], repo.file('whole.json'));
   t.deepEqual(w.test_selection, { runner: 'mocha', mode: 'whole-command' });
-  t.is(find(w, 2, '+').status, 'killed');
-  t.is(find(w, 2, '+').killed_by, null);
+  t.is(findMutant(w, 2, '+').status, 'killed');
+  t.is(findMutant(w, 2, '+').killed_by, null);
 });
 
 test('mocha: a kill by the covering test that fails on the unmutated tree too is not trusted: the whole command decides', async (t) => {
@@ -82,23 +75,19 @@ describe('state', () => {
 `;
   const repo = makeRepo({}, { 'src/state.js': state, 'test/state.test.js': spec }, { linkModules: true });
   t.teardown(repo.cleanup);
-  const r = await runBin(['--diff', repo.diff, '--tree', repo.tree, '--test-command', MOCHA, '--mutant-command', `${MOCHA} --bail`, '--jobs', '2', '--out', repo.file('m.json')]);
-  t.is(r.code, 0, r.stderr);
-  const m = read(repo.file('m.json'));
+  const m = await measured(t, ['--diff', repo.diff, '--tree', repo.tree, '--test-command', MOCHA, '--mutant-command', `${MOCHA} --bail`, '--jobs', '2'], repo.file('m.json'));
   t.is(m.test_selection?.mode, 'per-test');
-  t.is(find(m, 5, '""').status, 'survived');
+  t.is(findMutant(m, 5, '""').status, 'survived');
   // Always throwing is a real kill, but "labels" alone fails anyway: judged by the whole command.
-  t.is(find(m, 4, 'true').status, 'killed');
-  t.is(find(m, 4, 'true').killed_by, null);
+  t.is(findMutant(m, 4, 'true').status, 'killed');
+  t.is(findMutant(m, 4, 'true').killed_by, null);
 });
 
 test('mocha: a large suite is recorded per test file; the kill still names the failing test', async (t) => {
   const many = `describe('filler', () => {\n  for (let i = 0; i < 201; i++) it('case ' + i, () => {});\n});\n`;
   const repo = makeRepo({}, { ...PROJECT, 'test/filler.test.js': many }, { linkModules: true });
   t.teardown(repo.cleanup);
-  const r = await runBin(['--diff', repo.diff, '--tree', repo.tree, '--test-command', MOCHA, '--jobs', '2', '--max', '2', '--out', repo.file('m.json')]);
-  t.is(r.code, 0, r.stderr);
-  const m = read(repo.file('m.json'));
+  const m = await measured(t, ['--diff', repo.diff, '--tree', repo.tree, '--test-command', MOCHA, '--jobs', '2', '--max', '2'], repo.file('m.json'));
   t.deepEqual(m.test_selection, { runner: 'mocha', mode: 'per-test-file' });
   const killed = m.mutants.filter((x) => x.status === 'killed');
   t.true(killed.length >= 1);
@@ -108,10 +97,8 @@ test('mocha: a large suite is recorded per test file; the kill still names the f
 test('mocha: a mutant command the hook cannot join (shell syntax) runs whole, and what ran is still never no_coverage', async (t) => {
   const repo = makeRepo({}, PROJECT, { linkModules: true });
   t.teardown(repo.cleanup);
-  const r = await runBin(['--diff', repo.diff, '--tree', repo.tree, '--test-command', MOCHA, '--mutant-command', `${MOCHA} && true`, '--jobs', '2', '--max', '3', '--out', repo.file('m.json')]);
-  t.is(r.code, 0, r.stderr);
-  const m = read(repo.file('m.json'));
+  const m = await measured(t, ['--diff', repo.diff, '--tree', repo.tree, '--test-command', MOCHA, '--mutant-command', `${MOCHA} && true`, '--jobs', '2', '--max', '3'], repo.file('m.json'));
   t.deepEqual(m.test_selection, { runner: 'mocha', mode: 'whole-command' });
-  t.is(find(m, 2, '+').status, 'killed');
-  t.is(find(m, 2, '+').killed_by, null);
+  t.is(findMutant(m, 2, '+').status, 'killed');
+  t.is(findMutant(m, 2, '+').killed_by, null);
 });

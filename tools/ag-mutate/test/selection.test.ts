@@ -1,12 +1,9 @@
 import test from 'ava';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Mutant, MutationArtefact } from '@adversary-gate/schemas';
+import { findMutant, measured } from './helpers/artefact.js';
 import { makeRepo, runBin, type Files } from './helpers/repo.js';
-
-const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as MutationArtefact;
-const find = (m: MutationArtefact, line: number, replacement: string) => m.mutants.find((x) => x.line === line && x.replacement === replacement) as Mutant;
 
 const PRICE_JS = `export function price(qty, unit) {
   return qty * unit;
@@ -36,23 +33,19 @@ test('node --test: each mutant runs only the test files that execute it; a test 
   const repo = makeRepo({ 'package.json': '{"type":"module"}\n' }, NODE_PROJECT);
   t.teardown(repo.cleanup);
   const args = ['--diff', repo.diff, '--tree', repo.tree, '--test-command', 'node --test', '--jobs', '2'];
-  const r = await runBin([...args, '--out', repo.file('m.json')]);
-  t.is(r.code, 0, r.stderr);
-  const m = read(repo.file('m.json'));
+  const m = await measured(t, [...args], repo.file('m.json'));
   t.deepEqual(m.test_selection, { runner: 'node-test', mode: 'per-test-file' });
   t.is(m.sandbox, 'none');
   // checksum.test.js would kill every mutant; only price.test.js ran, so `*` → `/` survives.
-  t.is(find(m, 2, '/').status, 'survived');
-  t.is(find(m, 2, 'return undefined;').status, 'killed');
-  t.is(find(m, 2, 'return undefined;').killed_by, 'test/price.test.js');
+  t.is(findMutant(m, 2, '/').status, 'survived');
+  t.is(findMutant(m, 2, 'return undefined;').status, 'killed');
+  t.is(findMutant(m, 2, 'return undefined;').killed_by, 'test/price.test.js');
   t.true(m.mutants.filter((x) => x.line >= 4).every((x) => x.status === 'no_coverage'));
   t.true(m.counts.no_coverage >= 3);
   // The whole command runs the checksum test too, which kills the same mutant: the proof it would fail if run.
-  const whole = await runBin([...args, '--select', 'whole', '--out', repo.file('whole.json')]);
-  t.is(whole.code, 0, whole.stderr);
-  const w = read(repo.file('whole.json'));
+  const w = await measured(t, [...args, '--select', 'whole'], repo.file('whole.json'));
   t.deepEqual(w.test_selection, { runner: 'node-test', mode: 'whole-command' });
-  t.is(find(w, 2, '/').status, 'killed');
+  t.is(findMutant(w, 2, '/').status, 'killed');
 });
 
 const PRICE_PY = `def price(qty, unit):
@@ -84,20 +77,16 @@ test('pytest: each mutant runs only the tests (node ids) that execute its statem
   const repo = makeRepo({ 'app/__init__.py': '' }, PY_PROJECT);
   t.teardown(repo.cleanup);
   const args = ['--diff', repo.diff, '--tree', repo.tree, '--test-command', '/usr/bin/python3 -m pytest -q -p no:cacheprovider', '--jobs', '2'];
-  const r = await runBin([...args, '--out', repo.file('m.json')]);
-  t.is(r.code, 0, r.stderr);
-  const m = read(repo.file('m.json'));
+  const m = await measured(t, [...args], repo.file('m.json'));
   t.deepEqual(m.test_selection, { runner: 'pytest', mode: 'per-test' });
-  t.is(find(m, 2, '/').status, 'survived');
-  t.is(find(m, 2, 'return None').status, 'killed');
-  t.is(find(m, 2, 'return None').killed_by, 'tests/test_price.py::test_is_number');
+  t.is(findMutant(m, 2, '/').status, 'survived');
+  t.is(findMutant(m, 2, 'return None').status, 'killed');
+  t.is(findMutant(m, 2, 'return None').killed_by, 'tests/test_price.py::test_is_number');
   t.true(m.mutants.filter((x) => x.line >= 5).length >= 2);
   t.true(m.mutants.filter((x) => x.line >= 5).every((x) => x.status === 'no_coverage'));
-  const whole = await runBin([...args, '--select', 'whole', '--out', repo.file('whole.json')]);
-  t.is(whole.code, 0, whole.stderr);
-  const w = read(repo.file('whole.json'));
+  const w = await measured(t, [...args, '--select', 'whole'], repo.file('whole.json'));
   t.is(w.test_selection?.mode, 'whole-command');
-  t.is(find(w, 2, '/').status, 'killed');
+  t.is(findMutant(w, 2, '/').status, 'killed');
 });
 
 test('--sandbox bwrap: every run inside bubblewrap, recorded; a write outside the tree copy never reaches the host', async (t) => {
@@ -115,13 +104,11 @@ test('price', () => {
 `;
   const repo = makeRepo({ 'package.json': '{"type":"module"}\n' }, { 'src/price.js': PRICE_JS, 'test/price.test.js': test_ });
   t.teardown(repo.cleanup);
-  const r = await runBin(['--diff', repo.diff, '--tree', repo.tree, '--test-command', 'node --test', '--jobs', '2', '--max', '3', '--sandbox', 'bwrap', '--out', repo.file('m.json')]);
-  t.is(r.code, 0, r.stderr);
-  const m = read(repo.file('m.json'));
+  const m = await measured(t, ['--diff', repo.diff, '--tree', repo.tree, '--test-command', 'node --test', '--jobs', '2', '--max', '3', '--sandbox', 'bwrap'], repo.file('m.json'));
   t.is(m.sandbox, 'bwrap');
   t.deepEqual(m.faults, []);
   t.deepEqual(m.test_selection, { runner: 'node-test', mode: 'per-test-file' });
-  t.is(find(m, 2, '/').status, 'killed');
+  t.is(findMutant(m, 2, '/').status, 'killed');
   t.false(existsSync(escape));
 });
 
@@ -148,11 +135,9 @@ test('a kill by a subset of the tests that fails on the unmutated tree too is no
     },
   );
   t.teardown(repo.cleanup);
-  const r = await runBin(['--diff', repo.diff, '--tree', repo.tree, '--test-command', '/usr/bin/python3 -m pytest -q -p no:cacheprovider', '--jobs', '2', '--out', repo.file('m.json')]);
-  t.is(r.code, 0, r.stderr);
-  const m = read(repo.file('m.json'));
+  const m = await measured(t, ['--diff', repo.diff, '--tree', repo.tree, '--test-command', '/usr/bin/python3 -m pytest -q -p no:cacheprovider', '--jobs', '2'], repo.file('m.json'));
   t.is(m.test_selection?.mode, 'per-test');
-  t.is(find(m, 2, '/').status, 'survived');
-  t.is(find(m, 2, 'return None').status, 'killed');
-  t.is(find(m, 2, 'return None').killed_by, null);
+  t.is(findMutant(m, 2, '/').status, 'survived');
+  t.is(findMutant(m, 2, 'return None').status, 'killed');
+  t.is(findMutant(m, 2, 'return None').killed_by, null);
 });
