@@ -6,7 +6,7 @@
  * @module
  */
 import type { Site } from '../engines/site.js';
-import { readJsonDir, realRoot, relative, type TestMap, type TestUnit } from './test-map.js';
+import { readJsonDir, realRoot, relative, unitFile, type TestMap, type TestUnit } from './test-map.js';
 import { blockRan, readV8Processes } from './v8-coverage.js';
 
 /** What the hook writes for one mocha process. */
@@ -21,12 +21,6 @@ export interface MochaRecord {
   /** Absolute file → extent of the script V8 ran (its text length when not transformed). */
   readonly extents: Record<string, number>;
   readonly durations: Record<string, number>;
-}
-
-/** The test file of a unit: a test id is `file::full title`, a per-file unit is the file. */
-export function unitFile(unit: string): string {
-  const at = unit.indexOf('::');
-  return at < 0 ? unit : unit.slice(0, at);
 }
 
 /**

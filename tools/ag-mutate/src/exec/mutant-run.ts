@@ -13,9 +13,8 @@ import { applySite, type Site } from '../engines/site.js';
 import { nodeTestFileCommand, withMochaRequire } from '../runners/runner.js';
 import type { ExecOptions, ExecStatus } from './execute.js';
 import { MOCHA_HOOK, pytestPluginEnv } from './instrument.js';
-import { unitFile } from './mocha-map.js';
 import { classifyRun, type RunStatus } from './outcome.js';
-import { likelyKillersFirst, orderTests, type Coverers, type TestMap, type TestUnit } from './test-map.js';
+import { likelyKillersFirst, orderTests, unitFile, type Coverers, type TestMap, type TestUnit } from './test-map.js';
 import { neverRan, type CoverageMap } from './v8-coverage.js';
 import type { Workspace } from './workspace.js';
 

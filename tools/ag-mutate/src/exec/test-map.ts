@@ -161,10 +161,16 @@ export function pytestMap(traceDir: string, root: string): TestMap {
  */
 export function likelyKillersFirst(ordered: readonly TestUnit[], mutatedFile: string): TestUnit[][] {
   const target = stem(mutatedFile);
-  const isNear = (t: TestUnit) => kinship(t.id.split('::')[0]!, target) < 2;
+  const isNear = (t: TestUnit) => kinship(unitFile(t.id), target) < 2;
   const near = ordered.filter(isNear);
   if (near.length === 0 || near.length === ordered.length) return [[...ordered]];
   return [near, ordered.filter((t) => !isNear(t))];
+}
+
+/** The test file of a unit: a test id is `file::name` (pytest node ids, mocha titles), a per-file unit is the file. */
+export function unitFile(unit: string): string {
+  const at = unit.indexOf('::');
+  return at < 0 ? unit : unit.slice(0, at);
 }
 
 /** The stem a test file and its source share: `src/price.js`, `test/price.test.js`, `tests/test_price.py` → `price`. */
@@ -191,6 +197,6 @@ function kinship(testFile: string, target: string): number {
  */
 export function orderTests(tests: readonly TestUnit[], mutatedFile: string): TestUnit[] {
   const target = stem(mutatedFile);
-  const own = (t: TestUnit) => kinship(t.id.split('::')[0]!, target);
+  const own = (t: TestUnit) => kinship(unitFile(t.id), target);
   return [...tests].sort((a, b) => own(a) - own(b) || a.ms - b.ms || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
