@@ -98,19 +98,24 @@ function toValue(file: string, text: string, node: ValueNode): unknown {
  */
 export function parseStrictJson(file: string, text: string): unknown {
   if (text.trim() === '') throw new LoadError('E_EVIDENCE_MALFORMED', file, 'empty file, expected JSON');
-  if (nestingDepth(text) > MAX_DEPTH) throw new LoadError('E_TOO_LARGE', file, `nesting deeper than ${MAX_DEPTH}`);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return parseStrictJsonSlowly(file, text);
   }
-  if (!plainValue(value) || hasRepeatedKey(text)) return parseStrictJsonSlowly(file, text);
+  // One pass over the text measures the nesting and looks for repeated keys.
+  const keys = scanKeys(text);
+  if (keys === 'too-deep') throw tooDeep(file);
+  if (keys === 'repeated' || !plainValue(value)) return parseStrictJsonSlowly(file, text);
   return value;
 }
 
-/** The strict path: momoa's AST, every check with its line and column. */
+const tooDeep = (file: string) => new LoadError('E_TOO_LARGE', file, `nesting deeper than ${MAX_DEPTH}`);
+
+/** The strict path: momoa's AST, every check with its line and column (nesting measured first: the AST is built by recursion). */
 function parseStrictJsonSlowly(file: string, text: string): unknown {
+  if (nestingDepth(text) > MAX_DEPTH) throw tooDeep(file);
   let doc;
   try {
     doc = parse(text, { mode: 'json', ranges: false, tokens: false });
@@ -143,18 +148,21 @@ function plainValue(root: unknown): boolean {
 }
 
 /**
- * Does some object of `text` (valid JSON: `JSON.parse` read it) name a key twice? A key is a
+ * `text` is valid JSON (`JSON.parse` read it): is it nested deeper than {@link MAX_DEPTH}
+ * (checked first, as the strict path would), and does some object name a key twice? A key is a
  * string followed by a colon; keys written with escapes are compared decoded.
  */
-function hasRepeatedKey(text: string): boolean {
+function scanKeys(text: string): 'too-deep' | 'repeated' | 'clean' {
   const open: Array<Set<string> | null> = [];
+  let repeated = false;
   let i = 0;
   const n = text.length;
   while (i < n) {
     const c = text.charCodeAt(i);
-    if (c === 0x7b) open.push(new Set());
-    else if (c === 0x5b) open.push(null);
-    else if (c === 0x7d || c === 0x5d) open.pop();
+    if (c === 0x7b || c === 0x5b) {
+      open.push(c === 0x7b && !repeated ? new Set() : null);
+      if (open.length > MAX_DEPTH) return 'too-deep';
+    } else if (c === 0x7d || c === 0x5d) open.pop();
     else if (c === 0x22) {
       const start = i;
       let escaped = false;
@@ -173,13 +181,13 @@ function hasRepeatedKey(text: string): boolean {
       const keys = open.at(-1);
       if (text.charCodeAt(j) === 0x3a && keys != null) {
         const key = escaped ? (JSON.parse(text.slice(start, end)) as string) : text.slice(start + 1, end - 1);
-        if (keys.has(key)) return true;
+        if (keys.has(key)) repeated = true;
         keys.add(key);
       }
     }
     i++;
   }
-  return false;
+  return repeated ? 'repeated' : 'clean';
 }
 
 /**
