@@ -12,7 +12,7 @@ import { classifyClaim } from './classify.js';
 import { parseDeclaredCommands } from './commands-json.js';
 import { ClaimsFile, judgeCriteria } from './criteria.js';
 import { testDeltas } from './deltas.js';
-import { execute, prepareRun, type ExecutionContext, type ExecutionPlan, type ExecutionRecord } from './execute.js';
+import { execute, prepareRun, type PreparedRun, type ExecutionContext, type ExecutionPlan, type ExecutionRecord } from './execute.js';
 import { mapLimit, startLimited } from './pool.js';
 import { detectRunner } from './runners/detect.js';
 import { finishWatch, startWatch, type WatchRoot } from './write-watch.js';
@@ -80,7 +80,7 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
   const inputs: RunArtefact['inputs'] = [{ role: 'diff', path: opts.diff === '-' ? '-' : opts.diff, sha256: diff.sha256 }];
   const faults: RunArtefact['faults'] = [];
   const workRoot = await fs.mkdtemp(path.join(os.tmpdir(), 'ag-run-'));
-  let prepared: Promise<unknown>[] = [];
+  let prepared: Promise<PreparedRun>[] = [];
   try {
     if (opts.sandbox === 'bwrap') {
       const probe = await probeBwrap(childEnv({ home: workRoot }), workRoot);
@@ -158,9 +158,8 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
     };
     const watch = await startWatch(roots, workRoot);
     // Copies are made ahead, two at a time, while earlier executions run.
-    const ready = startLimited(plans, 2, (plan) => prepareRun(plan, ctx));
-    prepared = ready;
-    const records: ExecutionRecord[] = await mapLimit(plans, opts.jobs, async (plan, i) => execute(plan, ctx, await ready[i]!));
+    prepared = startLimited(plans, 2, (plan) => prepareRun(plan, ctx));
+    const records: ExecutionRecord[] = await mapLimit(plans, opts.jobs, async (plan, i) => execute(plan, ctx, await prepared[i]!));
     const writeWatch = await finishWatch(watch, records.map((r) => r.copy));
     const at = (i: number | null): Execution | null => (i === null ? null : records[i]!.execution);
 
