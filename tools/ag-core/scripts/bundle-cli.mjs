@@ -11,7 +11,9 @@
  * them; comments and whitespace are left out (less source to scan; names are kept, so stack
  * traces under --verbose still name functions).
  *
- * Only for tools that do not read files shipped beside their modules at run time.
+ * A tool that reads files shipped with it at run time finds them from its package folder
+ * (`packageDir` in ag-core), never by a path relative to one module: the bundle is not
+ * where tsc put that module.
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';

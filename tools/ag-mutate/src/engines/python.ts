@@ -4,12 +4,13 @@
  * @module
  */
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { packageDir } from '@adversary-gate/core';
 import { EngineParseError } from './js.js';
 import { lineStarts, position, shorten, type Site } from './site.js';
 
 /** The helper script shipped with the package. */
-export const PYTHON_HELPER = fileURLToPath(new URL('../../python/sites.py', import.meta.url));
+export const PYTHON_HELPER = path.join(packageDir(import.meta.url), 'python/sites.py');
 
 /** One file to ask about. */
 export interface PythonRequest {

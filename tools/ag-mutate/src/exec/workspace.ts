@@ -7,12 +7,11 @@
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { bwrapArgv, childEnv, runProcess, sandboxReachedCommand, type ProcessResult } from '@adversary-gate/core';
+import { bwrapArgv, childEnv, packageDir, runProcess, sandboxReachedCommand, type ProcessResult } from '@adversary-gate/core';
 import { TreeCopy } from './tree-copy.js';
 
 /** The package folder (the preload and the pytest plugin live there; readable in the sandbox). */
-const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const PACKAGE_ROOT = packageDir(import.meta.url);
 
 /** Where the tree's dependency folders lead when they are links (a workspace's node_modules). */
 function linkedDependencies(tree: string): string[] {
