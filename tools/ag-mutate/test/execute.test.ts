@@ -65,6 +65,21 @@ test('a timeout is confirmed with twice the time: a mutant slow only once is jud
   t.deepEqual(r.statuses, ['survived']);
 });
 
+test('the mutant timeout comes from the baseline runs that did not record: a slow recording does not lengthen it', async (t) => {
+  const f = tree();
+  t.teardown(f.cleanup);
+  // The recording run (NODE_V8_COVERAGE set: a.txt is a file to cover) stands for a runner
+  // slowed by coverage; the mutants run as the plain baseline run does.
+  const command = 'if [ -n "$NODE_V8_COVERAGE" ]; then sleep 3; fi; exit 0';
+  const r = await execute([site({})], new Map([['a.txt', 'good\n']]), { ...OPTS, tree: f.root, command, coverFiles: new Set(['a.txt']) });
+  t.is(r.baseline.status, 'green');
+  const [recorded, plain] = r.baseline.results;
+  t.true(recorded!.durationMs >= 3000);
+  t.true(plain!.durationMs < 3000);
+  t.is(r.baseline.durationMs, plain!.durationMs);
+  t.is(r.mutantTimeoutMs, mutantTimeout(plain!.durationMs, OPTS.timeoutFactor));
+});
+
 test('the mutant timeout is the baseline time times the factor plus a fixed slack', (t) => {
   t.is(mutantTimeout(1000, 2), 2000 + TIMEOUT_SLACK_MS);
   t.is(mutantTimeout(333.3, 1.5), 500 + TIMEOUT_SLACK_MS);
