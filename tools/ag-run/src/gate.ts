@@ -156,9 +156,10 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
       seed: opts.seed,
       evidenceTailChars: EVIDENCE_TAIL_CHARS,
     };
-    const watch = await startWatch(roots, workRoot);
-    // Copies are made ahead, two at a time, while earlier executions run.
+    // Copies are made ahead, two at a time, while the roots are snapshotted and earlier
+    // executions run (a copy only reads the roots; nothing runs before the snapshots are taken).
     prepared = startLimited(plans, 2, (plan) => prepareRun(plan, ctx));
+    const watch = await startWatch(roots, workRoot);
     const records: ExecutionRecord[] = await mapLimit(plans, opts.jobs, async (plan, i) => execute(plan, ctx, await prepared[i]!));
     const writeWatch = await finishWatch(watch, records.map((r) => r.copy));
     const at = (i: number | null): Execution | null => (i === null ? null : records[i]!.execution);

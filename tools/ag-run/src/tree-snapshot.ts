@@ -38,7 +38,37 @@ const FORMAT = '%y %m %U:%G %s %i %T@ %C@ %P\\0';
  */
 export async function snapshotTree(root: string, skip: readonly string[] = []): Promise<Snapshot> {
   const prune = skip.length === 0 ? [] : ['(', ...skip.flatMap((p, i) => [...(i > 0 ? ['-o'] : []), '-path', literalGlob(p)]), ')', '-prune', '-o'];
-  const find = spawn('find', ['-P', root, ...prune, '-printf', FORMAT], { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' } });
+  const { code, out, err } = await runFind([root, ...prune, '-printf', FORMAT]);
+  const snapshot = new Map<string, string>();
+  for (const record of out.split('\0')) addRecord(snapshot, record);
+  // A relative path never starts with '/': this key names no entry.
+  if (code !== 0) snapshot.set('/unreadable', `${code} ${err.split('\n').sort().join('\n')}`);
+  return snapshot;
+}
+
+/**
+ * Snapshots of several separate trees (none inside another) from one find(1): one process
+ * instead of one a tree, which is what the end of a run waits for. When find reports a
+ * problem, each tree is walked again on its own, so the problem is recorded for its tree alone.
+ */
+export async function snapshotTrees(roots: readonly string[]): Promise<Snapshot[]> {
+  if (roots.length <= 1) return Promise.all(roots.map((r) => snapshotTree(r)));
+  // Each record is preceded by its starting point (%H), to tell the trees apart.
+  const { code, out } = await runFind([...roots, '-printf', `%H\\0${FORMAT}`]);
+  if (code !== 0) return Promise.all(roots.map((r) => snapshotTree(r)));
+  const byRoot = new Map(roots.map((r) => [r, new Map<string, string>()]));
+  const fields = out.split('\0');
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const snapshot = byRoot.get(fields[i]!);
+    if (snapshot === undefined) return Promise.all(roots.map((r) => snapshotTree(r)));
+    addRecord(snapshot, fields[i + 1]!);
+  }
+  return roots.map((r) => byRoot.get(r)!);
+}
+
+/** find(1) over `args` (no symlink followed), its exit code, output and the tail of its errors. */
+async function runFind(args: readonly string[]): Promise<{ code: number | null; out: string; err: string }> {
+  const find = spawn('find', ['-P', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' } });
   const chunks: Buffer[] = [];
   let err = '';
   find.stdout.on('data', (b: Buffer) => chunks.push(b));
@@ -49,22 +79,18 @@ export async function snapshotTree(root: string, skip: readonly string[] = []): 
     find.on('error', reject);
     find.on('close', resolve);
   });
-  const out = new Map<string, string>();
-  const text = Buffer.concat(chunks).toString('utf8');
-  for (const record of text.split('\0')) {
-    if (record === '') continue;
-    // Seven fields, then the path (which may hold spaces).
-    let at = -1;
-    for (let i = 0; i < 7; i++) {
-      at = record.indexOf(' ', at + 1);
-      if (at < 0) break;
-    }
-    if (at < 0) continue;
-    out.set(record.slice(at + 1), record.slice(0, at));
+  return { code, out: Buffer.concat(chunks).toString('utf8'), err };
+}
+
+/** One FORMAT record: seven fields, then the path (which may hold spaces). */
+function addRecord(snapshot: Map<string, string>, record: string): void {
+  if (record === '') return;
+  let at = -1;
+  for (let i = 0; i < 7; i++) {
+    at = record.indexOf(' ', at + 1);
+    if (at < 0) return;
   }
-  // A relative path never starts with '/': this key names no entry.
-  if (code !== 0) out.set('/unreadable', `${code} ${err.split('\n').sort().join('\n')}`);
-  return out;
+  snapshot.set(record.slice(at + 1), record.slice(0, at));
 }
 
 /** What differs between two snapshots of one tree, sorted by path. */

@@ -8,7 +8,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { WriteWatch } from '@adversary-gate/schemas';
-import { compareSnapshots, hashIfFile, snapshotTree, type Snapshot, type TreeChange } from './tree-snapshot.js';
+import { compareSnapshots, hashIfFile, snapshotTree, snapshotTrees, type Snapshot, type TreeChange } from './tree-snapshot.js';
 
 /** A directory the tests must leave alone. */
 export interface WatchRoot {
@@ -58,10 +58,10 @@ export async function startWatch(roots: readonly WatchRoot[], workRoot: string):
 
 /** Compare the roots with their start, and every copy with its state at read time; the evidence. */
 export async function finishWatch(start: WatchStart, copies: readonly CopyState[]): Promise<WriteWatch> {
-  // Every walk is its own `find`: take them all at once.
+  // All at once: a walk of each root (each leaves out the others), one walk of every copy.
   const [rootsAfter, copiesAfter] = await Promise.all([
     Promise.all(start.watched.map((root) => snapshotTree(root.path, start.skip.filter((s) => s !== root.path)))),
-    Promise.all(copies.map((copy) => snapshotTree(copy.dir))),
+    snapshotTrees(copies.map((copy) => copy.dir)),
   ]);
   const outside: Array<WriteWatch['outside_changes'][number]> = [];
   let outsideTotal = 0;

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { compareSnapshots, hashIfFile, snapshotTree } from '../src/tree-snapshot.js';
+import { compareSnapshots, hashIfFile, snapshotTree, snapshotTrees } from '../src/tree-snapshot.js';
 import { smallTrees } from './helpers/small-tree.js';
 
 const { tree, removeAll } = smallTrees('ag-snap-');
@@ -65,3 +65,22 @@ test('only regular files are hashed', async (t) => {
   t.is(await hashIfFile(path.join(dir, 'src')), null);
 });
 
+
+test('several trees from one walk: each snapshot equals the tree walked on its own', async (t) => {
+  const dirs = [await tree(), await tree(), await tree()];
+  await fs.writeFile(path.join(dirs[1]!, 'only in one.txt'), 'x');
+  const together = await snapshotTrees(dirs);
+  t.is(together.length, 3);
+  for (const [i, dir] of dirs.entries()) t.deepEqual(together[i], await snapshotTree(dir));
+  t.true(together[1]!.has('only in one.txt'));
+  t.false(together[0]!.has('only in one.txt'));
+});
+
+test('several trees, one unreadable: the problem is recorded for that tree alone', async (t) => {
+  const dirs = [await tree(), await tree()];
+  const gone = path.join(dirs[1]!, 'gone');
+  const together = await snapshotTrees([dirs[0]!, gone]);
+  t.deepEqual(together[0], await snapshotTree(dirs[0]!));
+  t.false(together[0]!.has('/unreadable'));
+  t.true(together[1]!.has('/unreadable'));
+});
