@@ -5,7 +5,7 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { bwrapArgv, childEnv, copyTree, freshIdentity, runProcess, toolchainDirs, withLimits, type Identity, type ResourceLimits } from '@adversary-gate/core';
+import { bwrapArgv, childEnv, copyTree, freshIdentity, runProcess, toolchainDirs, withLimits, type Identity, type ProcessResult, type ResourceLimits } from '@adversary-gate/core';
 import { decodeUtf8Strict, LoadError, readRegularFile, type Execution, type Runner } from '@adversary-gate/schemas';
 import { judge, type ReportRead } from './judge.js';
 import type { IdResolver } from './reports/junit.js';
@@ -89,8 +89,13 @@ export async function prepareRun(plan: ExecutionPlan, ctx: ExecutionContext): Pr
   return { dir, tree, home, tmp, reportDir, user };
 }
 
-/** Run one plan in its prepared directory and judge it. Never throws for the command's behaviour. */
-export async function execute(plan: ExecutionPlan, ctx: ExecutionContext, prepared: PreparedRun): Promise<ExecutionRecord> {
+/**
+ * Run one plan in its prepared directory; resolves once the process group is gone, with the
+ * judging of the run still under way (reading the copy's state and its report needs no CPU the
+ * next execution could use first). Never rejects for the command's behaviour; a rejection of
+ * the judging is held until the returned promise is awaited.
+ */
+export async function execute(plan: ExecutionPlan, ctx: ExecutionContext, prepared: PreparedRun): Promise<{ readonly judged: Promise<ExecutionRecord> }> {
   const { dir, tree, home, tmp, reportDir, user } = prepared;
   const autoJunit = ctx.junit === null && plan.runner === 'pytest' ? path.join(reportDir, 'junit.xml') : null;
   const env = childEnv({
@@ -128,6 +133,15 @@ export async function execute(plan: ExecutionPlan, ctx: ExecutionContext, prepar
     // Without a pid namespace, setsid escapees are found by an environment token and killed.
     sweep: !sandboxed,
   });
+  const judged = judgeRun(plan, ctx, prepared, autoJunit, result);
+  judged.catch(() => {}); // awaited by the caller, after the other runs
+  return { judged };
+}
+
+/** Read what one finished run left and judge it. */
+async function judgeRun(plan: ExecutionPlan, ctx: ExecutionContext, prepared: PreparedRun, autoJunit: string | null, result: ProcessResult): Promise<ExecutionRecord> {
+  const { dir, tree } = prepared;
+  const sandboxed = ctx.sandbox === 'bwrap';
   // The group is gone: this is the state the report is read from; the caller compares it at the end.
   const snapshot = await snapshotTree(dir);
   const junitPath = ctx.junit !== null ? path.join(tree, ctx.junit) : autoJunit;

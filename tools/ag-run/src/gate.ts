@@ -160,7 +160,9 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
     // executions run (a copy only reads the roots; nothing runs before the snapshots are taken).
     prepared = startLimited(plans, 2, (plan) => prepareRun(plan, ctx));
     const watch = await startWatch(roots, workRoot);
-    const records: ExecutionRecord[] = await mapLimit(plans, opts.jobs, async (plan, i) => execute(plan, ctx, await prepared[i]!));
+    // A slot is free once a run's process group is gone; its judging overlaps the next run.
+    const runs = await mapLimit(plans, opts.jobs, async (plan, i) => execute(plan, ctx, await prepared[i]!));
+    const records: ExecutionRecord[] = await Promise.all(runs.map((r) => r.judged));
     const writeWatch = await finishWatch(watch, records.map((r) => r.copy));
     const at = (i: number | null): Execution | null => (i === null ? null : records[i]!.execution);
 
