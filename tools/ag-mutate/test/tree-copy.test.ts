@@ -28,7 +28,9 @@ test('a copy has its own inodes, links dependencies, and leaves out .git and cac
   t.teardown(f.cleanup);
   const copy = TreeCopy.create(f.src, path.join(f.dir, 'copy'));
   t.not(lstatSync(path.join(copy.root, 'hard.js')).ino, lstatSync(path.join(f.src, 'hard.js')).ino);
-  t.true(lstatSync(path.join(copy.root, 'node_modules')).isSymbolicLink());
+  t.true(lstatSync(path.join(copy.root, 'node_modules')).isDirectory());
+  t.true(lstatSync(path.join(copy.root, 'node_modules', 'dep')).isSymbolicLink());
+  t.is(readFileSync(path.join(copy.root, 'node_modules', 'dep', 'index.js'), 'utf8'), 'dep\n');
   t.true(lstatSync(path.join(copy.root, '.venv')).isSymbolicLink());
   t.true(lstatSync(path.join(copy.root, 'soft.js')).isSymbolicLink());
   t.is(readFileSync(path.join(copy.root, 'soft.js'), 'utf8'), 'original\n');
@@ -72,4 +74,44 @@ test('a deleted folder comes back whole', (t) => {
   rmSync(path.join(copy.root, 'lib'), { recursive: true });
   t.is(copy.restore(), 1);
   t.is(readFileSync(path.join(copy.root, 'lib', 'a.js'), 'utf8'), 'original\n');
+});
+
+test("a runner's cache beside the installed packages stays in the copy and is gone after a restore", (t) => {
+  const f = fixture();
+  t.teardown(f.cleanup);
+  const results = path.join('node_modules', '.vite', 'vitest', 'results.json');
+  mkdirSync(path.dirname(path.join(f.src, results)), { recursive: true });
+  writeFileSync(path.join(f.src, results), 'original cache\n');
+  mkdirSync(path.join(f.src, 'node_modules', '.cache', 'ava'), { recursive: true });
+  const copy = TreeCopy.create(f.src, path.join(f.dir, 'copy'));
+  t.false(existsSync(path.join(copy.root, 'node_modules', '.vite')));
+  t.false(existsSync(path.join(copy.root, 'node_modules', '.cache')));
+  // A run writes its results cache (vitest orders the next run's files by it).
+  mkdirSync(path.dirname(path.join(copy.root, results)), { recursive: true });
+  writeFileSync(path.join(copy.root, results), 'written by a mutant run\n');
+  t.is(readFileSync(path.join(f.src, results), 'utf8'), 'original cache\n');
+  t.is(copy.restore(), 1);
+  t.false(existsSync(path.join(copy.root, 'node_modules', '.vite')));
+  // A package link the run replaced comes back as a link, not a copy of the package.
+  rmSync(path.join(copy.root, 'node_modules', 'dep'));
+  mkdirSync(path.join(copy.root, 'node_modules', 'dep'));
+  t.is(copy.restore(), 1);
+  t.true(lstatSync(path.join(copy.root, 'node_modules', 'dep')).isSymbolicLink());
+  t.is(readFileSync(path.join(copy.root, 'node_modules', 'dep', 'index.js'), 'utf8'), 'dep\n');
+});
+
+test('a linked package folder (a workspace, a shared install) is a folder of links in the copy too', (t) => {
+  const f = fixture();
+  t.teardown(f.cleanup);
+  const shared = path.join(f.dir, 'shared-node_modules');
+  mkdirSync(path.join(shared, 'dep2'), { recursive: true });
+  writeFileSync(path.join(shared, 'dep2', 'index.js'), 'dep2\n');
+  rmSync(path.join(f.src, 'node_modules'), { recursive: true });
+  symlinkSync(shared, path.join(f.src, 'node_modules'));
+  const copy = TreeCopy.create(f.src, path.join(f.dir, 'copy'));
+  t.true(lstatSync(path.join(copy.root, 'node_modules')).isDirectory());
+  t.is(readFileSync(path.join(copy.root, 'node_modules', 'dep2', 'index.js'), 'utf8'), 'dep2\n');
+  mkdirSync(path.join(copy.root, 'node_modules', '.vite'));
+  t.false(existsSync(path.join(shared, '.vite')));
+  t.is(copy.restore(), 1);
 });

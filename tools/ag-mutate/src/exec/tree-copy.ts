@@ -1,17 +1,26 @@
 /**
  * Isolated copies of the tree under test: every file copied as a new inode (never a hard
  * link, so nothing written in a copy reaches the original), symlinks copied as symlinks,
- * dependency folders (`node_modules`) linked read-through, tool caches left out. A
- * manifest of what was copied lets a copy be restored exactly between mutants.
+ * installed dependencies linked read-through, tool caches left out. A manifest of what was
+ * copied lets a copy be restored exactly between mutants.
  * @module
  */
-import { copyFileSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** Folders never copied: version control and caches that would let stale bytecode run. */
 const SKIP_DIRS = new Set(['.git', '.hg', '.svn', '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache', '.stryker-tmp', '.turbo']);
-/** Folders linked, not copied: installed dependencies and virtualenvs (large; the tests only read them). */
-const LINK_DIRS = new Set(['node_modules', '.venv', 'venv']);
+/** Folders linked, not copied: virtualenvs (large; the tests only read them). */
+const LINK_DIRS = new Set(['.venv', 'venv']);
+/**
+ * Folders whose entries are linked one by one: a copy's `node_modules` is its own folder of
+ * links to the installed packages, so what a runner writes beside them (vitest's results cache
+ * in `.vite`, ava's and babel's in `.cache`) stays in the copy and is removed by the next
+ * restore, instead of reaching the original tree and the next run through a shared link.
+ */
+const PACKAGE_DIRS = new Set(['node_modules']);
+/** Cache folders inside a package folder: neither copied nor linked (the runner makes its own). */
+const PACKAGE_CACHES = new Set(['.cache', '.vite']);
 
 interface Entry {
   readonly kind: 'file' | 'dir' | 'link';
@@ -46,15 +55,25 @@ export class TreeCopy {
   private copyEntry(rel: string): void {
     const from = path.join(this.source, rel);
     const to = path.join(this.root, rel);
-    const st = lstatSync(from);
     const name = path.basename(rel);
-    if (st.isDirectory()) {
+    if (PACKAGE_DIRS.has(path.basename(path.dirname(rel)))) {
+      // An installed package (or a file beside them): linked, whatever it is.
+      if (PACKAGE_CACHES.has(name)) return;
+      symlinkSync(from, to);
+      this.manifest.set(rel, { kind: 'link', size: 0, mtimeMs: 0 });
+      return;
+    }
+    const st = lstatSync(from);
+    // A package folder that is a link (a workspace's, or one shared between checkouts) gets the
+    // same folder of links as a real one: linked whole, a runner's cache would land in the target.
+    if (st.isDirectory() || (PACKAGE_DIRS.has(name) && st.isSymbolicLink() && statSync(from, { throwIfNoEntry: false })?.isDirectory() === true)) {
       if (SKIP_DIRS.has(name)) return;
       if (LINK_DIRS.has(name)) {
         symlinkSync(from, to);
         this.manifest.set(rel, { kind: 'link', size: 0, mtimeMs: 0 });
         return;
       }
+      // A package folder is made like any other; its entries are linked (above).
       mkdirSync(to);
       this.manifest.set(rel, { kind: 'dir', size: 0, mtimeMs: 0 });
       this.copyDir(rel);
