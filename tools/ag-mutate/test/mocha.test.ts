@@ -83,6 +83,39 @@ describe('state', () => {
   t.is(findMutant(m, 4, 'true').killed_by, null);
 });
 
+test('mocha: a kill is confirmed by the tests that ran up to the failing one, even when a later test of the selection fails alone', async (t) => {
+  // "labels a double" needs the state a test of another file leaves behind: within the
+  // selection (that file is not loaded) it fails on the unmutated tree too. The mutant of
+  // double() fails "doubles" first, and the tests up to it pass on the unmutated tree: a
+  // confirmed kill, named. (Confirming with the whole selection would not name it.)
+  const calc = `const state = { ready: false };
+exports.setUp = () => { state.ready = true; };
+exports.double = (x) => x * 2;
+exports.label = (x) => {
+  if (!state.ready) throw new Error('not set up');
+  return 'v' + x;
+};
+`;
+  const setup = `const { setUp } = require('../src/calc.js');
+describe('setup', () => {
+  it('sets up', () => { setUp(); });
+});
+`;
+  const spec = `const assert = require('node:assert');
+const { double, label } = require('../src/calc.js');
+describe('calc', () => {
+  it('doubles', () => { assert.equal(double(3), 6); });
+  it('labels a double', () => { assert.equal(typeof label(double(1)), 'string'); });
+});
+`;
+  const repo = makeRepo({}, { 'src/calc.js': calc, 'test/a-setup.test.js': setup, 'test/calc.test.js': spec }, { linkModules: true });
+  t.teardown(repo.cleanup);
+  const m = await measured(t, ['--diff', repo.diff, '--tree', repo.tree, '--test-command', MOCHA, '--mutant-command', `${MOCHA} --bail`, '--jobs', '2'], repo.file('m.json'));
+  t.is(m.test_selection?.mode, 'per-test');
+  t.is(findMutant(m, 3, '/').status, 'killed');
+  t.is(findMutant(m, 3, '/').killed_by, 'test/calc.test.js::calc doubles');
+});
+
 test('mocha: a large suite is recorded per test file; the kill still names the failing test', async (t) => {
   const many = `describe('filler', () => {\n  for (let i = 0; i < 201; i++) it('case ' + i, () => {});\n});\n`;
   const repo = makeRepo({}, { ...PROJECT, 'test/filler.test.js': many }, { linkModules: true });
