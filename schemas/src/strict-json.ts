@@ -12,25 +12,6 @@ export const MAX_DEPTH = 64;
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-/** Depth of bracket nesting outside strings, computed without recursion. */
-function nestingDepth(text: string): number {
-  let depth = 0;
-  let max = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) {
-      depth++;
-      if (depth > max) max = depth;
-    } else if (c === 0x7d || c === 0x5d) depth--;
-  }
-  return max;
-}
-
 function where(node: { loc: { start: { line: number; column: number } } }): string {
   return `line ${node.loc.start.line} column ${node.loc.start.column}`;
 }
@@ -105,7 +86,7 @@ export function parseStrictJson(file: string, text: string): unknown {
     return parseStrictJsonSlowly(file, text);
   }
   // One pass over the text measures the nesting and looks for repeated keys.
-  const keys = scanKeys(text);
+  const keys = scanText(text, true);
   if (keys === 'too-deep') throw tooDeep(file);
   if (keys === 'repeated' || !plainValue(value)) return parseStrictJsonSlowly(file, text);
   return value;
@@ -115,7 +96,7 @@ const tooDeep = (file: string) => new LoadError('E_TOO_LARGE', file, `nesting de
 
 /** The strict path: momoa's AST, every check with its line and column (nesting measured first: the AST is built by recursion). */
 function parseStrictJsonSlowly(file: string, text: string): unknown {
-  if (nestingDepth(text) > MAX_DEPTH) throw tooDeep(file);
+  if (scanText(text, false) === 'too-deep') throw tooDeep(file);
   let doc;
   try {
     doc = parse(text, { mode: 'json', ranges: false, tokens: false });
@@ -148,26 +129,32 @@ function plainValue(root: unknown): boolean {
 }
 
 /**
- * `text` is valid JSON (`JSON.parse` read it): is it nested deeper than {@link MAX_DEPTH}
- * (checked first, as the strict path would), and does some object name a key twice? A key is a
- * string followed by a colon; keys written with escapes are compared decoded.
+ * One pass over `text` without recursion: is it nested deeper than {@link MAX_DEPTH} (brackets
+ * outside strings; any text, valid JSON or not), and, with `keys`, does some object name a key
+ * twice? A key is a string followed by a colon; keys written with escapes are compared decoded
+ * (`keys` only for text `JSON.parse` has read: the escapes are then valid).
  */
-function scanKeys(text: string): 'too-deep' | 'repeated' | 'clean' {
+function scanText(text: string, keys: boolean): 'too-deep' | 'repeated' | 'clean' {
   const open: Array<Set<string> | null> = [];
+  // Counted apart from the stack: in text that is not JSON a stray closer lowers it below zero.
+  let depth = 0;
   let repeated = false;
   let i = 0;
   const n = text.length;
   while (i < n) {
     const c = text.charCodeAt(i);
     if (c === 0x7b || c === 0x5b) {
-      open.push(c === 0x7b && !repeated ? new Set() : null);
-      if (open.length > MAX_DEPTH) return 'too-deep';
-    } else if (c === 0x7d || c === 0x5d) open.pop();
+      open.push(keys && c === 0x7b && !repeated ? new Set() : null);
+      if (++depth > MAX_DEPTH) return 'too-deep';
+    } else if (c === 0x7d || c === 0x5d) {
+      open.pop();
+      depth--;
+    }
     else if (c === 0x22) {
       const start = i;
       let escaped = false;
       i++;
-      for (;;) {
+      while (i < n) {
         const d = text.charCodeAt(i);
         if (d === 0x5c) {
           escaped = true;
@@ -175,14 +162,16 @@ function scanKeys(text: string): 'too-deep' | 'repeated' | 'clean' {
         } else if (d === 0x22) break;
         else i++;
       }
-      const end = i + 1;
-      let j = end;
-      while (j < n && (text.charCodeAt(j) === 0x20 || text.charCodeAt(j) === 0x0a || text.charCodeAt(j) === 0x0d || text.charCodeAt(j) === 0x09)) j++;
-      const keys = open.at(-1);
-      if (text.charCodeAt(j) === 0x3a && keys != null) {
-        const key = escaped ? (JSON.parse(text.slice(start, end)) as string) : text.slice(start + 1, end - 1);
-        if (keys.has(key)) repeated = true;
-        keys.add(key);
+      const names = open.at(-1);
+      if (names != null) {
+        const end = i + 1;
+        let j = end;
+        while (j < n && (text.charCodeAt(j) === 0x20 || text.charCodeAt(j) === 0x0a || text.charCodeAt(j) === 0x0d || text.charCodeAt(j) === 0x09)) j++;
+        if (text.charCodeAt(j) === 0x3a) {
+          const key = escaped ? (JSON.parse(text.slice(start, end)) as string) : text.slice(start + 1, end - 1);
+          if (names.has(key)) repeated = true;
+          names.add(key);
+        }
       }
     }
     i++;

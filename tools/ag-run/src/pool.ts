@@ -4,17 +4,8 @@
  */
 
 /** Map `items` through `fn` with at most `jobs` calls in flight; results keep the input order. */
-export async function mapLimit<T, R>(items: readonly T[], jobs: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]!, i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, items.length)) }, worker));
-  return results;
+export function mapLimit<T, R>(items: readonly T[], jobs: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  return Promise.all(startLimited(items, jobs, fn));
 }
 
 /**
@@ -36,7 +27,7 @@ export function startLimited<T, R>(items: readonly T[], jobs: number, fn: (item:
           running++;
           fn(item, i).then(resolve, reject).finally(release);
         };
-        if (running < jobs) start();
+        if (running < Math.max(1, jobs)) start();
         else queue.push(start);
       }),
   );

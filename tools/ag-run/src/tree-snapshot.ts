@@ -52,15 +52,16 @@ export async function snapshotTree(root: string, skip: readonly string[] = []): 
  * problem, each tree is walked again on its own, so the problem is recorded for its tree alone.
  */
 export async function snapshotTrees(roots: readonly string[]): Promise<Snapshot[]> {
-  if (roots.length <= 1) return Promise.all(roots.map((r) => snapshotTree(r)));
+  const oneByOne = () => Promise.all(roots.map((r) => snapshotTree(r)));
+  if (roots.length <= 1) return oneByOne();
   // Each record is preceded by its starting point (%H), to tell the trees apart.
   const { code, out } = await runFind([...roots, '-printf', `%H\\0${FORMAT}`]);
-  if (code !== 0) return Promise.all(roots.map((r) => snapshotTree(r)));
+  if (code !== 0) return oneByOne();
   const byRoot = new Map(roots.map((r) => [r, new Map<string, string>()]));
   const fields = out.split('\0');
   for (let i = 0; i + 1 < fields.length; i += 2) {
     const snapshot = byRoot.get(fields[i]!);
-    if (snapshot === undefined) return Promise.all(roots.map((r) => snapshotTree(r)));
+    if (snapshot === undefined) return oneByOne();
     addRecord(snapshot, fields[i + 1]!);
   }
   return roots.map((r) => byRoot.get(r)!);

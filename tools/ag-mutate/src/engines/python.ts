@@ -4,13 +4,9 @@
  * @module
  */
 import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { packageDir } from '@adversary-gate/core';
+import { PYTHON_HELPER } from '../package-files.js';
 import { EngineParseError } from './js.js';
 import { lineStarts, position, shorten, type Site } from './site.js';
-
-/** The helper script shipped with the package. */
-export const PYTHON_HELPER = path.join(packageDir(import.meta.url), 'python/sites.py');
 
 /** One file to ask about. */
 export interface PythonRequest {

@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { packageDir } from '@adversary-gate/core';
+import { MOCHA_HOOK, NODE_PRELOAD, PYTEST_PLUGIN_DIR } from '../package-files.js';
 import type { ExecOptions } from './execute.js';
 import type { Site } from '../engines/site.js';
 import { withMochaRequire } from '../runners/runner.js';
@@ -15,15 +15,6 @@ import { mochaMap } from './mocha-map.js';
 import { nodeTestMap, pytestMap, type TestMap } from './test-map.js';
 import { readV8Coverage, type CoverageMap } from './v8-coverage.js';
 import type { Workspace } from './workspace.js';
-
-const PACKAGE = packageDir(import.meta.url);
-
-/** Preloaded into the baseline's Node processes to attribute each one to its test file. */
-export const NODE_PRELOAD = path.join(PACKAGE, 'runtime/record-entry.cjs');
-/** The mocha root hook plugin: records per-test coverage in the baseline, selects tests in a mutant run. */
-export const MOCHA_HOOK = path.join(PACKAGE, 'runtime/mocha-hook.cjs');
-/** The folder holding the pytest plugin module `ag_mutate_pytest`. */
-export const PYTEST_PLUGIN_DIR = path.join(PACKAGE, 'python/pytest-plugin');
 
 /** What the recording run records and how to read it back. */
 export interface Instrumented {

@@ -120,20 +120,23 @@ export class TreeCopy {
     let repaired = 0;
     const seen = new Set<string>();
     const visit = (rel: string) => {
-      for (const name of readdirSync(path.join(this.root, rel))) {
-        const r = rel === '' ? name : `${rel}/${name}`;
+      // The entry types come with the listing: only files need an lstat (size and mtime).
+      for (const entry of readdirSync(path.join(this.root, rel), { withFileTypes: true })) {
+        const r = rel === '' ? entry.name : `${rel}/${entry.name}`;
         const expected = this.manifest.get(r);
-        const st = lstatSync(path.join(this.root, r));
-        const kind = st.isSymbolicLink() ? 'link' : st.isDirectory() ? 'dir' : 'file';
+        const kind = entry.isSymbolicLink() ? 'link' : entry.isDirectory() ? 'dir' : 'file';
         if (expected === undefined || expected.kind !== kind) {
           rmSync(path.join(this.root, r), { recursive: true, force: true });
           if (expected !== undefined) this.restoreFile(r);
           repaired++;
         } else if (kind === 'dir') {
           visit(r);
-        } else if (kind === 'file' && (st.size !== expected.size || st.mtimeMs !== expected.mtimeMs)) {
-          this.restoreFile(r);
-          repaired++;
+        } else if (kind === 'file') {
+          const st = lstatSync(path.join(this.root, r));
+          if (st.size !== expected.size || st.mtimeMs !== expected.mtimeMs) {
+            this.restoreFile(r);
+            repaired++;
+          }
         }
         seen.add(r);
       }

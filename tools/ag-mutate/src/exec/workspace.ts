@@ -7,11 +7,10 @@
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { bwrapArgv, childEnv, packageDir, runProcess, sandboxReachedCommand, type ProcessResult } from '@adversary-gate/core';
+import { bwrapArgv, childEnv, runProcess, sandboxReachedCommand, type ProcessResult } from '@adversary-gate/core';
+import { PACKAGE_ROOT } from '../package-files.js';
 import { TreeCopy } from './tree-copy.js';
 
-/** The package folder (the preload and the pytest plugin live there; readable in the sandbox). */
-const PACKAGE_ROOT = packageDir(import.meta.url);
 
 /** Where the tree's dependency folders lead when they are links (a workspace's node_modules). */
 function linkedDependencies(tree: string): string[] {
