@@ -85,9 +85,10 @@ describe('state', () => {
 
 test('mocha: a kill is confirmed by the tests that ran up to the failing one, even when a later test of the selection fails alone', async (t) => {
   // "labels a double" needs the state a test of another file leaves behind: within the
-  // selection (that file is not loaded) it fails on the unmutated tree too. The mutant of
-  // double() fails "doubles" first, and the tests up to it pass on the unmutated tree: a
-  // confirmed kill, named. (Confirming with the whole selection would not name it.)
+  // selection (that file is not loaded) it fails on the unmutated tree too. It is also the
+  // slower of the two (fastest first), so the mutant of double() fails "doubles" first, and
+  // the tests up to it pass on the unmutated tree: a confirmed kill, named. (Confirming with
+  // the whole selection would not name it.)
   const calc = `const state = { ready: false };
 exports.setUp = () => { state.ready = true; };
 exports.double = (x) => x * 2;
@@ -105,7 +106,11 @@ describe('setup', () => {
 const { double, label } = require('../src/calc.js');
 describe('calc', () => {
   it('doubles', () => { assert.equal(double(3), 6); });
-  it('labels a double', () => { assert.equal(typeof label(double(1)), 'string'); });
+  it('labels a double', () => {
+    const until = Date.now() + 150;
+    while (Date.now() < until);
+    assert.equal(typeof label(double(1)), 'string');
+  });
 });
 `;
   const repo = makeRepo({}, { 'src/calc.js': calc, 'test/a-setup.test.js': setup, 'test/calc.test.js': spec }, { linkModules: true });
