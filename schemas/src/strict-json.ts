@@ -128,6 +128,9 @@ function plainValue(root: unknown): boolean {
   return true;
 }
 
+/** JSON's whitespace: space, line feed, carriage return, tab. */
+const isJsonSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
 /**
  * One pass over `text` without recursion: is it nested deeper than {@link MAX_DEPTH} (brackets
  * outside strings; any text, valid JSON or not), and, with `keys`, does some object name a key
@@ -149,8 +152,7 @@ function scanText(text: string, keys: boolean): 'too-deep' | 'repeated' | 'clean
     } else if (c === 0x7d || c === 0x5d) {
       open.pop();
       depth--;
-    }
-    else if (c === 0x22) {
+    } else if (c === 0x22) {
       const start = i;
       let escaped = false;
       i++;
@@ -166,7 +168,7 @@ function scanText(text: string, keys: boolean): 'too-deep' | 'repeated' | 'clean
       if (names != null) {
         const end = i + 1;
         let j = end;
-        while (j < n && (text.charCodeAt(j) === 0x20 || text.charCodeAt(j) === 0x0a || text.charCodeAt(j) === 0x0d || text.charCodeAt(j) === 0x09)) j++;
+        while (j < n && isJsonSpace(text.charCodeAt(j))) j++;
         if (text.charCodeAt(j) === 0x3a) {
           const key = escaped ? (JSON.parse(text.slice(start, end)) as string) : text.slice(start + 1, end - 1);
           if (names.has(key)) repeated = true;

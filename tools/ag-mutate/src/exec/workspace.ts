@@ -11,7 +11,6 @@ import { bwrapArgv, childEnv, runProcess, sandboxReachedCommand, type ProcessRes
 import { PACKAGE_ROOT } from '../package-files.js';
 import { TreeCopy } from './tree-copy.js';
 
-
 /** Where the tree's dependency folders lead when they are links (a workspace's node_modules). */
 function linkedDependencies(tree: string): string[] {
   const out: string[] = [];
