@@ -1,0 +1,4 @@
+/** File classes every tool shares. @module */
+export * from './classify.js';
+export * from './policy-classes.js';
+export * from './tree.js';
