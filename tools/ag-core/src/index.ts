@@ -6,3 +6,4 @@ export * from './cli/index.js';
 export * from './diff/index.js';
 export * from './files/index.js';
 export * from './process/index.js';
+export * from './project/index.js';

@@ -1,0 +1,4 @@
+/** What a checkout is and how its tests run for the gate. @module */
+export * from './scripts.js';
+export * from './wiring.js';
+export * from './detect.js';

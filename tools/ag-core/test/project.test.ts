@@ -1,0 +1,128 @@
+import test from 'ava';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { detectProject, keptArgs, scriptInvocation, shellWords, wirePytest } from '../src/project/index.js';
+
+const dirs: string[] = [];
+test.after.always(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** A tree with these files (`name` → contents; objects become JSON). */
+function tree(files: Record<string, string | object>): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'ag-project-'));
+  dirs.push(root);
+  for (const [name, body] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
+    writeFileSync(path.join(root, name), typeof body === 'string' ? body : JSON.stringify(body));
+  }
+  return root;
+}
+
+test('shell words keep quoted spaces and drop the quotes', (t) => {
+  t.deepEqual(shellWords(`mocha --grep "a b" 'c d' e\\ f ""`), ['mocha', '--grep', 'a b', 'c d', 'e f', '']);
+});
+
+test('the runner is found past linters, env assignments and wrappers in the test script', (t) => {
+  t.deepEqual(scriptInvocation('xo && ava && tsd'), { runner: 'ava', args: [] });
+  t.deepEqual(scriptInvocation('NODE_ENV=test nyc --reporter=lcov mocha -R dot test/'), { runner: 'mocha', args: ['-R', 'dot', 'test/'] });
+  t.deepEqual(scriptInvocation('npx --no-install vitest run src'), { runner: 'vitest', args: ['run', 'src'] });
+  t.deepEqual(scriptInvocation('node --test test/'), { runner: 'node', args: ['--test', 'test/'] });
+  t.is(scriptInvocation('node scripts/check.js; ts-scripts test'), null, 'node without --test is not a runner');
+});
+
+test('the flags the gate sets itself are dropped; the project’s files and options stay', (t) => {
+  t.deepEqual(keptArgs('mocha', ['--reporter', 'spec', '--check-leaks', '--bail', 'test/']), ['--check-leaks', 'test/']);
+  t.deepEqual(keptArgs('vitest', ['run', '--coverage.enabled', '--reporter=dot', '-c', 'vitest.ci.ts']), ['-c', 'vitest.ci.ts']);
+  t.deepEqual(keptArgs('node', ['--test', '--test-reporter', 'tap', 'test/']), ['test/']);
+});
+
+test('fresh-like: mocha from scripts.test, bail and reporter dropped, nyc for coverage, npm install without a lock', (t) => {
+  const root = tree({
+    'package.json': { scripts: { test: 'mocha --reporter spec --check-leaks --bail test/' }, devDependencies: { mocha: '9.2.0', nyc: '15.1.0' } },
+  });
+  const plan = detectProject(root);
+  t.is(plan.runner, 'mocha');
+  t.is(plan.install_command, 'npm install --no-audit --no-fund --no-package-lock --ignore-scripts');
+  t.is(plan.wiring?.test_command, 'npx --no-install mocha --check-leaks test/ --reporter=xunit --reporter-option=output=.ag-junit.xml');
+  t.regex(plan.wiring?.coverage_command ?? '', /^npx --no-install nyc --reporter=lcov /);
+  t.deepEqual(plan.problems, []);
+});
+
+test('path-to-regexp-like: an unknown wrapper in scripts.test, vitest found from its config file', (t) => {
+  const root = tree({
+    'package.json': { scripts: { test: 'ts-scripts test && npm run size' }, devDependencies: { vitest: '^3', '@vitest/coverage-v8': '^3' } },
+    'package-lock.json': '{}',
+    'vitest.config.mts': 'export default {}',
+  });
+  const plan = detectProject(root);
+  t.is(plan.runner, 'vitest');
+  t.is(plan.install_command, 'npm ci --no-audit --no-fund --ignore-scripts');
+  t.deepEqual(plan.wiring?.report, { kind: 'junit', path: '.ag-junit.xml' });
+  t.regex(plan.wiring?.coverage_command ?? '', /--coverage\.provider=v8 --coverage\.reporter=lcov/);
+  t.true(plan.found.some((f) => f.includes('vitest.config.mts')));
+});
+
+test('camelcase-like: ava without a coverage tool is wired for TAP, and the missing coverage is a named problem', (t) => {
+  const plan = detectProject(tree({ 'package.json': { type: 'module', scripts: { test: 'xo && ava && tsd' }, devDependencies: { ava: '^6' } } }));
+  t.is(plan.wiring?.test_command, 'npx --no-install ava --tap');
+  t.is(plan.wiring?.coverage_command, null);
+  t.deepEqual(plan.problems, ['no coverage tool for ava: the project has no c8 or nyc (coverage is not measured)']);
+});
+
+test('the lock file names the package manager; lifecycle scripts run only when allowed', (t) => {
+  const pkg = { scripts: { test: 'jest' }, devDependencies: { jest: '^29', 'jest-junit': '^16' } };
+  t.is(detectProject(tree({ 'package.json': pkg, 'pnpm-lock.yaml': '' })).install_command, 'pnpm install --frozen-lockfile --ignore-scripts');
+  t.is(detectProject(tree({ 'package.json': pkg, 'yarn.lock': '' })).install_command, 'yarn install --frozen-lockfile --ignore-scripts');
+  t.is(detectProject(tree({ 'package.json': pkg, 'yarn.lock': '', '.yarnrc.yml': '' })).install_command, 'yarn install --immutable --mode=skip-build');
+  t.is(detectProject(tree({ 'package.json': pkg, 'package-lock.json': '{}' }), { allowScripts: true }).install_command, 'npm ci --no-audit --no-fund');
+});
+
+test('jest without jest-junit cannot give a per-test report: a named problem', (t) => {
+  const plan = detectProject(tree({ 'package.json': { scripts: { test: 'jest --coverage' }, devDependencies: { jest: '^29' } } }));
+  t.is(plan.runner, 'jest');
+  t.true(plan.problems.some((p) => p.includes('jest-junit')));
+});
+
+test('no runner in package.json, and no project at all, are named problems', (t) => {
+  const none = detectProject(tree({ 'package.json': { scripts: { test: 'echo no tests' } } }));
+  t.is(none.runner, null);
+  t.regex(none.problems[0] ?? '', /no test runner found/);
+  t.is(none.install_command, null, 'nothing to install without dependencies');
+  const empty = detectProject(tree({ 'README.md': 'hello' }));
+  t.is(empty.language, null);
+  t.regex(empty.problems[0] ?? '', /could not be found out/);
+});
+
+test('pytest is found from its config or from test files, unittest suites included', (t) => {
+  t.is(detectProject(tree({ 'pyproject.toml': '[tool.pytest.ini_options]\naddopts = "-q"\n' })).runner, 'pytest');
+  t.is(detectProject(tree({ 'tests/test_more.py': 'import unittest\n' })).runner, 'pytest');
+  t.is(detectProject(tree({ 'pyproject.toml': '[project]\nname = "x"\n' })).runner, null);
+});
+
+const PYTHON = process.env['AG_DEMO_PYTHON'] ?? '/usr/bin/python3';
+const hasPytest = spawnSync(PYTHON, ['-c', 'import pytest, coverage'], { stdio: 'ignore' }).status === 0;
+
+test('pytest as wired: a pytest.py in the tree does not replace the runner, and coverage stays in the tree', (t) => {
+  if (!hasPytest) {
+    t.fail(`${PYTHON} lacks pytest or coverage (install python3-pytest and python3-coverage, or set AG_DEMO_PYTHON)`);
+    return;
+  }
+  const root = tree({
+    'calc.py': 'def add(a, b):\n    return a - b\n',
+    'tests/test_calc.py': 'from calc import add\n\ndef test_add():\n    assert add(1, 2) == 3\n',
+    // A shadow runner that would report every test as passed.
+    'pytest.py': 'import sys\ndef main():\n    return 0\n',
+  });
+  const wiring = wirePytest(PYTHON);
+  const run = spawnSync('/bin/sh', ['-c', wiring.test_command], { cwd: root, encoding: 'utf8' });
+  t.is(run.status, 1, 'the real pytest ran and the bug fails');
+  t.regex(readFileSync(path.join(root, '.ag-junit.xml'), 'utf8'), /<testcase classname="tests\.test_calc" name="test_add"[^>]*>\s*<failure/);
+  const cov = spawnSync('/bin/sh', ['-c', wiring.coverage_command ?? 'false'], { cwd: root, encoding: 'utf8' });
+  t.is(cov.status, 1);
+  const xml = readFileSync(path.join(root, wiring.coverage_report ?? ''), 'utf8');
+  t.regex(xml, /filename="calc\.py"/);
+  t.notRegex(xml, /filename="\//, 'no file outside the tree is measured');
+});
