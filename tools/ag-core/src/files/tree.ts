@@ -6,6 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
+import path from 'node:path';
 
 const ENV = { PATH: '/usr/local/bin:/usr/bin:/bin', LC_ALL: 'C' };
 
@@ -27,25 +28,58 @@ export interface TreeOwner {
   readonly gid: number;
 }
 
+/** Folders whose entries a copy links one by one instead of copying them (installed packages). */
+export const PACKAGE_DIRS: ReadonlySet<string> = new Set(['node_modules']);
+/** Caches a runner writes inside a package folder: neither copied nor linked (the run makes its own). */
+export const PACKAGE_CACHES: ReadonlySet<string> = new Set(['.cache', '.vite']);
+
+/** The installed-packages folder at `src`'s top, followed if it is a link; null when there is none. */
+async function packageFolder(src: string): Promise<string | null> {
+  const dir = path.join(src, 'node_modules');
+  const st = await fs.stat(dir).catch(() => null);
+  return st?.isDirectory() === true ? fs.realpath(dir) : null;
+}
+
+/**
+ * Give the copy `dest` its own `node_modules` folder of links to the packages in `installed`:
+ * what a runner writes beside them (vitest's `.vite`, babel's and ava's `.cache`) lands in the
+ * copy, never in the installed packages or in the next run, and the packages are not copied.
+ */
+async function linkPackages(installed: string, dest: string, owner?: TreeOwner): Promise<void> {
+  const folder = path.join(dest, 'node_modules');
+  await fs.mkdir(folder);
+  const names = (await fs.readdir(installed)).filter((n) => !PACKAGE_CACHES.has(n)).sort();
+  await Promise.all(names.map((n) => fs.symlink(path.join(installed, n), path.join(folder, n))));
+  if (owner !== undefined) {
+    await fs.chown(folder, owner.uid, owner.gid);
+    await Promise.all(names.map((n) => fs.lchown(path.join(folder, n), owner.uid, owner.gid)));
+  }
+}
+
 /**
  * Copy the directory `src` to `dest`, which must not exist: files with their modes and
  * times, symlinks as they are (never followed), FIFOs as FIFOs; every entry named `.git` at
- * any depth left out (the history stays out of reach of the tests). Owned by the caller, or
- * with `owner` (as root) by that uid and gid, `dest` included, set as the files are written.
- * Throws with tar's own message when the copy fails.
+ * any depth left out (the history stays out of reach of the tests). The top-level
+ * `node_modules` (a folder, or a link to one) becomes a folder of links to its packages
+ * (`linkPackages`). Owned by the caller, or with `owner` (as root) by that uid and gid,
+ * `dest` included, set as the files are written. Throws with tar's own message when the copy
+ * fails.
  */
 export async function copyTree(src: string, dest: string, owner?: TreeOwner): Promise<void> {
   await fs.mkdir(dest);
+  const installed = await packageFolder(src);
   const as = owner === undefined ? '' : ` --owner=${owner.uid} --group=${owner.gid} --numeric-owner`;
   const keep = owner === undefined ? ' --no-same-owner' : ' --same-owner --numeric-owner';
+  const packages = installed === null ? '' : ' --exclude=./node_modules';
   // One process started from node (a fork of node costs more than one of bash), and the
   // archive flows from tar to tar without passing through node. The paths are arguments.
-  const script = `tar -C "$1" --exclude=.git${as} -cf - . | tar -C "$2" -xpf -${keep}; s=("\${PIPESTATUS[@]}"); [ "\${s[0]}" = 0 ] && [ "\${s[1]}" = 0 ]`;
+  const script = `tar -C "$1" --exclude=.git${packages}${as} -cf - . | tar -C "$2" -xpf -${keep}; s=("\${PIPESTATUS[@]}"); [ "\${s[0]}" = 0 ] && [ "\${s[1]}" = 0 ]`;
   const r = await ended(spawn('bash', ['-c', script, 'copy-tree', src, dest], { stdio: ['ignore', 'ignore', 'pipe'], env: ENV }));
   if (r.code !== 0) {
     const why = r.err.trim().split('\n').pop() ?? '';
     throw new Error(`copying ${src} failed: ${why || `tar exited ${r.code ?? 'on a signal'}`}`);
   }
+  if (installed !== null) await linkPackages(installed, dest, owner);
 }
 
 /** Remove `dir` and everything under it (a missing `dir` is fine). Falls back to `fs.rm` if `rm` cannot. */

@@ -102,7 +102,7 @@ export function wireJsRunner(runner: JsRunner, args: readonly string[], has: (de
  * the runner, while the project's own modules still import. Works on every Python 3.
  */
 export function wirePytest(python = 'python3'): TestWiring {
-  const first = `import os, sys; here = os.getcwd(); sys.path[:] = [p for p in sys.path if p not in ('', '.', here)]`;
+  const first = `import os, sys; here = os.getcwd(); sys.path[:] = [p for p in sys.path if p not in ("", ".", here)]`;
   const boot = `${first}; import pytest; sys.path.append(here); sys.exit(pytest.main())`;
   const args = `-p no:cacheprovider --junitxml=${JUNIT_REPORT} -o junit_family=xunit2`;
   const test = `${python} -c ${shQuote(boot)} ${args}`;
