@@ -44,8 +44,19 @@ export const ToolId = v.strictObject({
 });
 
 /** What an artefact is about: the digest of the unified diff it measured. */
+/** A git tree id (SHA-1, or SHA-256 in a repository that uses it), lower-case hex. */
+export const GitTreeId = v.pipe(v.string(), v.regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/, 'must be a git tree id (40 or 64 lower-case hex digits)'));
+
+/**
+ * What the evidence measured: the diff, and (written by the tools from 0.2 on; optional so
+ * older evidence still reads) the git tree ids of the baseline and patch trees it ran on,
+ * computed from the files (`gitTreeId` in ag-core), so ag-decide can refuse evidence measured
+ * on any other tree.
+ */
 export const Subject = v.strictObject({
   diff_sha256: Sha256,
+  baseline_tree: v.optional(GitTreeId),
+  patch_tree: v.optional(GitTreeId),
 });
 
 /** One input file that shaped a number, with its digest so anyone can re-derive it. */

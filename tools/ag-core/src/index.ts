@@ -7,3 +7,4 @@ export * from './diff/index.js';
 export * from './files/index.js';
 export * from './process/index.js';
 export * from './project/index.js';
+export * from './evidence/index.js';

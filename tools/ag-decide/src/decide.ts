@@ -18,6 +18,7 @@ import { diffcovProblem } from './consistency/diffcov.js';
 import { mutationProblem } from './consistency/mutation.js';
 import { oracleProblem } from './consistency/oracle.js';
 import { runProblem } from './consistency/run.js';
+import { treeProblem, type ExpectedTrees } from './consistency/trees.js';
 import type { EvidenceFile } from './evidence.js';
 import type { LoadedPolicy } from './policy.js';
 import { reason, sortReasons, verdictOf } from './reasons.js';
@@ -32,6 +33,8 @@ export interface DecideInput {
   readonly evidence: readonly EvidenceFile[];
   readonly policy: LoadedPolicy;
   readonly tool: { readonly name: string; readonly version: string };
+  /** The trees the evidence must have measured, as the trusted side names them. */
+  readonly trees?: ExpectedTrees;
 }
 
 type Accepted = { run?: RunArtefact; diffcov?: DiffcovArtefact; mutation?: MutationArtefact; oracle?: OracleArtefact };
@@ -71,6 +74,12 @@ export function decide(input: DecideInput): VerdictArtefact {
     seenKinds.add(kind);
     if (value.subject.diff_sha256 !== diff.sha256) {
       reasons.push(reason('EVIDENCE_STALE', kind, `${file.path}: bound to diff ${value.subject.diff_sha256}, not ${diff.sha256}`));
+      ref(kind, 'stale');
+      continue;
+    }
+    const wrongTree = treeProblem(kind, value.subject, input.trees ?? {});
+    if (wrongTree !== null) {
+      reasons.push(reason('EVIDENCE_STALE', kind, `${file.path}: ${wrongTree}`));
       ref(kind, 'stale');
       continue;
     }
@@ -139,7 +148,11 @@ export function decide(input: DecideInput): VerdictArtefact {
     schema: 'adversary-gate/verdict',
     schema_version: 1,
     tool: { name: input.tool.name, version: input.tool.version },
-    subject: { diff_sha256: diff.sha256 as `sha256:${string}` },
+    subject: {
+      diff_sha256: diff.sha256 as `sha256:${string}`,
+      ...(input.trees?.baseline === undefined ? {} : { baseline_tree: input.trees.baseline }),
+      ...(input.trees?.patch === undefined ? {} : { patch_tree: input.trees.patch }),
+    },
     inputs,
     faults: [],
     verdict: verdictOf(sorted),

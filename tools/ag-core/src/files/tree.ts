@@ -34,7 +34,7 @@ export const PACKAGE_DIRS: ReadonlySet<string> = new Set(['node_modules']);
 export const PACKAGE_CACHES: ReadonlySet<string> = new Set(['.cache', '.vite']);
 
 /** The installed-packages folder at `src`'s top, followed if it is a link; null when there is none. */
-async function packageFolder(src: string): Promise<string | null> {
+export async function installedPackages(src: string): Promise<string | null> {
   const dir = path.join(src, 'node_modules');
   const st = await fs.stat(dir).catch(() => null);
   return st?.isDirectory() === true ? fs.realpath(dir) : null;
@@ -67,7 +67,7 @@ async function linkPackages(installed: string, dest: string, owner?: TreeOwner):
  */
 export async function copyTree(src: string, dest: string, owner?: TreeOwner): Promise<void> {
   await fs.mkdir(dest);
-  const installed = await packageFolder(src);
+  const installed = await installedPackages(src);
   const as = owner === undefined ? '' : ` --owner=${owner.uid} --group=${owner.gid} --numeric-owner`;
   const keep = owner === undefined ? ' --no-same-owner' : ' --same-owner --numeric-owner';
   const packages = installed === null ? '' : ' --exclude=./node_modules';

@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+/**
+ * The gate on real repositories: clones each bundle in ../shared/realworld/, judges every
+ * honest commit its README lists with `pipelines/gate.sh --base C^ --head C` and no other
+ * setting (what a new user types), and prints per commit the verdict, the reason codes, the
+ * time per stage and whether a careful reviewer would agree; then the totals. Appends the
+ * table to bench/realworld-results.md.
+ *
+ *   node bench/realworld.mjs [--only fresh,camelcase] [--work DIR]
+ *
+ * Not part of `npm test`: it installs each project's dependencies from the registry and runs
+ * their suites (minutes per commit).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SHARED = path.resolve(ROOT, '../shared/realworld');
+
+/** The honest commits and what a careful reviewer concludes (../shared/realworld/README.md). */
+const COMMITS = [
+  { project: 'fresh', branch: 'master', commit: 'ee73673', accept: ['ACCEPT'], what: 'HTAB as optional whitespace (case label)' },
+  { project: 'fresh', branch: 'master', commit: '32bd871', accept: ['ACCEPT', 'HOLD'], what: 'fix issue 35; a test renamed, expectation inverted' },
+  { project: 'fresh', branch: 'master', commit: 'a96e891', accept: ['ACCEPT'], what: 'README typo' },
+  { project: 'path-to-regexp', branch: 'master', commit: 'a4a8552', accept: ['ACCEPT'], what: 'escape backslash; rows added to the cases table' },
+  { project: 'path-to-regexp', branch: 'master', commit: '9a78879', accept: ['ACCEPT', 'HOLD'], what: 'error on trailing backslash; a describe block renamed' },
+  { project: 'path-to-regexp', branch: 'master', commit: '1e796b5', accept: ['ACCEPT', 'HOLD'], what: 'README only (flaky redos suite: HOLD naming it at most)' },
+  { project: 'camelcase', branch: 'main', commit: '79b9a64', accept: ['ACCEPT', 'HOLD'], what: 'keep leading _ and $; five expectations changed' },
+  { project: 'camelcase', branch: 'main', commit: 'e7dccc9', accept: ['ACCEPT'], what: 'fix incorrect camelization; 4 assertions added' },
+  { project: 'camelcase', branch: 'main', commit: '2f1e273', accept: ['ACCEPT'], what: 'readme + index.d.ts' },
+  { project: 'more-itertools', branch: 'master', commit: 'cca3294', accept: ['ACCEPT'], what: 'fix last() when __reversed__ is None' },
+  { project: 'more-itertools', branch: 'master', commit: 'f51a53b', accept: ['ACCEPT'], what: 'empty interleave_evenly input' },
+];
+
+const args = process.argv.slice(2);
+const opt = (name) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const only = opt('--only')?.split(',');
+const work = path.resolve(opt('--work') ?? path.join(os.tmpdir(), 'ag-realworld'));
+if (!existsSync(SHARED)) {
+  console.error(`realworld.mjs: ${SHARED} is missing (the bundles live in ../shared/realworld)`);
+  process.exit(3);
+}
+mkdirSync(work, { recursive: true });
+
+function clone(project, branch) {
+  const dir = path.join(work, project);
+  if (!existsSync(dir)) execFileSync('git', ['clone', '-q', path.join(SHARED, `${project}.bundle`), dir], { stdio: 'ignore' });
+  execFileSync('git', ['checkout', '-q', '-f', branch], { cwd: dir });
+  return dir;
+}
+
+const rows = [];
+for (const c of COMMITS.filter((x) => only === undefined || only.includes(x.project))) {
+  const dir = clone(c.project, c.branch);
+  const out = path.join(work, `${c.project}-${c.commit}`);
+  rmSync(out, { recursive: true, force: true });
+  const started = Date.now();
+  const r = spawnSync('sh', [path.join(ROOT, 'pipelines/gate.sh'), '--base', `${c.commit}^`, '--head', c.commit, '--out', out], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, CI: 'true' },
+  });
+  const seconds = (Date.now() - started) / 1000;
+  let verdict = 'none';
+  let codes = [];
+  try {
+    const v = JSON.parse(readFileSync(path.join(out, 'verdict.json'), 'utf8'));
+    verdict = v.verdict;
+    codes = [...new Set(v.reasons.map((x) => x.code))];
+  } catch {
+    codes = [`no verdict.json (gate.sh exit ${r.status}): ${(r.stderr ?? '').trim().split('\n').pop()}`];
+  }
+  const agrees = c.accept.includes(verdict);
+  rows.push({ ...c, verdict, codes, seconds, agrees });
+  console.log(`${c.project} ${c.commit} ${verdict} ${agrees ? 'agrees' : 'DISAGREES'} ${seconds.toFixed(0)} s  ${codes.join(' ')}`);
+}
+
+const count = (f) => rows.filter(f).length;
+const totals = {
+  commits: rows.length,
+  accept: count((r) => r.verdict === 'ACCEPT'),
+  falseReject: count((r) => r.verdict === 'REJECT'),
+  hold: count((r) => r.verdict === 'HOLD'),
+  falseHold: count((r) => r.verdict === 'HOLD' && !r.accept.includes('HOLD')),
+  agree: count((r) => r.agrees),
+  seconds: rows.reduce((s, r) => s + r.seconds, 0),
+};
+const table = [
+  `## ${new Date().toISOString()} — ${os.cpus().length} cores, Node ${process.version}`,
+  '',
+  '| project | commit | what | verdict | a reviewer says | reasons | time |',
+  '|---|---|---|---|---|---|---|',
+  ...rows.map((r) => `| ${r.project} | ${r.commit} | ${r.what} | ${r.verdict} | ${r.accept.join(' or ')} | ${r.codes.join(', ')} | ${r.seconds.toFixed(0)} s |`),
+  '',
+  `${totals.commits} commits: ${totals.accept} ACCEPT, ${totals.hold} HOLD (${totals.falseHold} where a reviewer accepts), ${totals.falseReject} REJECT (all false: every commit is honest); ${totals.agree} agree with the reviewer; ${totals.seconds.toFixed(0)} s in all.`,
+  '',
+].join('\n');
+console.log(`\n${table}`);
+appendFileSync(path.join(ROOT, 'bench/realworld-results.md'), `${table}\n`);

@@ -1,0 +1,2 @@
+/** What binds evidence to what it measured. @module */
+export * from './tree-id.js';
