@@ -1,0 +1,108 @@
+/**
+ * Runs a composite action's steps the way a GitHub runner does, closely enough to adopt it
+ * in a test: `${{ inputs.* }}`, `${{ github.* }}` and `${{ runner.temp }}` substituted, each
+ * step's `if:` (an `inputs.x == 'y'` comparison) evaluated, `env:` given, `run:` run by bash
+ * in the workspace, and GITHUB_ENV / GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files honoured.
+ */
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+
+interface Step {
+  readonly name?: string;
+  readonly id?: string;
+  readonly if?: string;
+  readonly shell?: string;
+  readonly env?: Record<string, string>;
+  readonly run: string;
+}
+interface Action {
+  readonly inputs: Record<string, { default?: string; required?: boolean }>;
+  readonly runs: { using: string; steps: Step[] };
+}
+
+export interface Runner {
+  readonly workspace: string;
+  readonly temp: string;
+  readonly actionPath: string;
+  readonly github: Record<string, string>;
+  readonly env?: Record<string, string>;
+}
+
+export interface StepResult {
+  readonly name: string;
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function substitute(text: string, values: (expr: string) => string): string {
+  return text.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_, expr: string) => values(expr));
+}
+
+/** Run the action at `actionPath` with `with` inputs; returns each step's result, stopping at the first failure. */
+export function runAction(r: Runner, withInputs: Record<string, string>): { steps: StepResult[]; outputs: Record<string, string>; summary: string } {
+  const action = parse(readFileSync(path.join(r.actionPath, 'action.yml'), 'utf8')) as Action;
+  if (action.runs.using !== 'composite') throw new Error('not a composite action');
+  const envFile = path.join(r.temp, 'github_env');
+  const outFile = path.join(r.temp, 'github_output');
+  const summaryFile = path.join(r.temp, 'step_summary');
+  for (const f of [envFile, outFile, summaryFile]) writeFileSync(f, '');
+  const inputs: Record<string, string> = {};
+  const expr = (e: string): string => {
+    if (e.startsWith('inputs.')) return inputs[e.slice(7)] ?? '';
+    if (e === 'github.action_path') return r.actionPath;
+    if (e === 'runner.temp') return r.temp;
+    if (e.startsWith('github.')) return r.github[e.slice(7)] ?? '';
+    if (e.startsWith('steps.')) return '';
+    throw new Error(`expression not supported by the test runner: ${e}`);
+  };
+  for (const [name, spec] of Object.entries(action.inputs)) {
+    const given = withInputs[name];
+    if (given === undefined && spec.required === true) throw new Error(`input ${name} is required`);
+    inputs[name] = given ?? substitute(spec.default ?? '', expr);
+  }
+  const steps: StepResult[] = [];
+  const added: Record<string, string> = {};
+  for (const step of action.runs.steps) {
+    if (step.if !== undefined) {
+      const m = /^inputs\.([\w-]+) == '([^']*)'$/.exec(step.if.trim());
+      if (m === null) throw new Error(`if: not supported by the test runner: ${step.if}`);
+      if (inputs[m[1] as string] !== m[2]) continue;
+    }
+    const env: Record<string, string> = {
+      ...(process.env as Record<string, string>),
+      ...r.env,
+      GITHUB_ACTIONS: 'true',
+      GITHUB_WORKSPACE: r.workspace,
+      GITHUB_ACTION_PATH: r.actionPath,
+      GITHUB_ENV: envFile,
+      GITHUB_OUTPUT: outFile,
+      GITHUB_STEP_SUMMARY: summaryFile,
+      RUNNER_TEMP: r.temp,
+      ...added,
+    };
+    for (const [k, v] of Object.entries(step.env ?? {})) env[k] = substitute(String(v), expr);
+    writeFileSync(outFile, '');
+    const res = spawnSync('bash', ['-e', '-c', substitute(step.run, expr)], { cwd: r.workspace, env, encoding: 'utf8', maxBuffer: 64 << 20 });
+    steps.push({ name: step.name ?? '', status: res.status, stdout: res.stdout, stderr: res.stderr });
+    for (const line of readFileSync(envFile, 'utf8').split('\n')) {
+      const i = line.indexOf('=');
+      if (i > 0) added[line.slice(0, i)] = line.slice(i + 1);
+    }
+    writeFileSync(envFile, '');
+    if (step.id !== undefined && existsSync(outFile)) appendFileSync(path.join(r.temp, `outputs-${step.id}`), readFileSync(outFile, 'utf8'));
+    if (res.status !== 0) break;
+  }
+  const outputs: Record<string, string> = {};
+  for (const f of ['decide']) {
+    const p = path.join(r.temp, `outputs-${f}`);
+    if (!existsSync(p)) continue;
+    for (const line of readFileSync(p, 'utf8').split('\n')) {
+      const i = line.indexOf('=');
+      if (i > 0) outputs[line.slice(0, i)] = line.slice(i + 1);
+    }
+  }
+  return { steps, outputs, summary: readFileSync(summaryFile, 'utf8') };
+}
