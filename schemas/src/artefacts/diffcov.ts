@@ -40,6 +40,16 @@ export const PragmaFinding = v.strictObject({
   text: v.string(),
 });
 
+/**
+ * A changed source file whose added lines were not measured (source `none` or `untrusted`):
+ * the file and its added lines, so that a summary or a SARIF log can say where coverage is
+ * unknown instead of looking clean.
+ */
+export const DiffcovUnmeasuredFile = v.strictObject({
+  path: RelPath,
+  added: v.array(LineRange),
+});
+
 /** The diffcov artefact. */
 export const DiffcovArtefact = v.strictObject({
   ...envelopeEntries('diffcov'),
@@ -53,6 +63,8 @@ export const DiffcovArtefact = v.strictObject({
   /** Changed files with added lines that are not counted, and why (their class). */
   excluded_files: v.optional(v.array(DiffcovExcludedFile)),
   pragmas: v.array(PragmaFinding),
+  /** Source `none` or `untrusted` only: the changed source files and their added lines, none of them measured. */
+  unmeasured_files: v.optional(v.array(DiffcovUnmeasuredFile)),
   /** Report formats read, in `--coverage` order. */
   formats: v.array(CoverageFormat),
 });

@@ -12,7 +12,7 @@ import { prefetchReports } from './reports/prefetch.js';
 import { readReport, type FormatChoice, type ReadReport } from './reports/read.js';
 import type { ReportData } from './reports/types.js';
 import { indexReports } from './measure/report-index.js';
-import { measure, pragmasOf, splitByClass } from './measure/measure.js';
+import { measure, pragmasOf, splitByClass, unmeasured } from './measure/measure.js';
 import { makeMatcher } from './paths/match.js';
 import { normaliseRoot } from './paths/normalise.js';
 import { diffHeaderPaths } from './paths/diff-header-paths.js';
@@ -45,7 +45,9 @@ function checked(artefact: DiffcovArtefact): DiffcovArtefact {
   const result = v.safeParse(DiffcovArtefact, artefact);
   if (!result.success) {
     const issue = result.issues[0];
-    throw new Error(`internal error: the artefact does not match its schema at ${(issue.path ?? []).map((p) => String(p.key)).join('.')}: ${issue.message}`);
+    throw new Error(
+      `internal error: the artefact does not match its schema at ${(issue.path ?? []).map((p) => String(p.key)).join('.')}: ${issue.message}`,
+    );
   }
   return artefact;
 }
@@ -72,7 +74,12 @@ async function measureDiffcov(opts: DiffcovOptions): Promise<DiffcovArtefact> {
   }
 }
 
-async function measureWith(opts: DiffcovOptions, diffBytes: Buffer, headerPaths: ReadonlySet<string>, early: readonly (LcovPrefetch | null)[]): Promise<DiffcovArtefact> {
+async function measureWith(
+  opts: DiffcovOptions,
+  diffBytes: Buffer,
+  headerPaths: ReadonlySet<string>,
+  early: readonly (LcovPrefetch | null)[],
+): Promise<DiffcovArtefact> {
   const diff = bindDiff(opts.diff, diffBytes);
   const inputs: DiffcovArtefact['inputs'] = [{ role: 'diff', path: opts.diff, sha256: diff.sha256 }];
   const faults: DiffcovArtefact['faults'] = [];
@@ -80,7 +87,8 @@ async function measureWith(opts: DiffcovOptions, diffBytes: Buffer, headerPaths:
   const classes = opts.policy === null ? { classify: classifyPath, input: null } : await loadPolicyClasses(opts.policy);
   if (classes.input !== null) inputs.push(classes.input);
   const split = splitByClass(diff.model, classes.classify);
-  if (diff.model.files.length === 0) faults.push({ code: 'EMPTY_DIFF', message: `${opts.diff} names no changed file; nothing was measured` });
+  if (diff.model.files.length === 0)
+    faults.push({ code: 'EMPTY_DIFF', message: `${opts.diff} names no changed file; nothing was measured` });
   const base = {
     schema: schemaName('diffcov') as 'adversary-gate/diffcov',
     schema_version: SCHEMA_VERSION,
@@ -100,6 +108,8 @@ async function measureWith(opts: DiffcovOptions, diffBytes: Buffer, headerPaths:
       files: [],
       unmatched_files: [],
       excluded_files: [],
+      // where coverage is unknown, so that no summary of this evidence looks clean
+      unmeasured_files: unmeasured(split),
       formats: [],
     };
   }
@@ -114,9 +124,12 @@ async function measureWith(opts: DiffcovOptions, diffBytes: Buffer, headerPaths:
   for (const [i, file] of opts.coverage.entries()) {
     const scanned = hinted ? await early[i]?.result : null;
     const { data, sha256: digest }: ReadReport =
-      scanned == null ? await readReport(file, opts.format, matcher.wants) : { data: LcovParser.fromScan(file, matcher.wants, scanned.scan), sha256: scanned.sha256 };
+      scanned == null
+        ? await readReport(file, opts.format, matcher.wants)
+        : { data: LcovParser.fromScan(file, matcher.wants, scanned.scan), sha256: scanned.sha256 };
     inputs.push({ role: 'coverage', path: file, sha256: digest });
-    if (data.fileCount === 0) faults.push({ code: 'EMPTY_REPORT', message: `${file} names no file: it cannot show that anything ran` });
+    if (data.fileCount === 0)
+      faults.push({ code: 'EMPTY_REPORT', message: `${file} names no file: it cannot show that anything ran` });
     reports.push(data);
   }
   const index = indexReports(reports, matcher);

@@ -13,4 +13,4 @@ export { countFile } from './measure/count.js';
 export { findPragmas } from './measure/pragmas.js';
 export { renderMarkdown } from './render/markdown.js';
 export { renderSarif } from './render/sarif.js';
-export { toRanges } from './ranges.js';
+export { toRanges } from '@adversary-gate/core';

@@ -35,12 +35,32 @@ test('a relative filename is resolved against the single <source>', (t) => {
 test('the answer does not depend on chunking', (t) => {
   const want = (p: { key: string }) => p.key.includes('/src/');
   const whole = table(feed(new CoberturaParser('c.xml', want), XML));
-  for (let i = 1; i < XML.length; i += 7) t.deepEqual(table(feed(new CoberturaParser('c.xml', want), XML, [i, i + 3])), whole);
+  for (let i = 1; i < XML.length; i += 7)
+    t.deepEqual(table(feed(new CoberturaParser('c.xml', want), XML, [i, i + 3])), whole);
 });
 
 const refused: [string, string, RegExp][] = [
   ['malformed XML', '<coverage><packages></coverage>', /not well-formed XML/],
-  ['a hits attribute that is not a count', '<coverage><class filename="a.py"><line number="1" hits="x"/></class></coverage>', /hits="x"/],
+  [
+    'a hits attribute that is not a count',
+    '<coverage><class filename="a.py"><lines><line number="1" hits="x"/></lines></class></coverage>',
+    /hits="x"/,
+  ],
+  [
+    'a <line> straight in its <class>',
+    '<coverage><class filename="a.py"><line number="1" hits="0"/></class></coverage>',
+    /a <line> inside <class>, not in the <lines>/,
+  ],
+  [
+    'a <line> straight in a <method>',
+    '<coverage><class filename="a.py"><methods><method name="f"><line number="1" hits="0"/></method></methods><lines/></class></coverage>',
+    /a <line> inside <method>/,
+  ],
+  [
+    'a <class> inside a <class>',
+    '<coverage><class filename="a.py"><class filename="b.py"></class></class></coverage>',
+    /a <class> inside a <class>/,
+  ],
   ['a class without filename', '<coverage><class name="a"></class></coverage>', /without a filename/],
   ['another root element', '<report></report>', /not a Cobertura/],
   ['a truncated document', '<coverage><packages><package>', /not well-formed XML/],
@@ -55,6 +75,50 @@ for (const [what, xml, message] of refused) {
 }
 
 test('refuses bytes that are not UTF-8', (t) => {
-  const bytes = Buffer.concat([Buffer.from('<coverage><class filename="'), Buffer.from([0xff, 0xfe]), Buffer.from('.py"/></coverage>')]);
+  const bytes = Buffer.concat([
+    Buffer.from('<coverage><class filename="'),
+    Buffer.from([0xff, 0xfe]),
+    Buffer.from('.py"/></coverage>'),
+  ]);
   t.throws(() => feed(new CoberturaParser('c.xml', all), bytes), { message: /not valid UTF-8/ });
+});
+
+// istanbul's reporter (jest, vitest, nyc, c8) lists each function's first line in a <method>;
+// diff-cover reads class/lines/line only, and so does lcov's DA.
+const ISTANBUL = (methodHits: number, classLines: string) => `<?xml version="1.0" ?>
+<coverage><sources><source>/w</source></sources><packages><package name="p"><classes>
+  <class name="a.js" filename="a.js"><methods>
+    <method name="f" hits="${methodHits}" signature="()V"><lines><line number="1" hits="${methodHits}"/></lines></method>
+  </methods><lines>${classLines}</lines></class>
+</classes></package></packages></coverage>`;
+
+test("a <method>'s lines are not the class's: a function line only a method lists is not executable", (t) => {
+  const data = feed(
+    new CoberturaParser('c.xml', all),
+    ISTANBUL(0, '<line number="2" hits="0"/><line number="3" hits="4"/>'),
+  );
+  t.deepEqual(table(data), {
+    '/w/a.js': [
+      [2, 0],
+      [3, 4],
+    ],
+  });
+});
+
+test("a method that ran does not make the class's unrun line covered", (t) => {
+  const data = feed(new CoberturaParser('c.xml', all), ISTANBUL(7, '<line number="1" hits="0"/>'));
+  t.deepEqual(table(data), { '/w/a.js': [[1, 0]] });
+});
+
+test('honest control: class lines that repeat the method lines (Java Cobertura, c8) read the same', (t) => {
+  const data = feed(
+    new CoberturaParser('c.xml', all),
+    ISTANBUL(3, '<line number="1" hits="3"/><line number="2" hits="0"/>'),
+  );
+  t.deepEqual(table(data), {
+    '/w/a.js': [
+      [1, 3],
+      [2, 0],
+    ],
+  });
 });

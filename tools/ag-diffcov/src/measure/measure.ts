@@ -3,58 +3,47 @@
  * files count, their lines split three ways, the totals and the ratio.
  * @module
  */
-import type { DiffModel, FileClass } from '@adversary-gate/core';
+import {
+  rangeCount,
+  splitCountable,
+  toRanges,
+  type AddedLines,
+  type DiffModel,
+  type FileClass,
+} from '@adversary-gate/core';
 import type { DiffcovArtefact } from '@adversary-gate/schemas';
-import { rangeCount, toRanges } from '../ranges.js';
 import { countFile } from './count.js';
 import { findPragmas, type PragmaHit } from './pragmas.js';
 import type { FileCoverage } from './report-index.js';
 
-type Measured = Pick<DiffcovArtefact, 'files' | 'totals' | 'unmatched_files' | 'excluded_files' | 'diff_coverage_ratio' | 'reason'>;
+/** Sorts by path (code-unit order, the artefact's order). */
+const pathOrder = (a: { path: string }, b: { path: string }): number =>
+  a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 
-/** A changed file's path and added lines. */
-export interface AddedLines {
-  readonly path: string;
-  readonly addedLines: readonly number[];
-  readonly addedText: readonly string[];
-}
-
-/**
- * The changed files that can carry coverage: not deleted, not binary, with added lines.
- * A path named by several sections of one diff is merged (its lines united, ascending).
- */
-export function countableFiles(model: DiffModel): AddedLines[] {
-  const byPath = new Map<string, AddedLines[]>();
-  for (const f of model.files) {
-    if (f.status === 'deleted' || f.binary || f.addedLines.length === 0) continue;
-    const list = byPath.get(f.path);
-    if (list === undefined) byPath.set(f.path, [f]);
-    else list.push(f);
-  }
-  return [...byPath].map(([path, sections]) => {
-    if (sections.length === 1) return { path, addedLines: sections[0]!.addedLines, addedText: sections[0]!.addedText };
-    const lines = new Map<number, string>();
-    for (const f of sections) f.addedLines.forEach((n, k) => lines.has(n) || lines.set(n, f.addedText[k] ?? ''));
-    const sorted = [...lines].sort((a, b) => a[0] - b[0]);
-    return { path, addedLines: sorted.map(([n]) => n), addedText: sorted.map(([, t]) => t) };
-  });
-}
+type Measured = Pick<
+  DiffcovArtefact,
+  'files' | 'totals' | 'unmatched_files' | 'excluded_files' | 'diff_coverage_ratio' | 'reason'
+>;
 
 /** Changed source files and the excluded ones (test, not code), by class. */
-export function splitByClass(model: DiffModel, classify: (path: string) => FileClass) {
-  const source: AddedLines[] = [];
-  const excluded: NonNullable<DiffcovArtefact['excluded_files']> = [];
-  for (const f of countableFiles(model)) {
-    const cls = classify(f.path);
-    if (cls === 'source') source.push(f);
-    else excluded.push({ path: f.path, class: cls, added_lines: f.addedLines.length });
-  }
-  excluded.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+export function splitByClass(
+  model: DiffModel,
+  classify: (path: string) => FileClass,
+): { source: AddedLines[]; excluded: NonNullable<DiffcovArtefact['excluded_files']> } {
+  // Which changed lines count is ag-core's rule (ag-decide checks diffcov.json against the same one).
+  const { source, other } = splitCountable(model, classify);
+  const excluded = other.map((f) => ({ path: f.path, class: f.cls, added_lines: f.addedLines.length }));
+  excluded.sort(pathOrder);
   return { source, excluded };
 }
 
 /** The changed files split by class. */
 export type ClassSplit = ReturnType<typeof splitByClass>;
+
+/** The changed source files and their added lines, by path: what was not measured when no report was read. */
+export function unmeasured({ source }: ClassSplit): NonNullable<DiffcovArtefact['unmeasured_files']> {
+  return [...source].sort(pathOrder).map((f) => ({ path: f.path, added: toRanges(f.addedLines) }));
+}
 
 /** Coverage pragmas on the added lines of changed source files. */
 export function pragmasOf(split: ClassSplit): PragmaHit[] {
@@ -67,7 +56,7 @@ export function measure({ source, excluded }: ClassSplit, byPath: ReadonlyMap<st
   const unmatched: string[] = [];
   let covered = 0;
   let uncovered = 0;
-  for (const f of [...source].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+  for (const f of [...source].sort(pathOrder)) {
     const cov = byPath.get(f.path) ?? null;
     if (cov === null) unmatched.push(f.path);
     const c = countFile(f, cov?.lines ?? null);

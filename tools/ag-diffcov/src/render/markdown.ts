@@ -4,7 +4,7 @@
  * @module
  */
 import type { DiffcovArtefact } from '@adversary-gate/schemas';
-import { formatRange, rangeCount, type Range } from '../ranges.js';
+import { formatRange, rangeCount, type InclusiveRange } from '@adversary-gate/core';
 
 function percent(ratio: number): string {
   // Truncate (never round up) to one decimal: 99.95% must not read as 100%.
@@ -15,7 +15,7 @@ function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/`/g, "'");
 }
 
-function ranges(list: readonly Range[]): string {
+function ranges(list: readonly InclusiveRange[]): string {
   return list.length === 0 ? '—' : list.map(formatRange).join(', ');
 }
 
@@ -37,12 +37,23 @@ export function renderMarkdown(d: DiffcovArtefact): string {
     out.push('| file | covered | uncovered | not executable | uncovered lines |', '|---|---:|---:|---:|---|');
     for (const f of d.files) {
       const name = f.in_report ? `\`${cell(f.path)}\`` : `\`${cell(f.path)}\` (not in the report)`;
-      out.push(`| ${name} | ${rangeCount(f.covered)} | ${rangeCount(f.uncovered)} | ${rangeCount(f.non_executable)} | ${ranges(f.uncovered)} |`);
+      out.push(
+        `| ${name} | ${rangeCount(f.covered)} | ${rangeCount(f.uncovered)} | ${rangeCount(f.non_executable)} | ${ranges(f.uncovered)} |`,
+      );
     }
     out.push('');
   }
+  const unmeasured = d.unmeasured_files ?? [];
+  if (unmeasured.length > 0) {
+    out.push(`**${unmeasured.length} changed source file(s) whose lines were not measured:**`, '');
+    for (const f of unmeasured) out.push(`- \`${cell(f.path)}\` — lines ${ranges(f.added)}`);
+    out.push('');
+  }
   if (d.unmatched_files.length > 0) {
-    out.push(`**${d.unmatched_files.length} changed source file(s) not found in any report** (their code lines count as uncovered):`, '');
+    out.push(
+      `**${d.unmatched_files.length} changed source file(s) not found in any report** (their code lines count as uncovered):`,
+      '',
+    );
     for (const p of d.unmatched_files) out.push(`- \`${cell(p)}\``);
     out.push('');
   }

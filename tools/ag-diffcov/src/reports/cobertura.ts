@@ -2,14 +2,17 @@
  * Cobertura XML reader, streamed through saxes. A byte-level pre-filter cuts out the
  * `<class>` elements of files the diff does not touch before they reach the XML parser,
  * so a 100 MB report costs little more than reading it; every kept element is parsed and
- * checked by saxes. `<line number hits>` gives line coverage; covered means hits > 0.
+ * checked by saxes. `<line number hits>` of a class's own `<lines>` gives line coverage
+ * (covered means hits > 0); the `<line>` of a `<method>` is not read, as diff-cover reads
+ * `class/lines/line` only: istanbul's reporter (jest, vitest, nyc, c8) writes each function's
+ * first line there, which its lcov does not count as a line (FN, not DA).
  * @module
  */
 import path from 'node:path';
 import { normaliseReportPath, type ReportPath } from '../paths/normalise.js';
 import { ClassSkipper } from './class-skipper.js';
 import { addHits, ReportCollector, type LineHits, type ReportData, type WantsPath } from './types.js';
-import { intAttr, XmlFeed, type SaxesTagPlain } from './xml-feed.js';
+import { lineAttrs, XmlFeed, type SaxesTagPlain } from './xml-feed.js';
 
 /** Resolve a class `filename` against the report's `<source>` list. */
 export function coberturaPath(filename: string, sources: readonly string[]): ReportPath {
@@ -28,7 +31,9 @@ export class CoberturaParser {
   private readonly sources: string[] = [];
   private sourceText: string | null = null;
   private current: LineHits | null = null;
-  private inClass = false;
+  /** The elements open inside the current `<class>` (empty outside one). */
+  private readonly inClass: string[] = [];
+  private classOpen = false;
   private sawRoot = false;
 
   constructor(file: string, wants: WantsPath) {
@@ -53,19 +58,30 @@ export class CoberturaParser {
       if (tag.name !== 'coverage') this.xml.fail(`root element is <${tag.name}>, not a Cobertura <coverage>`);
       return;
     }
+    if (tag.name === 'class' && this.classOpen) return this.xml.fail('a <class> inside a <class>');
     if (tag.name === 'source') this.sourceText = '';
     else if (tag.name === 'class') {
       const filename = tag.attributes.filename;
       if (filename === undefined || filename === '') return this.xml.fail('<class> without a filename attribute');
-      this.inClass = true;
+      this.classOpen = true;
       this.current = this.out.open(coberturaPath(filename, this.sources));
-    } else if (tag.name === 'line' && this.inClass && this.current !== null) {
-      const line = intAttr(tag, 'number');
-      const hits = intAttr(tag, 'hits');
-      if (typeof line === 'string') return this.xml.fail(line);
-      if (typeof hits === 'string') return this.xml.fail(hits);
-      if (line > 0) addHits(this.current, line, hits);
+    } else if (this.classOpen) {
+      const parent = this.inClass[this.inClass.length - 1];
+      const depth = this.inClass.push(tag.name);
+      if (tag.name !== 'line') return;
+      // class > lines > line is the class's; class > methods > method > lines > line, a method's
+      // (not read, as diff-cover does not); a <line> anywhere else is not Cobertura.
+      if (parent !== 'lines')
+        return this.xml.fail(`a <line> inside <${parent ?? 'class'}>, not in the <lines> of its <class> or <method>`);
+      if (depth === 2) this.line(tag);
     }
+  }
+
+  private line(tag: SaxesTagPlain): void {
+    if (this.current === null) return;
+    const read = lineAttrs(tag, 'number', 'hits');
+    if (typeof read === 'string') return this.xml.fail(read);
+    if (read[0] > 0) addHits(this.current, read[0], read[1]);
   }
 
   private close(name: string): void {
@@ -73,9 +89,11 @@ export class CoberturaParser {
       const s = this.sourceText.trim();
       if (s !== '') this.sources.push(s);
       this.sourceText = null;
-    } else if (name === 'class') {
-      this.inClass = false;
+    } else if (name === 'class' && this.inClass.length === 0) {
+      this.classOpen = false;
       this.current = null;
+    } else if (this.classOpen) {
+      this.inClass.pop();
     }
   }
 

@@ -7,7 +7,7 @@
  */
 import { normaliseReportPath } from '../paths/normalise.js';
 import { addHits, ReportCollector, type LineHits, type ReportData, type WantsPath } from './types.js';
-import { intAttr, XmlFeed, type SaxesTagPlain } from './xml-feed.js';
+import { lineAttrs, XmlFeed, type SaxesTagPlain } from './xml-feed.js';
 
 /** Incremental JaCoCo parser: feed chunks, then `end()`. */
 export class JacocoParser {
@@ -41,15 +41,14 @@ export class JacocoParser {
     if (tag.name === 'package') this.pkg = tag.attributes.name ?? '';
     else if (tag.name === 'sourcefile') {
       const name = tag.attributes.name;
-      if (name === undefined || name === '' || this.pkg === null) return this.xml.fail('<sourcefile> without a name or outside a <package>');
+      if (name === undefined || name === '' || this.pkg === null)
+        return this.xml.fail('<sourcefile> without a name or outside a <package>');
       this.inSource = true;
       this.current = this.out.open(normaliseReportPath(this.pkg === '' ? name : `${this.pkg}/${name}`));
     } else if (tag.name === 'line' && this.inSource && this.current !== null) {
-      const line = intAttr(tag, 'nr');
-      const ci = intAttr(tag, 'ci');
-      if (typeof line === 'string') return this.xml.fail(line);
-      if (typeof ci === 'string') return this.xml.fail(ci);
-      if (line > 0) addHits(this.current, line, ci);
+      const read = lineAttrs(tag, 'nr', 'ci');
+      if (typeof read === 'string') return this.xml.fail(read);
+      if (read[0] > 0) addHits(this.current, read[0], read[1]);
     }
   }
 

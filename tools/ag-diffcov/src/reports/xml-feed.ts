@@ -61,7 +61,7 @@ export class XmlFeed {
 }
 
 /** An integer attribute, or a problem text. */
-export function intAttr(tag: SaxesTagPlain, name: string): number | string {
+function intAttr(tag: SaxesTagPlain, name: string): number | string {
   const raw = tag.attributes[name];
   if (raw === undefined) return `<${tag.name}> without a ${name} attribute`;
   const text = raw.trim();
@@ -69,4 +69,17 @@ export function intAttr(tag: SaxesTagPlain, name: string): number | string {
   const n = Number(text);
   if (!Number.isSafeInteger(n)) return `<${tag.name} ${name}="${raw}"> is out of range`;
   return n;
+}
+
+/** A `<line>` element's number and count (Cobertura `number`/`hits`, JaCoCo `nr`/`ci`), or a problem text. */
+export function lineAttrs(
+  tag: SaxesTagPlain,
+  numberName: string,
+  countName: string,
+): readonly [number, number] | string {
+  const line = intAttr(tag, numberName);
+  if (typeof line === 'string') return line;
+  const count = intAttr(tag, countName);
+  if (typeof count === 'string') return count;
+  return [line, count];
 }
