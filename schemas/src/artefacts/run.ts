@@ -41,7 +41,7 @@ export const Execution = v.strictObject({
   outcome: RunOutcome,
   /**
    * A finer label for the outcome. PASS: `passed`; FAIL: `failed`; TIMED_OUT: `timeout`;
-   * UNRUNNABLE: `no_tests`, `report_missing`, `report_invalid`, `report_inconsistent`,
+   * UNRUNNABLE: `no_tests`, `collection_error`, `report_missing`, `report_invalid`, `report_inconsistent`,
    * `summary_missing`, `file_ended_early`, `file_crashed`, `interrupted`, `internal_error`,
    * `usage_error`, `failures_exit_code`, `command_not_found`, `not_executable`, `exit_code`,
    * `signal`, `killed`, `rlimit_cpu`, `rlimit_fsize`, `rlimit_nproc`, `output_cap`, `spawn_error`, `sandbox_setup`.
@@ -69,8 +69,19 @@ export const Claim = v.strictObject({
   baseline: v.nullable(Execution),
   patch: v.array(Execution),
   status: ClaimStatus,
-  /** Finer class: fixed, regression, new_bug, still_passing, flaky, hang, unrunnable, baseline_red. */
+  /**
+   * Finer class: fixed, regression, new_bug, still_passing, new_test, still_failing (UNVERIFIED:
+   * the patch fails only what the baseline failed), flaky, hang (REFUTED when the baseline
+   * completed well within the limit), unrunnable, baseline_red.
+   */
   class: v.string(),
+  /**
+   * Optional so older evidence still reads. Further executions
+   * of this claim's command, made because a patch execution of it failed: one more on the
+   * baseline (round 2…), and one more on the patch when it had a single round. The claim's
+   * status is judged over these too.
+   */
+  reruns: v.optional(v.array(Execution)),
 });
 
 /** The full suite on both sides: the collateral regression check. */
@@ -82,13 +93,49 @@ export const FullSuite = v.strictObject({
   collateral_regression: v.optional(v.boolean()),
   /** The suite did not pass on the baseline (nothing after it is attributable to the patch). */
   baseline_red: v.optional(v.boolean()),
+  /**
+   * Optional so older evidence still reads. Further executions
+   * of the full-suite command, made because it failed on the patch: at least one more per side.
+   */
+  reruns: v.optional(v.array(Execution)),
 });
 
-/** Per-test deltas between baseline and patch reports. */
+/** A test that disappeared while a new one appeared in the same (or the renamed) file. */
+export const RenamedTest = v.strictObject({
+  /** The baseline's id. */
+  from: v.pipe(v.string(), v.minLength(1)),
+  /** The patch's id that took its place. */
+  to: v.pipe(v.string(), v.minLength(1)),
+  /** The file both were found in (the patch's path when the file was renamed), or null. */
+  file: v.nullable(v.string()),
+});
+
+/**
+ * Per-test deltas between baseline and patch reports, over every full-suite execution of each
+ * side that was not ended by a kill (timeout, signal, output cap, resource limit): such a run
+ * reported only the tests it reached.
+ */
 export const TestDeltas = v.strictObject({
+  /** On the baseline, on no patch execution, and nothing took its place. */
   tests_lost: v.array(v.string()),
   tests_newly_skipped: v.array(v.string()),
+  /** Passed on every baseline execution, failed on every patch execution, never flaky. */
   tests_pass_to_fail: v.array(v.string()),
+  /** Optional (older evidence has none): lost tests paired with the new test in their file (not in `tests_lost`). */
+  tests_renamed: v.optional(v.array(RenamedTest)),
+  /**
+   * Optional (older evidence has none): baseline tests whose file failed to load on the patch
+   * (a collection error, a crash before any test reported): not lost, not measured.
+   */
+  tests_not_collected: v.optional(v.array(v.string())),
+});
+
+/** A test that both passed and failed among the executions of one command on one side. */
+export const FlakyTest = v.strictObject({
+  id: v.pipe(v.string(), v.minLength(1)),
+  command: v.string(),
+  /** Every sighting of the test in that command's executions that ran to a verdict. */
+  runs: v.array(v.strictObject({ side: v.picklist(['baseline', 'patch']), round: v.pipe(Count, v.minValue(1)), outcome: TestOutcome })),
 });
 
 /** One acceptance criterion and whether its tests moved as its kind requires. */
@@ -125,6 +172,21 @@ export const WriteWatch = v.strictObject({
   late_changes_total: Count,
 });
 
+/**
+ * The trusted tests against the patched code: the full suite run once in a copy of the patch
+ * tree whose test files (and runner configuration) the patch changed, deleted or renamed are
+ * put back in their baseline version.
+ */
+export const TrustedTests = v.strictObject({
+  command: v.string(),
+  /** The files taken from the baseline, on their baseline path; `renamed_to`: the patch's new path (removed from the trusted tree). */
+  files: v.array(v.strictObject({ path: v.string(), change: v.picklist(['modified', 'deleted', 'renamed']), renamed_to: v.nullable(v.string()) })),
+  /** The trusted execution (side `patch`), or null when no full-suite command ran. */
+  execution: v.nullable(Execution),
+  /** Baseline tests that passed on every baseline execution and did not pass in the trusted execution. */
+  failed: v.array(v.strictObject({ id: v.pipe(v.string(), v.minLength(1)), outcome: v.picklist(['failed', 'error', 'skipped', 'todo', 'xfail', 'absent']) })),
+});
+
 /** The run artefact. */
 export const RunArtefact = v.strictObject({
   ...envelopeEntries('run'),
@@ -137,6 +199,13 @@ export const RunArtefact = v.strictObject({
   /** null when no per-test report was available on both sides. */
   test_deltas: v.nullable(TestDeltas),
   criteria: v.array(CriterionResult),
+  /**
+   * Optional so older evidence still reads: tests that both
+   * passed and failed on one side, per command, with every round they were seen in.
+   */
+  tests_flaky: v.optional(v.array(FlakyTest)),
+  /** Optional: present when the patch changed, deleted or renamed a test file or runner configuration. */
+  trusted_tests: v.optional(TrustedTests),
   /** Written by ag-run 0.1 and later (optional so older evidence still reads): writes outside the tree copies and after the kill. */
   write_watch: v.optional(WriteWatch),
   /**
@@ -166,3 +235,6 @@ export type TestDeltas = v.InferOutput<typeof TestDeltas>;
 export type CriterionResult = v.InferOutput<typeof CriterionResult>;
 export type FullSuite = v.InferOutput<typeof FullSuite>;
 export type WriteWatch = v.InferOutput<typeof WriteWatch>;
+export type FlakyTest = v.InferOutput<typeof FlakyTest>;
+export type TrustedTests = v.InferOutput<typeof TrustedTests>;
+export type RenamedTest = v.InferOutput<typeof RenamedTest>;

@@ -62,3 +62,130 @@ test('run: a write outside the tree does not hide a failed claim: REJECT stays',
   t.is(v.verdict, 'REJECT');
   t.deepEqual(codes(v), ['CLAIM_FAILED', 'TAMPER_SUSPECTED']);
 });
+
+// ---- per-test judgement across rounds (issue 18) ----
+const tested = (side: 'baseline' | 'patch', round: number, tests: Record<string, string>) => {
+  const failed = Object.values(tests).includes('failed');
+  return { ...execution(side, round, failed ? 'FAIL' : 'PASS'), tests: Object.entries(tests).map(([id, outcome]) => ({ id, outcome })) };
+};
+
+test('run: flaky tests hold with TEST_FLAKY, naming each test and the rounds it passed and failed in', (t) => {
+  const g = golden();
+  g.run.tests_flaky = [{ id: 'case 1', command: 'node --test', runs: [{ side: 'baseline', round: 1, outcome: 'failed' }, { side: 'baseline', round: 2, outcome: 'passed' }, { side: 'patch', round: 1, outcome: 'passed' }] }];
+  const v = decideWith(g);
+  t.is(v.verdict, 'HOLD');
+  t.deepEqual(codes(v), ['TEST_FLAKY']);
+  t.is(v.reasons[0]!.message, 'tests that both passed and failed on one side (not evidence either way): case 1 (baseline 1 failed, 2 passed; patch 1 passed)');
+});
+
+test('run: a full suite failing on the patch only through flaky tests is no collateral regression: HOLD, never REJECT', (t) => {
+  const g = golden();
+  const cmd = g.run.full_suite.command;
+  g.run.full_suite.patch = tested('patch', 1, { 'test/calc.test.js::adds': 'passed', 'case 2': 'failed' });
+  g.run.full_suite.reruns = [tested('baseline', 2, { 'test/calc.test.js::adds': 'passed', 'case 2': 'failed' }), tested('patch', 2, { 'test/calc.test.js::adds': 'passed', 'case 2': 'passed' })];
+  g.run.full_suite.collateral_regression = false;
+  g.run.tests_flaky = [{ id: 'case 2', command: cmd, runs: [{ side: 'baseline', round: 2, outcome: 'failed' }, { side: 'patch', round: 1, outcome: 'failed' }, { side: 'patch', round: 2, outcome: 'passed' }] }];
+  const v = decideWith(g);
+  t.is(v.verdict, 'HOLD', JSON.stringify(v.reasons));
+  t.deepEqual(codes(v), ['TEST_FLAKY']);
+});
+
+test('run: the next cheat of the kind: collateral_regression false with nothing flaky in the artefact is refused as invalid', (t) => {
+  const g = golden();
+  g.run.full_suite.patch = execution('patch', 1, 'FAIL');
+  g.run.full_suite.collateral_regression = false;
+  const v = decideWith(g);
+  t.is(v.verdict, 'HOLD');
+  t.deepEqual(codes(v), ['EVIDENCE_INVALID']);
+  t.regex(v.reasons[0]!.message, /collateral_regression/);
+});
+
+test('run: honest control: green on the baseline and failing on every patch run stays a collateral regression', (t) => {
+  const g = golden();
+  g.run.full_suite.patch = execution('patch', 1, 'FAIL');
+  g.run.full_suite.reruns = [execution('baseline', 2, 'PASS'), execution('patch', 2, 'FAIL')];
+  g.run.full_suite.collateral_regression = true;
+  const v = decideWith(g);
+  t.is(v.verdict, 'REJECT');
+  t.deepEqual(codes(v), ['COLLATERAL_REGRESSION']);
+});
+
+test('run: a renamed test holds with TEST_RENAMED naming both ids; a test lost with nothing in its place still rejects', (t) => {
+  const g = golden();
+  g.run.test_deltas = { ...g.run.test_deltas, tests_renamed: [{ from: 'adds', to: 'adds two numbers', file: 'test/calc.test.js' }], tests_not_collected: [] };
+  const v = decideWith(g);
+  t.is(v.verdict, 'HOLD');
+  t.deepEqual(codes(v), ['TEST_RENAMED']);
+  t.regex(v.reasons[0]!.message, /adds → adds two numbers/);
+  g.run.test_deltas.tests_lost = ['adds zero'];
+  const w = decideWith(g);
+  t.is(w.verdict, 'REJECT');
+  t.deepEqual(codes(w), ['TEST_LOST', 'TEST_RENAMED']);
+});
+
+test('run: tests whose file failed to load on the patch are not lost: CLAIM_UNVERIFIED naming them, no TEST_LOST', (t) => {
+  const g = golden();
+  g.run.test_deltas = { ...g.run.test_deltas, tests_renamed: [], tests_not_collected: ['tests/test_calc.py::test_add'] };
+  const v = decideWith(g);
+  t.is(v.verdict, 'HOLD');
+  t.deepEqual(codes(v), ['CLAIM_UNVERIFIED']);
+  t.regex(v.reasons[0]!.message, /failed to load on the patch .*tests\/test_calc\.py::test_add/);
+});
+
+test('run: a claim failing only where the baseline already failed is BASELINE_RED, not CLAIM_FAILED', (t) => {
+  const g = golden();
+  g.run.claims[0].patch = [1, 2, 3].map((r) => execution('patch', r, 'FAIL'));
+  Object.assign(g.run.claims[0], { status: 'UNVERIFIED', class: 'still_failing' });
+  g.run.criteria = [];
+  const v = decideWith(g);
+  t.is(v.verdict, 'HOLD', JSON.stringify(v.reasons));
+  t.deepEqual(codes(v), ['BASELINE_RED']);
+  t.regex(v.reasons[0]!.message, /claim claim-1 fails on the patch only where it already failed on the baseline/);
+});
+
+test('run: a clean baseline and a claim that hangs in every round rejects with CLAIM_FAILED (hang); with a red baseline the same file is invalid', (t) => {
+  const g = golden();
+  g.run.claims[0].baseline = execution('baseline', 1, 'PASS');
+  g.run.claims[0].patch = [1, 2, 3].map((r) => execution('patch', r, 'TIMED_OUT'));
+  Object.assign(g.run.claims[0], { status: 'REFUTED', class: 'hang' });
+  g.run.criteria = [];
+  const v = decideWith(g);
+  t.is(v.verdict, 'REJECT');
+  t.deepEqual(codes(v), ['CLAIM_FAILED']);
+  t.regex(v.reasons[0]!.message, /timed out on the patch in every round, where the baseline passed it \(hang\)/);
+  g.run.claims[0].baseline = execution('baseline', 1, 'FAIL');
+  t.deepEqual(codes(decideWith(g)), ['EVIDENCE_INVALID']);
+});
+
+test('run: a flaky claim listed without a pass and a failure on one side is refused as invalid', (t) => {
+  const g = golden();
+  g.run.tests_flaky = [{ id: 'x', command: 'node --test', runs: [{ side: 'baseline', round: 1, outcome: 'passed' }, { side: 'patch', round: 1, outcome: 'failed' }] }];
+  t.deepEqual(codes(decideWith(g)), ['EVIDENCE_INVALID']);
+});
+
+test('run: a REFUTED claim whose patch rerun passed is refused as invalid', (t) => {
+  const g = golden();
+  g.run.claims[0].baseline = execution('baseline', 1, 'PASS');
+  g.run.claims[0].patch = [1, 2, 3].map((r) => execution('patch', r, 'FAIL'));
+  g.run.claims[0].reruns = [execution('patch', 4, 'PASS')];
+  Object.assign(g.run.claims[0], { status: 'REFUTED', class: 'regression' });
+  t.deepEqual(codes(decideWith(g)), ['EVIDENCE_INVALID']);
+});
+
+test('run: a baseline test that fails against the patched code once the patch edits of its file are undone holds with TRUSTED_TEST_FAILED', (t) => {
+  const g = golden();
+  const files = [{ path: 'test/calc.test.js', change: 'modified', renamed_to: null }];
+  g.run.trusted_tests = { command: 'node --test', files, execution: { ...execution('patch', 1, 'FAIL'), tests: [{ id: 'subtracts', outcome: 'failed' }] }, failed: [{ id: 'subtracts', outcome: 'failed' }] };
+  const v = decideWith(g);
+  t.is(v.verdict, 'HOLD');
+  t.deepEqual(codes(v), ['TRUSTED_TEST_FAILED']);
+  t.regex(v.reasons[0]!.message, /test\/calc\.test\.js \(modified\).*subtracts \(failed\)/);
+  // honest control: the trusted run passed and names nothing
+  g.run.trusted_tests = { command: 'node --test', files, execution: execution('patch', 1, 'PASS'), failed: [] };
+  t.is(decideWith(g).verdict, 'ACCEPT');
+  // not measured is never a pass
+  g.run.trusted_tests = { command: 'node --test', files, execution: execution('patch', 1, 'UNRUNNABLE'), failed: [] };
+  t.deepEqual(codes(decideWith(g)), ['TRUSTED_TEST_FAILED']);
+  g.run.trusted_tests = { command: 'node --test', files, execution: null, failed: [] };
+  t.deepEqual(codes(decideWith(g)), ['TRUSTED_TEST_FAILED']);
+});

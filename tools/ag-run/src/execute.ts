@@ -10,6 +10,7 @@ import { decodeUtf8Strict, LoadError, readRegularFile, type Execution, type Runn
 import { judge, type ReportRead } from './judge.js';
 import type { IdResolver } from './reports/junit.js';
 import { evidenceTail } from './output-tail.js';
+import { stripRoot } from './reports/test-list.js';
 import { snapshotTree } from './tree-snapshot.js';
 import type { CopyState } from './write-watch.js';
 
@@ -51,6 +52,8 @@ export interface ExecutionPlan {
   readonly round: number;
   /** The original tree (never run in: it is copied first). */
   readonly tree: string;
+  /** The trusted execution: the patch tree with the baseline's versions of the tests the patch changed. */
+  readonly trusted?: boolean;
 }
 
 /** An execution and how long it took (the duration goes under `timing`, never into the evidence). */
@@ -148,7 +151,7 @@ async function judgeRun(plan: ExecutionPlan, ctx: ExecutionContext, prepared: Pr
   // The parsers load on first use: a pytest-only run never pays for the TAP stack, and back.
   const read: ReportRead =
     junitPath !== null
-      ? await readJunit(junitPath, plan.runner === 'pytest' ? (await import('./reports/pytest-ids.js')).pytestIdResolver(tree) : undefined)
+      ? await readJunit(junitPath, tree, plan.runner === 'pytest' ? (await import('./reports/pytest-ids.js')).pytestIdResolver(tree) : undefined)
       : plan.runner === 'node'
         ? { source: 'tap', tap: (await import('./reports/tap.js')).parseTap(result.stdoutTail, tree) }
         : { source: 'none' };
@@ -175,7 +178,8 @@ async function judgeRun(plan: ExecutionPlan, ctx: ExecutionContext, prepared: Pr
   return { execution, durationMs: result.durationMs, detail: j.detail, copy: { side: plan.side, round: plan.round, command: plan.command, dir, snapshot } };
 }
 
-async function readJunit(file: string, resolver: IdResolver | undefined): Promise<ReportRead> {
+/** Read a JUnit report; ids lose the tree copy's path (node's reporter names files absolutely). */
+async function readJunit(file: string, tree: string, resolver: IdResolver | undefined): Promise<ReportRead> {
   const { parseJunit } = await import('./reports/junit.js');
   let text: string;
   try {
@@ -185,7 +189,8 @@ async function readJunit(file: string, resolver: IdResolver | undefined): Promis
     return { source: 'junit', problem: 'invalid', detail: `the JUnit report cannot be read: ${error instanceof LoadError ? error.problem : String(error)}` };
   }
   try {
-    return { source: 'junit', junit: parseJunit(text, resolver) };
+    const junit = parseJunit(text, resolver);
+    return { source: 'junit', junit: { ...junit, tests: junit.tests.map((t) => ({ id: stripRoot(t.id, tree), outcome: t.outcome })) } };
   } catch (error) {
     return { source: 'junit', problem: 'invalid', detail: `the JUnit report is not valid: ${(error as Error).message.split('\n')[0]}` };
   }

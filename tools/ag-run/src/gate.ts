@@ -6,13 +6,15 @@
 import { promises as fs, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { childEnv, defaultLimits, InputError, probeBwrap, readDiff, removeTree, UsageError } from '@adversary-gate/core';
+import { childEnv, classifyPath, defaultLimits, InputError, probeBwrap, readDiff, removeTree, UsageError } from '@adversary-gate/core';
 import { loadJson, readRegularFile, sha256, type Claim, type Execution, type RunArtefact, type Runner } from '@adversary-gate/schemas';
-import { classifyClaim } from './classify.js';
+import { assemble } from './assemble.js';
 import { parseDeclaredCommands } from './commands-json.js';
 import { ClaimsFile, judgeCriteria } from './criteria.js';
-import { testDeltas } from './deltas.js';
 import { execute, prepareRun, type PreparedRun, type ExecutionContext, type ExecutionPlan, type ExecutionRecord } from './execute.js';
+import { renamedFiles, treeLocator } from './locate-tests.js';
+import { planExecutions, planReruns } from './plan.js';
+import { buildTrustedTree, trustedFiles } from './trusted.js';
 import { mapLimit, startLimited } from './pool.js';
 import { detectRunner } from './runners/detect.js';
 import { finishWatch, startWatch, type WatchRoot } from './write-watch.js';
@@ -108,28 +110,8 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
     if (commands.length === 0 && faults.length === 0) throw new UsageError('give --test-command or --commands-json');
 
     const runnerOf = (c: string) => opts.runner ?? detectRunner(c);
-    const plans: ExecutionPlan[] = [];
-    const claimPlans = commands.map((command) => {
-      const runner = runnerOf(command);
-      const base = plans.push({ command, runner, side: 'baseline', round: 1, tree: baseline }) - 1;
-      const rounds = Array.from({ length: opts.rounds }, (_, i) => plans.push({ command, runner, side: 'patch', round: i + 1, tree: patch }) - 1);
-      return { command, base, rounds };
-    });
-    // The full suite reuses a claim's executions when it is the same command: the same command
-    // on a fresh copy of the same tree is the same measurement.
-    const reuse = claimPlans.find((c) => c.command === fullCommand);
-    let fullBase: number | null = null;
-    let fullPatch: number | null = null;
-    if (fullCommand !== null) {
-      if (reuse !== undefined) {
-        fullBase = reuse.base;
-        fullPatch = reuse.rounds[0]!;
-      } else {
-        const runner = runnerOf(fullCommand);
-        fullBase = plans.push({ command: fullCommand, runner, side: 'baseline', round: 1, tree: baseline }) - 1;
-        fullPatch = plans.push({ command: fullCommand, runner, side: 'patch', round: 1, tree: patch }) - 1;
-      }
-    }
+    const trees = { baseline, patch };
+    const planned = planExecutions(commands, fullCommand, opts.rounds, trees, runnerOf);
 
     const isolateUser = opts.runAs === 'unprivileged';
     // An unprivileged uid must be able to reach its run directory.
@@ -156,24 +138,48 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
       seed: opts.seed,
       evidenceTailChars: EVIDENCE_TAIL_CHARS,
     };
-    // Copies are made ahead, two at a time, while the roots are snapshotted and earlier
-    // executions run (a copy only reads the roots; nothing runs before the snapshots are taken).
-    prepared = startLimited(plans, 2, (plan) => prepareRun(plan, ctx));
-    const watch = await startWatch(roots, workRoot);
-    // A slot is free once a run's process group is gone; its judging overlaps the next run.
-    const runs = await mapLimit(plans, opts.jobs, async (plan, i) => execute(plan, ctx, await prepared[i]!));
-    const records: ExecutionRecord[] = await Promise.all(runs.map((r) => r.judged));
-    const writeWatch = await finishWatch(watch, records.map((r) => r.copy));
-    const at = (i: number | null): Execution | null => (i === null ? null : records[i]!.execution);
-
-    const claims: Claim[] = claimPlans.map((c, i) => {
-      const base = at(c.base);
-      const rounds = c.rounds.map((r) => records[r]!.execution);
-      const cls = classifyClaim(base, rounds, opts.rounds);
-      return { id: `claim-${i + 1}`, command: c.command, baseline: base, patch: rounds, status: cls.status, class: cls.class };
+    let watch: Awaited<ReturnType<typeof startWatch>> | null = null;
+    // Copies are made ahead, two at a time, while the roots are snapshotted (first wave) and
+    // earlier executions run (a copy only reads the roots; nothing runs before the snapshots are taken).
+    const runWave = async (plans: readonly ExecutionPlan[]): Promise<ExecutionRecord[]> => {
+      const copies = startLimited(plans, 2, (plan) => prepareRun(plan, ctx));
+      prepared = [...prepared, ...copies];
+      if (watch === null) watch = await startWatch(roots, workRoot);
+      // A slot is free once a run's process group is gone; its judging overlaps the next run.
+      const runs = await mapLimit(plans, opts.jobs, async (plan, i) => execute(plan, ctx, await copies[i]!));
+      return Promise.all(runs.map((r) => r.judged));
+    };
+    // The baseline's versions of the tests the patch changed, run against the patch's code.
+    const trusted = fullCommand === null ? [] : trustedFiles(diff.model, classifyPath);
+    const trustedPlan: ExecutionPlan[] = [];
+    if (trusted.length > 0) {
+      const tree = path.join(workRoot, 'trusted-tree');
+      try {
+        await buildTrustedTree(patch, baseline, trusted, tree);
+        trustedPlan.push({ command: fullCommand!, runner: runnerOf(fullCommand!), side: 'patch', round: 1, tree, trusted: true });
+      } catch (error) {
+        faults.push({ code: 'TRUSTED_TESTS_NOT_RUN', message: `the trusted tree could not be built: ${(error as Error).message.split('\n')[0]}` });
+      }
+    }
+    const firstWave = await runWave([...planned.plans, ...trustedPlan]);
+    // A failure on the patch is judged over more than one sighting per side.
+    const again = planReruns(planned.plans, firstWave.map((r) => r.execution), trees);
+    const records = [...firstWave, ...(again.length > 0 ? await runWave(again) : [])];
+    const plans = [...planned.plans, ...trustedPlan, ...again];
+    const writeWatch = await finishWatch(watch!, records.map((r) => r.copy));
+    const judged = assemble({
+      planned,
+      plans,
+      executions: records.map((r) => r.execution),
+      durationsMs: records.map((r) => r.durationMs),
+      fullCommand,
+      rounds: opts.rounds,
+      timeoutMs: ctx.timeoutMs,
+      deltas: { locate: treeLocator(baseline, patch, diff.model), renamed: renamedFiles(diff.model) },
+      trustedFiles: trusted,
     });
-    const fb = at(fullBase);
-    const fp = at(fullPatch);
+    const claims = judged.claims;
+    const fp = judged.fullSuite.patch;
     if (fullCommand === null) faults.push({ code: 'FULL_SUITE_NOT_RUN', message: 'no command to run as the full suite' });
     for (const [i, r] of records.entries()) {
       if (r.execution.kind === 'sandbox_setup') faults.push({ code: 'SANDBOX_SETUP', message: `execution ${i + 1} (${r.execution.side} round ${r.execution.round}): ${r.detail}` });
@@ -194,18 +200,13 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
       seed: opts.seed,
       runner: opts.runner ?? 'auto',
       claims,
-      full_suite: {
-        command: fullCommand ?? '',
-        baseline: fb,
-        patch: fp,
-        collateral_regression: fb?.outcome === 'PASS' && fp?.outcome === 'FAIL',
-        baseline_red: fb !== null && fb.outcome !== 'PASS',
-      },
-      // A run killed at its timeout reported only the tests it reached: the rest are not lost, just unmeasured.
-      test_deltas: fb?.outcome === 'TIMED_OUT' || fp?.outcome === 'TIMED_OUT' ? null : testDeltas(fb?.tests ?? null, fp?.tests ?? null),
+      full_suite: judged.fullSuite,
+      test_deltas: judged.testDeltas,
+      tests_flaky: judged.testsFlaky,
+      ...(judged.trustedTests !== null ? { trusted_tests: judged.trustedTests } : {}),
       write_watch: writeWatch,
       run_as: isolateUser ? 'unprivileged' : 'caller',
-      criteria: claimsFile === null ? [] : judgeCriteria(claimsFile, { baseline: [...claims.map((c) => c.baseline).filter((e): e is Execution => e !== null), ...(fb ? [fb] : [])], patchRounds: claims.map((c) => c.patch), fullPatch: fp }),
+      criteria: claimsFile === null ? [] : judgeCriteria(claimsFile, { baseline: records.map((r) => r.execution).filter((e) => e.side === 'baseline'), patchRounds: claims.map((c) => c.patch), fullPatch: fp }),
       limits: {
         timeout_seconds: opts.timeoutSeconds,
         output_cap_bytes: OUTPUT_CAP_BYTES,

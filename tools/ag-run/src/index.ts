@@ -14,3 +14,8 @@ export * from './reports/tap.js';
 export * from './reports/junit.js';
 export * from './reports/pytest-ids.js';
 export * from './reports/test-list.js';
+export * from './per-test.js';
+export * from './renames.js';
+export * from './plan.js';
+export * from './assemble.js';
+export * from './trusted.js';

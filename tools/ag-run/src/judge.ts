@@ -8,7 +8,7 @@ import { deathKind, sandboxReachedCommand, type ProcessResult } from '@adversary
 import type { Runner, TestResult } from '@adversary-gate/schemas';
 import type { JunitReport } from './reports/junit.js';
 import type { TapReport } from './reports/tap.js';
-import { countTests, mergeTests, type Counts } from './reports/test-list.js';
+import { countTests, isFileEntry, mergeTests, type Counts } from './reports/test-list.js';
 import { runnerSummary, saysNoTests } from './runners/summary.js';
 
 /** The report one execution left, as read after the process group was gone. */
@@ -52,10 +52,14 @@ export function judge(runner: Runner, result: ProcessResult, sandboxed: boolean,
   // mocha exits with its failure count: exit N with a summary of N failing is a test failure.
   const mochaFailures = runner === 'mocha' && code > 1 && summary !== null && summary.failed === code;
   if (code !== 0 && code !== 1 && !mochaFailures) {
+    if (runner === 'pytest' && code === 2 && collectionErrors(tests).length > 0) {
+      return unrunnable('collection_error', `pytest exit 2: test files failed to load (collection error): ${collectionErrors(tests).join(', ')}`, tests, report);
+    }
     if (runner === 'pytest' && PYTEST_CODES[code] !== undefined) return unrunnable(PYTEST_CODES[code]!, `pytest exit ${code}`, tests, report);
-    if (runner === 'mocha' && code > 1) return unrunnable('failures_exit_code', `mocha exit ${code} does not match the ${summary?.failed ?? 'unknown'} failures its summary counts`, tests, report);
+    // The shell's own codes come first: mocha never ran when the command was not found.
     if (code === 127) return unrunnable('command_not_found', 'exit 127: the shell could not find the command', tests, report);
     if (code === 126) return unrunnable('not_executable', 'exit 126: the command is not executable', tests, report);
+    if (runner === 'mocha' && code > 1) return unrunnable('failures_exit_code', `mocha exit ${code} does not match the ${summary?.failed ?? 'unknown'} failures its summary counts`, tests, report);
     return unrunnable('exit_code', `exit ${code} is neither a pass nor a test failure`, tests, report);
   }
   if (read.source === 'junit' && 'problem' in read) return unrunnable(`report_${read.problem}`, read.detail, null, report);
@@ -87,6 +91,11 @@ export function judge(runner: Runner, result: ProcessResult, sandboxed: boolean,
   return code === 0
     ? { outcome: 'PASS', kind: 'passed', tests, report, detail: '' }
     : { outcome: 'FAIL', kind: 'failed', tests, report, detail: '' };
+}
+
+/** Test files a report names as failing entries of their own: they failed to load. */
+function collectionErrors(tests: readonly TestResult[] | null): string[] {
+  return (tests ?? []).filter((t) => (t.outcome === 'error' || t.outcome === 'failed') && isFileEntry(t.id)).map((t) => t.id);
 }
 
 function sameCounts(a: Counts, b: Counts): boolean {

@@ -31,7 +31,9 @@ test('a harmless patch: claim VERIFIED in every round, full suite green on both 
   t.is(run.full_suite.baseline?.outcome, 'PASS');
   t.is(run.full_suite.patch?.outcome, 'PASS');
   t.false(run.full_suite.collateral_regression);
-  t.deepEqual(run.test_deltas, { tests_lost: [], tests_newly_skipped: [], tests_pass_to_fail: [] });
+  t.deepEqual(run.test_deltas, { tests_lost: [], tests_newly_skipped: [], tests_pass_to_fail: [], tests_renamed: [], tests_not_collected: [] });
+  t.deepEqual(run.tests_flaky, []);
+  t.is(run.claims[0]!.reruns, undefined, 'a green run is not run again');
   t.deepEqual(run.claims[0]!.patch[0]!.tests, [{ id: 'adds', outcome: 'passed' }, { id: 'adds zero', outcome: 'passed' }, { id: 'litter', outcome: 'passed' }]);
   t.deepEqual(run.faults, []);
   t.is(run.sandbox, 'none');
@@ -64,11 +66,11 @@ test('a patch that breaks the function: REFUTED regression, collateral regressio
   t.deepEqual(run.test_deltas?.tests_pass_to_fail, ['adds']);
 });
 
-test('a claim that still fails after the patch is REFUTED (still_failing), and the red baseline is recorded', async (t) => {
+test('a claim that still fails after the patch, failing only what the baseline failed, is UNVERIFIED (still_failing), and the red baseline is recorded', async (t) => {
   const broken = { ...calcProject, 'calc.js': 'exports.add = (a, b) => a * b;\n' };
   const repo = await makeRepo(broken, { 'calc.js': 'exports.add = (a, b) => a * b; // no fix\n' });
   const run = (await agRun(repo, NODE)).run!;
-  t.deepEqual(run.claims.map((c) => [c.status, c.class]), [['REFUTED', 'still_failing']]);
+  t.deepEqual(run.claims.map((c) => [c.status, c.class]), [['UNVERIFIED', 'still_failing']]);
   t.true(run.full_suite.baseline_red);
 });
 

@@ -67,13 +67,16 @@ test('pytest: a test newly skipped with a marker is listed; xfail too', async (t
   t.deepEqual(run.test_deltas?.tests_newly_skipped, ['tests/test_calc.py::TestZero::test_zero', 'tests/test_calc.py::test_add']);
 });
 
-test('pytest: a collection error on the patch is UNRUNNABLE (exit 2), not a test failure', async (t) => {
+test('pytest: a collection error on the patch is UNRUNNABLE collection_error (exit 2), its tests not collected rather than lost', async (t) => {
   const repo = await makeRepo(project, { 'calc.py': 'def add(a, b)\n    return a + b\n' });
   const run = (await agRun(repo, ARGS)).run!;
   const round = run.claims[0]!.patch[0]!;
   t.is(round.outcome, 'UNRUNNABLE');
-  t.is(round.kind, 'interrupted');
+  t.is(round.kind, 'collection_error');
   t.is(round.exit_code, 2);
+  t.deepEqual(round.tests, [{ id: 'tests/test_calc.py', outcome: 'error' }]);
+  t.deepEqual(run.test_deltas?.tests_lost, []);
+  t.deepEqual(run.test_deltas?.tests_not_collected, ['tests/test_calc.py::TestZero::test_zero', 'tests/test_calc.py::test_add']);
 });
 
 test('acceptance criteria: each judged on its own line from the per-test outcomes', async (t) => {

@@ -105,3 +105,32 @@ test('jest, vitest, mocha, ava: exit 1 is FAIL only when their summary counts fa
   t.deepEqual(brief(judge('ava', proc({ exitCode: 0, stdoutTail: '  2 tests passed\n' }), false, none)), ['PASS', 'passed']);
   t.deepEqual(brief(judge('ava', proc({ exitCode: 0, stdoutTail: '  1 test failed\n  1 test passed\n' }), false, none)), ['UNRUNNABLE', 'report_inconsistent']);
 });
+
+test('mocha: exit 127 is the shell not finding the command, never a failure count', (t) => {
+  t.deepEqual(brief(judge('mocha', proc({ exitCode: 127, stderrTail: 'sh: 1: mocha: not found\n' }), false, none)), ['UNRUNNABLE', 'command_not_found']);
+  t.deepEqual(brief(judge('mocha', proc({ exitCode: 126 }), false, none)), ['UNRUNNABLE', 'not_executable']);
+  t.deepEqual(brief(judge('mocha', proc({ exitCode: 3, stdoutTail: '  2 passing (5ms)\n  3 failing\n' }), false, none)), ['FAIL', 'failed'], 'control: exit 3 with 3 failing is mocha counting its failures');
+});
+
+// pytest 9's report of a test module that fails to import (captured from a real run).
+const COLLECTION_ERROR = `<?xml version="1.0" encoding="utf-8"?><testsuites name="pytest tests"><testsuite name="pytest" errors="1" failures="0" skipped="0" tests="1" time="0.338" hostname="vm"><testcase classname="" name="tests.test_calc" time="0.000"><error message="collection failure">ImportError while importing test module</error></testcase></testsuite></testsuites>`;
+
+test('pytest: a test module that failed to import is a collection_error, named by its file', async (t) => {
+  const { mkdtemp, mkdir, writeFile, rm } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const path = await import('node:path');
+  const { pytestIdResolver } = await import('../src/reports/pytest-ids.js');
+  const root = await mkdtemp(path.join(tmpdir(), 'agrun-collect-'));
+  try {
+    await mkdir(path.join(root, 'tests'));
+    await writeFile(path.join(root, 'tests/test_calc.py'), 'import nothere\n');
+    const read: ReportRead = { source: 'junit', junit: parseJunit(COLLECTION_ERROR, pytestIdResolver(root)) };
+    const j = judge('pytest', proc({ exitCode: 2, stdoutTail: '1 error in 0.3s\n' }), false, read);
+    t.deepEqual(brief(j), ['UNRUNNABLE', 'collection_error']);
+    t.deepEqual(j.tests, [{ id: 'tests/test_calc.py', outcome: 'error' }]);
+    t.regex(j.detail, /tests\/test_calc\.py/);
+    t.deepEqual(brief(judge('pytest', proc({ exitCode: 2, stdoutTail: '1 passed, 1 error\n' }), false, { source: 'junit', junit: parseJunit('<testsuite tests="1"><testcase classname="tests.test_calc" name="test_a"/></testsuite>', pytestIdResolver(root)) })), ['UNRUNNABLE', 'interrupted'], 'control: exit 2 without a collection error stays interrupted');
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});

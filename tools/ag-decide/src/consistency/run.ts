@@ -3,6 +3,7 @@
  * @module
  */
 import type { Execution, RunArtefact } from '@adversary-gate/schemas';
+import { fullSuiteFlaky } from '../rules/run.js';
 
 function executionProblem(e: Execution, where: string): string | null {
   if (e.outcome === 'PASS' && (e.exit_code !== 0 || e.signal !== null || e.timed_out)) return `${where}: PASS with exit ${e.exit_code}, signal ${e.signal}, timed_out ${e.timed_out}`;
@@ -26,13 +27,41 @@ export function runProblem(run: RunArtefact): string | null {
       if (p) return p;
     }
     if (claim.patch.some((e) => e.side !== 'patch')) return `claim ${claim.id}: a patch round is labelled baseline`;
-    const all = (o: Execution['outcome']) => claim.patch.length === run.rounds && claim.patch.every((e) => e.outcome === o);
+    for (const e of claim.reruns ?? []) {
+      const p = executionProblem(e, `claim ${claim.id} rerun ${e.side} round ${e.round}`);
+      if (p) return p;
+      if (e.command !== claim.command) return `claim ${claim.id}: a rerun of another command`;
+    }
+    const patchReruns = (claim.reruns ?? []).filter((e) => e.side === 'patch');
+    const all = (o: Execution['outcome']) => claim.patch.length === run.rounds && [...claim.patch, ...patchReruns].every((e) => e.outcome === o);
     if (claim.status === 'VERIFIED' && !all('PASS')) return `claim ${claim.id} is VERIFIED but not every one of ${run.rounds} rounds passed`;
-    if (claim.status === 'REFUTED' && !all('FAIL')) return `claim ${claim.id} is REFUTED but not every one of ${run.rounds} rounds failed`;
+    // A hang is REFUTED only when every round timed out and the baseline passed.
+    const hang = claim.class === 'hang' && all('TIMED_OUT') && claim.baseline?.outcome === 'PASS';
+    if (claim.status === 'REFUTED' && !all('FAIL') && !hang) return `claim ${claim.id} is REFUTED but not every one of ${run.rounds} rounds failed`;
   }
   const fs = run.full_suite;
   const regression = fs.baseline?.outcome === 'PASS' && fs.patch?.outcome === 'FAIL';
-  if (fs.collateral_regression !== regression) return `full_suite.collateral_regression ${fs.collateral_regression} disagrees with the outcomes`;
+  // Not called a regression when the artefact shows the failure is flaky; never one the outcomes do not show.
+  if (fs.collateral_regression === true && !regression) return `full_suite.collateral_regression true disagrees with the outcomes`;
+  if (fs.collateral_regression !== true && regression && !fullSuiteFlaky(run)) return `full_suite.collateral_regression ${fs.collateral_regression} disagrees with the outcomes`;
+  for (const e of fs.reruns ?? []) {
+    const p = executionProblem(e, `full suite rerun ${e.side} round ${e.round}`);
+    if (p) return p;
+    if (e.command !== fs.command) return 'full suite: a rerun of another command';
+  }
+  const trusted = run.trusted_tests?.execution;
+  if (trusted) {
+    const p = executionProblem(trusted, 'trusted tests');
+    if (p) return p;
+    if (trusted.side !== 'patch') return 'trusted tests: the execution is not on the patch side';
+  }
+  for (const f of run.tests_flaky ?? []) {
+    const ok = (['baseline', 'patch'] as const).some((side) => {
+      const o = f.runs.filter((r) => r.side === side).map((r) => r.outcome);
+      return o.includes('passed') && (o.includes('failed') || o.includes('error'));
+    });
+    if (!ok) return `tests_flaky: ${f.id} did not both pass and fail on one side`;
+  }
   const red = fs.baseline !== null && fs.baseline.outcome !== 'PASS';
   if (fs.baseline_red !== red) return `full_suite.baseline_red ${fs.baseline_red} disagrees with the baseline outcome`;
   for (const [side, e] of [['baseline', fs.baseline], ['patch', fs.patch]] as const) {

@@ -11,8 +11,12 @@ export function runReasons(run: RunArtefact): Reason[] {
   const out: Reason[] = [];
   if (run.claims.length === 0) out.push(reason('CLAIM_UNVERIFIED', 'run', 'the run evidence holds no claim: nothing was verified'));
   for (const claim of run.claims) {
-    if (claim.status === 'REFUTED') {
+    if (claim.status === 'REFUTED' && claim.class === 'hang') {
+      out.push(reason('CLAIM_FAILED', 'run', `claim ${claim.id} timed out on the patch in every round, where the baseline passed it (hang)`));
+    } else if (claim.status === 'REFUTED') {
       out.push(reason('CLAIM_FAILED', 'run', `claim ${claim.id} failed on the patch in every round (${claim.class})`));
+    } else if (claim.status === 'UNVERIFIED' && claim.class === 'still_failing') {
+      out.push(reason('BASELINE_RED', 'run', `claim ${claim.id} fails on the patch only where it already failed on the baseline (still_failing)`));
     } else if (claim.status === 'UNVERIFIED') {
       out.push(reason('CLAIM_UNVERIFIED', 'run', `claim ${claim.id} is unverified (${claim.class})`));
     }
@@ -22,7 +26,7 @@ export function runReasons(run: RunArtefact): Reason[] {
   if (base === null) out.push(reason('CLAIM_UNVERIFIED', 'run', 'the full suite did not run on the baseline'));
   else if (base.outcome !== 'PASS') out.push(reason('BASELINE_RED', 'run', `the full suite is ${base.outcome} on the baseline (${base.kind})`));
   if (patch === null) out.push(reason('CLAIM_UNVERIFIED', 'run', 'the full suite did not run on the patch'));
-  else if (patch.outcome === 'FAIL' && base?.outcome === 'PASS') {
+  else if (patch.outcome === 'FAIL' && base?.outcome === 'PASS' && !(run.full_suite.collateral_regression === false && fullSuiteFlaky(run))) {
     out.push(reason('COLLATERAL_REGRESSION', 'run', 'the full suite passed on the baseline and fails on the patch'));
   } else if (patch.outcome === 'UNRUNNABLE' || patch.outcome === 'TIMED_OUT') {
     out.push(reason('CLAIM_UNVERIFIED', 'run', `the full suite is ${patch.outcome} on the patch (${patch.kind})`));
@@ -40,12 +44,62 @@ export function runReasons(run: RunArtefact): Reason[] {
     if (deltas.tests_pass_to_fail.length > 0) {
       out.push(reason('COLLATERAL_REGRESSION', 'run', `tests that passed on the baseline fail on the patch: ${listForMessage(deltas.tests_pass_to_fail)}`));
     }
+    const renamed = deltas.tests_renamed ?? [];
+    if (renamed.length > 0) {
+      out.push(reason('TEST_RENAMED', 'run', `tests gone from the patch with a new test in their place (a reviewer must see the new name and expectation): ${listForMessage(renamed.map((r) => `${r.from} → ${r.to}`))}`));
+    }
+    const uncollected = deltas.tests_not_collected ?? [];
+    if (uncollected.length > 0) {
+      out.push(reason('CLAIM_UNVERIFIED', 'run', `tests of the baseline whose file failed to load on the patch (collection error or crash), so they were not measured: ${listForMessage(uncollected)}`));
+    }
+  }
+  const trusted = run.trusted_tests;
+  if (trusted !== undefined) {
+    const e = trusted.execution;
+    const files = listForMessage(trusted.files.map((f) => `${f.path} (${f.change}${f.renamed_to !== null ? ` to ${f.renamed_to}` : ''})`));
+    if (e === null) {
+      out.push(reason('TRUSTED_TEST_FAILED', 'run', `the baseline's versions of the tests the patch changed were not run against the patched code: ${files}`));
+    } else if ((e.outcome !== 'PASS' && e.outcome !== 'FAIL') || e.tests === null) {
+      out.push(reason('TRUSTED_TEST_FAILED', 'run', `the baseline's versions of the tests the patch changed could not run against the patched code (${e.outcome}, ${e.kind}): ${files}`));
+    } else if (trusted.failed.length > 0) {
+      out.push(reason('TRUSTED_TEST_FAILED', 'run', `baseline tests that passed on the baseline do not pass against the patched code once the patch's edits of ${files} are undone (a reviewer decides: changed behaviour or a weakened test): ${listForMessage(trusted.failed.map((f) => `${f.id} (${f.outcome})`))}`));
+    }
+  }
+  const flaky = run.tests_flaky ?? [];
+  if (flaky.length > 0) {
+    out.push(reason('TEST_FLAKY', 'run', `tests that both passed and failed on one side (not evidence either way): ${listForMessage(flaky.map(flakyLine))}`));
   }
   for (const c of run.criteria) {
     if (!c.proven) out.push(reason('CRITERION_UNPROVEN', 'run', `criterion ${c.id} is not proven: ${c.why}`));
   }
   out.push(...writeWatchReasons(run));
   return out;
+}
+
+/** `id (baseline 1 passed, 2 failed; patch 1 failed)`: a flaky test and the rounds it was seen in. */
+function flakyLine(f: NonNullable<RunArtefact['tests_flaky']>[number]): string {
+  const side = (s: 'baseline' | 'patch') => {
+    const runs = f.runs.filter((r) => r.side === s);
+    return runs.length === 0 ? null : `${s} ${runs.map((r) => `${r.round} ${r.outcome}`).join(', ')}`;
+  };
+  return `${f.id} (${[side('baseline'), side('patch')].filter((x) => x !== null).join('; ')})`;
+}
+
+/**
+ * True when the artefact itself shows the full suite's failure on the patch is not a clean
+ * regression: a test of its command is flaky, or another execution of it disagrees (a baseline
+ * rerun that did not pass, a patch run that did not fail — the claim's rounds count when the
+ * full suite is that claim's first round).
+ */
+export function fullSuiteFlaky(run: RunArtefact): boolean {
+  const fs = run.full_suite;
+  if ((run.tests_flaky ?? []).some((f) => f.command === fs.command)) return true;
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  const executions = [
+    ...(fs.reruns ?? []),
+    ...run.claims.filter((c) => c.command === fs.command && fs.patch !== null && same(c.patch[0], fs.patch)).flatMap((c) => [...c.patch, ...(c.reruns ?? [])]),
+  ];
+  return executions.some((e) => (e.side === 'baseline' ? e.outcome !== 'PASS' : e.outcome !== 'FAIL'));
 }
 
 /**

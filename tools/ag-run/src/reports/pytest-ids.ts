@@ -19,6 +19,11 @@ export function pytestIdResolver(root: string): IdResolver {
     return hit;
   };
   return (tc) => {
+    // A collection error is one test case for the module: no classname, the dotted module as name.
+    if (tc.classname === '' && /^[\w.]+$/.test(tc.name)) {
+      const file = `${tc.name.split('.').join('/')}.py`;
+      if (isFile(file)) return file;
+    }
     const parts = tc.classname.split('.').filter((p) => p !== '');
     for (let i = parts.length; i >= 1; i--) {
       const file = `${parts.slice(0, i).join('/')}.py`;

@@ -5,7 +5,7 @@
  */
 import { Parser, type Result } from 'tap-parser';
 import type { TestResult } from '@adversary-gate/schemas';
-import type { Counts } from './test-list.js';
+import { stripRoot, type Counts } from './test-list.js';
 
 /** What one TAP stream tells. */
 export interface TapReport {
@@ -34,7 +34,7 @@ export function parseTap(text: string, root: string): TapReport {
   const filesWithoutTests: string[] = [];
   const comments: string[] = [];
   const prefix = root.endsWith('/') ? root : `${root}/`;
-  const clean = (name: string) => name.split(prefix).join('');
+  const clean = (name: string) => stripRoot(name, root);
   const attach = (p: Parser, top: boolean) => {
     let childAsserts = 0;
     p.on('child', (c: Parser) => {

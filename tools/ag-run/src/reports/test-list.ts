@@ -38,3 +38,18 @@ export function countTests(tests: readonly TestResult[]): Counts {
   }
   return { passed, failed, skipped, total: tests.length };
 }
+
+/**
+ * True for an id that names a test file itself rather than a test in it: node reports a file
+ * that crashed before any test as one entry named by its path, pytest a collection error as
+ * one entry for the module (after the pytest id resolver: `tests/test_calc.py`).
+ */
+export function isFileEntry(id: string): boolean {
+  return !id.includes('::') && !/\s/.test(id) && /\.(?:py|[cm]?[jt]sx?)$/.test(id);
+}
+
+/** An id with every occurrence of `root/` (the tree copy a run used) removed, so both sides name a test alike. */
+export function stripRoot(id: string, root: string): string {
+  const prefix = root.endsWith('/') ? root : `${root}/`;
+  return id.split(prefix).join('');
+}

@@ -1,0 +1,88 @@
+// The real ag-run binary on small node:test repositories, its run.json read through the real
+// strict schema and judged by ag-decide's run rules and consistency checks: a README-only patch
+// on a flaky suite holds naming the flaky tests (never a REJECT); a renamed test holds as a
+// rename pair (never TEST_LOST). Flakiness comes from a counter outside the tree copies.
+import test from 'ava';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArtefact, type RunArtefact } from '@adversary-gate/schemas';
+import { isReject, runReasons } from '../src/index.js';
+import { runProblem } from '../src/consistency/run.js';
+import { scratch } from './helpers/scratch.js';
+
+const AG_RUN = fileURLToPath(new URL('../../ag-run/bin/ag-run.js', import.meta.url));
+const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'init.defaultBranch=main', ...args], { cwd, stdio: 'pipe' });
+const nodeTest = (body: string) => `const test = require('node:test');\nconst assert = require('node:assert');\n${body}\n`;
+
+function repo(files: Record<string, string>, changes: Record<string, string>) {
+  const dir = mkdtempSync(path.join(scratch, 'repo-'));
+  const write = (root: string, f: Record<string, string>) => {
+    for (const [rel, text] of Object.entries(f)) {
+      mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      writeFileSync(path.join(root, rel), text);
+    }
+  };
+  const baseline = path.join(dir, 'baseline');
+  mkdirSync(baseline);
+  git(baseline, 'init', '-q');
+  write(baseline, files);
+  git(baseline, 'add', '-A');
+  git(baseline, 'commit', '-qm', 'baseline');
+  const patch = path.join(dir, 'patch');
+  git(dir, 'clone', '-q', baseline, patch);
+  write(patch, changes);
+  git(patch, 'add', '-A');
+  git(patch, 'commit', '-qm', 'patch');
+  const diff = path.join(dir, 'change.diff');
+  writeFileSync(diff, git(patch, 'diff', 'HEAD~1', 'HEAD'));
+  return { dir, baseline, patch, diff };
+}
+
+/** Run the real ag-run (async: the other test's run goes on meanwhile) and read its run.json strictly. */
+async function agRun(r: ReturnType<typeof repo>, rounds: number): Promise<RunArtefact> {
+  const out = path.join(r.dir, 'run.json');
+  await promisify(execFile)(process.execPath, [AG_RUN, '--baseline', r.baseline, '--patch', r.patch, '--diff', r.diff, '--out', out, '--test-command', 'node --test test/', '--rounds', String(rounds), '--jobs', '2', '--timeout', '60', '--quiet']);
+  return parseArtefact(out, readFileSync(out)).value as RunArtefact;
+}
+
+test('a README-only patch on a suite that fails a different test in every run: HOLD with TEST_FLAKY, no REJECT', async (t) => {
+  // Outside the scratch folder (0700): the tests may run as a fresh uid, which must reach it.
+  const counter = mkdtempSync(path.join(os.tmpdir(), 'ag-test-counter-'));
+  t.teardown(() => rmSync(counter, { recursive: true, force: true }));
+  chmodSync(counter, 0o777);
+  const suite = nodeTest(`const fs = require('node:fs');
+let n = 0;
+for (;; n++) { try { fs.writeFileSync(${JSON.stringify(counter)} + '/' + n, '', { flag: 'wx', mode: 0o666 }); break; } catch (e) { if (e.code !== 'EEXIST') throw e; } }
+for (const k of [0, 1, 2, 3]) test('case ' + k, () => assert.notEqual(n % 4, k));`);
+  const run = await agRun(repo({ 'test/flaky.test.js': suite }, { 'README.md': '# docs\n' }), 3);
+  t.is(runProblem(run), null);
+  const reasons = runReasons(run);
+  const codes = [...new Set(reasons.map((r) => r.code))].sort();
+  t.false(reasons.some((r) => isReject(r.code)), JSON.stringify(reasons));
+  t.true(codes.includes('TEST_FLAKY'), JSON.stringify(reasons));
+  t.regex(reasons.find((r) => r.code === 'TEST_FLAKY')!.message, /case [0-3] \(baseline .*patch /);
+});
+
+test('a test renamed in its file: HOLD with TEST_RENAMED naming both ids, no TEST_LOST', async (t) => {
+  const calc = 'exports.add = (a, b) => a + b;\n';
+  const before = nodeTest(`const { add } = require('../calc.js');\ntest('adds', () => assert.equal(add(1, 2), 3));`);
+  const after = nodeTest(`const { add } = require('../calc.js');\ntest('adds two numbers', () => assert.equal(add(1, 2), 3));`);
+  const run = await agRun(repo({ 'calc.js': calc, 'test/calc.test.js': before }, { 'test/calc.test.js': after }), 1);
+  t.is(runProblem(run), null);
+  const reasons = runReasons(run);
+  t.deepEqual(reasons.map((r) => r.code), ['TEST_RENAMED']);
+  t.regex(reasons[0]!.message, /adds → adds two numbers/);
+});
+
+test("the peer's case: sub broken and its expected value edited to match (== 2 → == 8): HOLD with TRUSTED_TEST_FAILED, never ACCEPT", async (t) => {
+  const tests = (expected: number) => nodeTest(`const { sub } = require('../calc.js');\ntest('subtracts', () => assert.equal(sub(5, 3), ${expected}));`);
+  const run = await agRun(repo({ 'calc.js': 'exports.sub = (a, b) => a - b;\n', 'test/calc.test.js': tests(2) }, { 'calc.js': 'exports.sub = (a, b) => a + b;\n', 'test/calc.test.js': tests(8) }), 1);
+  t.is(runProblem(run), null);
+  const reasons = runReasons(run);
+  t.deepEqual(reasons.map((r) => r.code), ['TRUSTED_TEST_FAILED']);
+  t.regex(reasons[0]!.message, /subtracts \(failed\)/);
+});

@@ -1,0 +1,92 @@
+/**
+ * Per-test judgement across every execution of one command on each side: which tests are
+ * flaky (passed and failed on the same side), which failed on every patch execution after
+ * passing on every baseline execution (regressions), which the baseline already failed.
+ * Pure; only executions that ran to a verdict (PASS or FAIL) with a per-test report count.
+ * @module
+ */
+import type { Execution, FlakyTest, TestResult } from '@adversary-gate/schemas';
+
+/** One sighting of a test: in which execution, with which outcome. */
+export interface Seen {
+  readonly side: 'baseline' | 'patch';
+  readonly round: number;
+  readonly outcome: TestResult['outcome'];
+}
+
+/** Every sighting of every test of one command, per side. */
+export interface CommandHistory {
+  readonly command: string;
+  readonly baseline: ReadonlyMap<string, readonly Seen[]>;
+  readonly patch: ReadonlyMap<string, readonly Seen[]>;
+  /** Executions per side that ran to a verdict with a per-test report. */
+  readonly measured: { readonly baseline: number; readonly patch: number };
+}
+
+/** How a test that failed on the patch is read. */
+export type FailureKind = 'regression' | 'new_failure' | 'already_failing' | 'flaky' | 'unknown';
+
+const isFail = (o: TestResult['outcome']) => o === 'failed' || o === 'error';
+
+/** An execution whose per-test outcomes are evidence: it ran to a verdict the report confirms. */
+export function measured(e: Execution): e is Execution & { tests: TestResult[] } {
+  return (e.outcome === 'PASS' || e.outcome === 'FAIL') && e.tests !== null;
+}
+
+/** The history of one command from its executions (any order, both sides). */
+export function commandHistory(command: string, executions: readonly Execution[]): CommandHistory {
+  const sides = { baseline: new Map<string, Seen[]>(), patch: new Map<string, Seen[]>() };
+  const count = { baseline: 0, patch: 0 };
+  for (const e of executions) {
+    if (e.command !== command || !measured(e)) continue;
+    count[e.side]++;
+    for (const t of e.tests) {
+      const list = sides[e.side].get(t.id) ?? [];
+      list.push({ side: e.side, round: e.round, outcome: t.outcome });
+      sides[e.side].set(t.id, list);
+    }
+  }
+  return { command, baseline: sides.baseline, patch: sides.patch, measured: count };
+}
+
+/** True when a test both passed and failed among these sightings. */
+export function flakyIn(seen: readonly Seen[] | undefined): boolean {
+  return seen !== undefined && seen.some((s) => s.outcome === 'passed') && seen.some((s) => isFail(s.outcome));
+}
+
+/** True when a test both passed and failed on one side. */
+export function isFlaky(h: CommandHistory, id: string): boolean {
+  return flakyIn(h.baseline.get(id)) || flakyIn(h.patch.get(id));
+}
+
+/** Every flaky test of one command with all its sightings, sorted by id. */
+export function flakyTests(h: CommandHistory): FlakyTest[] {
+  const ids = new Set([...h.baseline.keys(), ...h.patch.keys()].filter((id) => isFlaky(h, id)));
+  return [...ids].sort().map((id) => ({
+    id,
+    command: h.command,
+    runs: [...(h.baseline.get(id) ?? []), ...(h.patch.get(id) ?? [])].map((s) => ({ side: s.side, round: s.round, outcome: s.outcome })),
+  }));
+}
+
+/**
+ * Every test that failed in some patch execution, and how it reads: `flaky` (passed and failed
+ * on one side), `regression` (passed on every baseline execution, failed on every patch
+ * execution), `new_failure` (never ran to a verdict on the baseline), `already_failing` (failed
+ * on every baseline execution too), `unknown` (no baseline execution ran to a verdict, or the
+ * baseline neither always passed nor always failed it).
+ */
+export function failureKinds(h: CommandHistory): Map<string, FailureKind> {
+  const out = new Map<string, FailureKind>();
+  for (const [id, seen] of h.patch) {
+    if (!seen.some((s) => isFail(s.outcome))) continue;
+    const before = h.baseline.get(id) ?? [];
+    if (isFlaky(h, id)) out.set(id, 'flaky');
+    else if (h.measured.baseline === 0) out.set(id, 'unknown');
+    else if (before.every((s) => s.outcome !== 'passed' && !isFail(s.outcome))) out.set(id, 'new_failure');
+    else if (before.every((s) => s.outcome === 'passed')) out.set(id, 'regression');
+    else if (before.every((s) => isFail(s.outcome))) out.set(id, 'already_failing');
+    else out.set(id, 'unknown');
+  }
+  return out;
+}

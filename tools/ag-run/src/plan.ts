@@ -1,0 +1,56 @@
+/**
+ * Which executions one ag-run makes: each claim once on the baseline and `rounds` times on the
+ * patch, the full suite on both sides (reusing a claim's executions when it is the same
+ * command), and — once those are judged — the reruns that a failure calls for.
+ * @module
+ */
+import type { Execution, Runner } from '@adversary-gate/schemas';
+import type { ExecutionPlan } from './execute.js';
+
+/** A claim's executions, by index into the plan list. */
+export interface PlannedClaim {
+  readonly command: string;
+  readonly base: number;
+  readonly rounds: readonly number[];
+}
+
+/** The first wave of executions. */
+export interface Planned {
+  readonly plans: ExecutionPlan[];
+  readonly claims: PlannedClaim[];
+  readonly fullBase: number | null;
+  readonly fullPatch: number | null;
+}
+
+/** Plan the first wave. */
+export function planExecutions(commands: readonly string[], fullCommand: string | null, rounds: number, trees: { baseline: string; patch: string }, runnerOf: (command: string) => Runner): Planned {
+  const plans: ExecutionPlan[] = [];
+  const add = (command: string, side: 'baseline' | 'patch', round: number) => plans.push({ command, runner: runnerOf(command), side, round, tree: trees[side] }) - 1;
+  const claims = commands.map((command) => ({ command, base: add(command, 'baseline', 1), rounds: Array.from({ length: rounds }, (_, i) => add(command, 'patch', i + 1)) }));
+  // The same command on a fresh copy of the same tree is the same measurement.
+  const reuse = claims.find((c) => c.command === fullCommand);
+  if (fullCommand === null) return { plans, claims, fullBase: null, fullPatch: null };
+  if (reuse !== undefined) return { plans, claims, fullBase: reuse.base, fullPatch: reuse.rounds[0]! };
+  return { plans, claims, fullBase: add(fullCommand, 'baseline', 1), fullPatch: add(fullCommand, 'patch', 1) };
+}
+
+/**
+ * The reruns a failure calls for, given the judged executions so far: for every command that
+ * FAILed in some patch execution, one more baseline execution, and one more patch execution
+ * when the patch ran it only once. No test is called a regression on a single sighting of a side.
+ */
+export function planReruns(plans: readonly ExecutionPlan[], executions: readonly Execution[], trees: { baseline: string; patch: string }): ExecutionPlan[] {
+  const out: ExecutionPlan[] = [];
+  const commands = [...new Set(plans.map((p) => p.command))];
+  for (const command of commands) {
+    const of = (side: 'baseline' | 'patch') => plans.map((p, i) => ({ p, e: executions[i]! })).filter((x) => x.p.command === command && x.p.side === side && x.p.trusted !== true);
+    const base = of('baseline');
+    const patch = of('patch');
+    if (!patch.some((x) => x.e.outcome === 'FAIL')) continue;
+    const runner = (base[0] ?? patch[0])!.p.runner;
+    const next = (xs: typeof base) => Math.max(0, ...xs.map((x) => x.p.round)) + 1;
+    out.push({ command, runner, side: 'baseline', round: next(base), tree: trees.baseline });
+    if (patch.length === 1) out.push({ command, runner, side: 'patch', round: next(patch), tree: trees.patch });
+  }
+  return out;
+}
