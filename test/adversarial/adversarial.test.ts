@@ -18,7 +18,9 @@ import { summarize, type Outcome } from './summary.js';
 const EXIT = { ACCEPT: 0, REJECT: 1, HOLD: 2 } as const;
 const jobs = Math.max(1, Number(process.env.AG_ADV_JOBS ?? 2) || 2);
 const slot = limiter(jobs);
-const SELECTED = process.env.AG_ADV_PENDING === '1' ? PENDING : CASES;
+// AG_ADV_ONLY=id,id runs just those cases (while working on them; the suite runs them all).
+const ONLY = process.env.AG_ADV_ONLY?.split(',').filter((id) => id !== '');
+const SELECTED = (process.env.AG_ADV_PENDING === '1' ? PENDING : CASES).filter((c) => ONLY === undefined || ONLY.includes(c.id));
 const noSandbox = SELECTED.some((c) => c.sandbox) ? probeBwrap() : null;
 const outcomes: Outcome[] = [];
 const started = Date.now();
@@ -34,7 +36,7 @@ test.after.always(() => server.close());
 /** Codes ag-run and ag-oracle give: a REJECT on them does not depend on coverage or mutation. */
 const RUN_AND_ORACLE = new Set([
   'CLAIM_FAILED', 'COLLATERAL_REGRESSION', 'ORACLE_TOUCHED', 'FIXTURE_DRIFT', 'FREEZE_INVALID', 'TEST_LOST', 'TEST_SKIPPED',
-  'CLAIM_UNVERIFIED', 'CRITERION_UNPROVEN', 'BASELINE_RED', 'TAMPER_SUSPECTED',
+  'CLAIM_UNVERIFIED', 'CRITERION_UNPROVEN', 'BASELINE_RED', 'TAMPER_SUSPECTED', 'TEST_FLAKY', 'TEST_RENAMED', 'TRUSTED_TEST_FAILED',
 ]);
 
 /** Codes of ag-mutate's evidence and of ag-diffcov's: all HOLD. */

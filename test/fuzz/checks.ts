@@ -42,7 +42,7 @@ export function plainJson(bytes: Buffer): unknown {
 }
 
 /** The document as plain JSON reads it; throws (failing the case) when plain JSON refuses what a reader accepted. */
-export function acceptedJson(bytes: Buffer): any { // eslint-disable-line @typescript-eslint/no-explicit-any
+export function acceptedJson(bytes: Buffer): any {
   const plain = plainJson(bytes);
   if (plain === undefined) throw new Error('the reader accepted a document that JSON.parse refuses');
   return plain;

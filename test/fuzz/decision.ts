@@ -14,7 +14,7 @@ import { firstProblem, neverThrows, plainJson, schemaProblem } from './checks.js
 import type { ReaderSpec } from './harness.js';
 import { EVIDENCE, seed, TOKENS } from './seeds.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 /** The diff the ACCEPT set is bound to. */
 export const ACCEPT_DIFF = seed('accept/changes.diff');

@@ -186,8 +186,18 @@ interface Slot {
 function slots(root: unknown): Slot[] {
   const out: Slot[] = [{ parent: null, key: '', value: root }];
   const walk = (v: unknown) => {
-    if (Array.isArray(v)) v.forEach((x, i) => (out.push({ parent: v, key: i, value: x }), walk(x)));
-    else if (typeof v === 'object' && v !== null) for (const k of Object.keys(v)) (out.push({ parent: v as Record<string, unknown>, key: k, value: (v as Record<string, unknown>)[k] }), walk((v as Record<string, unknown>)[k]));
+    if (Array.isArray(v)) {
+      v.forEach((x, i) => {
+        out.push({ parent: v, key: i, value: x });
+        walk(x);
+      });
+    } else if (typeof v === 'object' && v !== null) {
+      const obj = v as Record<string, unknown>;
+      for (const k of Object.keys(obj)) {
+        out.push({ parent: obj, key: k, value: obj[k] });
+        walk(obj[k]);
+      }
+    }
   };
   walk(root);
   return out;

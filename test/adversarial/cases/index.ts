@@ -6,6 +6,7 @@ import { CONFIG_AND_EVIDENCE } from './config-and-evidence.js';
 import { CONTROLS } from './controls.js';
 import { FOUND } from './found.js';
 import { COVERAGE_AND_MUTATION } from './coverage-and-mutation.js';
+import { EDITED_TESTS } from './edited-tests.js';
 import { INFRASTRUCTURE } from './infrastructure.js';
 import { PEER } from './peer.js';
 import { PROCESSES } from './processes.js';
@@ -16,6 +17,7 @@ import { TESTS_AND_ORACLES } from './tests-and-oracles.js';
 export const CASES: readonly AdversarialCase[] = [
   ...CONTROLS,
   ...TESTS_AND_ORACLES,
+  ...EDITED_TESTS,
   ...RUNNER_GAMING,
   ...CONFIG_AND_EVIDENCE,
   ...COVERAGE_AND_MUTATION,
