@@ -30,3 +30,30 @@ export class LoadError extends Error {
     super(`${file}: ${problem}`);
   }
 }
+
+/**
+ * An output path the writer will not or cannot write to: a missing directory, a directory,
+ * a block device, a socket, a symbolic link that does not lead to a device or FIFO, a FIFO
+ * nobody reads, a directory it may not write in. `message` is `cannot write FILE: problem`;
+ * the CLI frame maps it to exit 3 (a bad argument), and nothing is written.
+ */
+export class OutputError extends Error {
+  override readonly name = 'OutputError';
+  constructor(
+    readonly file: string,
+    readonly problem: string,
+  ) {
+    super(`cannot write ${file}: ${problem}`);
+  }
+}
+
+/** An artefact a tool was about to write that its own schema refuses: a bug, never evidence (exit 2). */
+export class InvalidArtefactError extends Error {
+  override readonly name = 'InvalidArtefactError';
+  constructor(
+    readonly file: string,
+    readonly problem: string,
+  ) {
+    super(`internal error: refusing to write ${file}: ${problem}`);
+  }
+}

@@ -1,15 +1,23 @@
 /**
  * The one writer: canonical JSON (sorted keys), newline-terminated, atomic.
  *
+ * The writer renames only onto a name that is absent or a regular file. A character device or
+ * FIFO (`/dev/null`, `/dev/stdout`, a named pipe) is written in place, never replaced; any
+ * other target is refused with an {@link OutputError} naming it (see {@link checkOutputTarget}).
+ *
  * While a CLI command runs, the frame opens a write session: the writer records each file it
  * renamed into place (so a command that fails afterwards can take its outputs back), and
  * fault injection (ag-core's `AG_FAULT`) hooks into the two moments only the writer sees.
  * @module
  */
 import { randomBytes } from 'node:crypto';
-import { lstatSync, promises as fs, rmSync } from 'node:fs';
+import { constants, lstatSync, promises as fs, rmSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import stringify from 'fast-json-stable-stringify';
+import type * as v from 'valibot';
+import { InvalidArtefactError, LoadError, OutputError } from './errors.js';
+import { ARTEFACT_SCHEMAS, kindOf } from './registry.js';
+import { oneLine, validateOrThrow } from './validate.js';
 
 /** Canonical text of a value: sorted keys, no whitespace, one trailing newline. */
 export function canonicalJson(value: unknown): string {
@@ -120,14 +128,118 @@ function halves(text: string | Uint8Array): [Uint8Array, Uint8Array] {
   return [bytes.subarray(0, half), bytes.subarray(half)];
 }
 
+/** How an output path is written: renamed onto (absent or a regular file), or written in place (a character device or FIFO). */
+export type OutputMode = 'replace' | 'in-place';
+
+/** errno codes that say the path given is wrong (exit 3), not that the machine failed. */
+const PATH_ERRORS = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'EACCES', 'EPERM', 'EROFS', 'ENAMETOOLONG', 'ELOOP', 'EEXIST', 'ENXIO', 'ETXTBSY']);
+
+function errnoOf(error: unknown): string {
+  return (error as NodeJS.ErrnoException | null)?.code ?? 'error';
+}
+
+/** A failed write as one line naming the target (never the temporary file): OutputError for a bad path, Error otherwise. */
+function writeFailure(file: string, action: string, error: unknown): Error {
+  if (error instanceof OutputError) return error;
+  const code = errnoOf(error);
+  if (PATH_ERRORS.has(code)) return new OutputError(file, `${action} (${code})`);
+  return new Error(`cannot write ${file}: ${action} (${code})`);
+}
+
+/** What a non-regular, non-directory node is, for a refusal. */
+function nodeKind(st: Stats): string {
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isSocket()) return 'a socket';
+  if (st.isDirectory()) return 'a directory';
+  return 'not a regular file';
+}
+
+/**
+ * Decide how `file` would be written, or refuse it, without writing anything (the CLI frame
+ * checks every output flag with this before a command runs; the writer checks again).
+ * Absent with an existing parent directory, or a regular file: `replace`. A character device
+ * or FIFO, or a symbolic link to one: `in-place`. A missing parent directory, a directory,
+ * a block device, a socket, a symbolic link to anything else: OutputError.
+ * @throws OutputError
+ */
+export function checkOutputTarget(file: string): OutputMode {
+  let st: Stats | undefined;
+  try {
+    st = lstatSync(file, { throwIfNoEntry: false });
+  } catch (error) {
+    if (errnoOf(error) !== 'ENOTDIR') throw new OutputError(file, `cannot look at it (${errnoOf(error)})`);
+  }
+  if (st === undefined) {
+    const dir = path.dirname(path.resolve(file));
+    let parent: Stats | undefined;
+    try {
+      parent = statSync(dir, { throwIfNoEntry: false });
+    } catch (error) {
+      throw new OutputError(file, `cannot look at its directory ${dir} (${errnoOf(error)})`);
+    }
+    if (parent === undefined) throw new OutputError(file, `directory ${dir} does not exist`);
+    if (!parent.isDirectory()) throw new OutputError(file, `${dir} is not a directory`);
+    return 'replace';
+  }
+  if (st.isFile()) return 'replace';
+  if (st.isCharacterDevice() || st.isFIFO()) return 'in-place';
+  if (st.isSymbolicLink()) {
+    const to = statSync(file, { throwIfNoEntry: false });
+    if (to !== undefined && (to.isCharacterDevice() || to.isFIFO())) return 'in-place';
+    const what = to === undefined ? 'leads nowhere' : to.isFile() ? 'leads to a regular file: give that path (or `-` for stdout)' : `leads to ${nodeKind(to)}`;
+    throw new OutputError(file, `is a symbolic link that ${what}; refused (the writer replaces only regular files)`);
+  }
+  throw new OutputError(file, `is ${nodeKind(st)}; refused (the writer replaces only regular files and writes in place only to character devices and FIFOs)`);
+}
+
+/** Write `text` into a character device or FIFO as it is: no temporary file, no rename, nothing recorded to take back. */
+async function writeInPlace(file: string, text: string | Uint8Array, s: WriteSession | undefined): Promise<void> {
+  // A FIFO nobody reads would block the open for ever: open it without blocking first (ENXIO
+  // when there is no reader), then open it for blocking writes while that first end holds it.
+  let probe: fs.FileHandle | undefined;
+  let handle: fs.FileHandle | undefined;
+  try {
+    probe = await fs.open(file, constants.O_WRONLY | constants.O_NONBLOCK);
+    const st = await probe.stat();
+    if (!st.isCharacterDevice() && !st.isFIFO()) throw new OutputError(file, 'changed while being opened; refused');
+    handle = await fs.open(file, constants.O_WRONLY);
+  } catch (error) {
+    await probe?.close();
+    if (errnoOf(error) === 'ENXIO') throw new OutputError(file, 'is a FIFO no process reads; refused rather than wait');
+    throw writeFailure(file, 'cannot open it', error);
+  }
+  try {
+    if (s?.midWrite) {
+      const [first, rest] = halves(text);
+      await handle.write(first);
+      await s.midWrite(file);
+      await handle.write(rest);
+    } else {
+      await handle.writeFile(text);
+    }
+  } catch (error) {
+    throw writeFailure(file, 'cannot write to it', error);
+  } finally {
+    await handle.close();
+    await probe.close();
+  }
+}
+
 /**
  * Write `text` to `file` atomically (temporary file beside it, fsync, rename);
  * `-` writes to stdout. A crash never leaves half a file behind: the target either keeps
  * what it held or holds the whole new text. Temporary files of writers that died are
- * swept from the directory first.
+ * swept from the directory first. A character device or FIFO is written in place, never
+ * replaced; a target that is neither absent, a regular file, a device nor a FIFO is refused.
+ * @throws OutputError (exit 3) for a target it refuses or a directory it may not write in
  */
 export async function writeAtomic(file: string, text: string | Uint8Array): Promise<void> {
   const s = session;
+  if (file !== '-' && checkOutputTarget(file) === 'in-place') {
+    if (s?.beforeWrite) await s.beforeWrite(file);
+    await writeInPlace(file, text, s);
+    return;
+  }
   if (s?.beforeWrite) await s.beforeWrite(file);
   if (file === '-') {
     if (s?.midWrite) {
@@ -143,7 +255,12 @@ export async function writeAtomic(file: string, text: string | Uint8Array): Prom
   const dir = path.dirname(path.resolve(file));
   await sweepDeadTemps(dir);
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await fs.open(tmp, 'wx', 0o644);
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(tmp, 'wx', 0o644);
+  } catch (error) {
+    throw writeFailure(file, `cannot create a file in ${dir}`, error);
+  }
   let identity: { dev: number; ino: number };
   try {
     if (s?.midWrite) {
@@ -160,19 +277,65 @@ export async function writeAtomic(file: string, text: string | Uint8Array): Prom
   } catch (error) {
     await handle.close();
     await fs.rm(tmp, { force: true });
-    throw error;
+    throw error instanceof Error && 'code' in error ? writeFailure(file, 'cannot write its temporary file', error) : error;
   }
   await handle.close();
   try {
+    // Checked again just before the rename: a device or FIFO put there meanwhile is never replaced.
+    if (checkOutputTarget(file) !== 'replace') throw new OutputError(file, 'became a device or FIFO while being written; refused');
     await fs.rename(tmp, file);
   } catch (error) {
     await fs.rm(tmp, { force: true });
-    throw error;
+    throw writeFailure(file, 'cannot rename into place', error);
   }
   s?.written.push({ file: path.resolve(file), dev: identity.dev, ino: identity.ino });
 }
 
-/** Write an artefact canonically and atomically. */
-export function writeArtefact(file: string, value: unknown): Promise<void> {
-  return writeAtomic(file, canonicalJson(value));
+/**
+ * The value as the artefact it claims to be (its `schema` names the kind), checked against
+ * that kind's schema in the registry: a tool cannot write an artefact its contract refuses.
+ * Returns the canonical text.
+ * @throws InvalidArtefactError (exit 2) when the value is no valid artefact
+ */
+export function canonicalArtefact(file: string, value: unknown): string {
+  try {
+    const kind = kindOf(file, value);
+    validateOrThrow(file, ARTEFACT_SCHEMAS[kind] as v.GenericSchema, value);
+  } catch (error) {
+    if (error instanceof LoadError) throw new InvalidArtefactError(file, oneLine(error.problem));
+    throw error;
+  }
+  return canonicalJson(value);
+}
+
+/**
+ * Validate an artefact against its schema, then write it canonically and atomically.
+ * Returns the text written (the bytes a digest of the file covers).
+ * @throws InvalidArtefactError (exit 2) for a value its schema refuses; OutputError (exit 3) for a bad target
+ */
+export async function writeArtefact(file: string, value: unknown): Promise<string> {
+  const text = canonicalArtefact(file, value);
+  await writeAtomic(file, text);
+  return text;
+}
+
+/**
+ * Validate an artefact (an evidence-log record) and append it as one line with one O_APPEND
+ * write. The target is checked like {@link writeAtomic}'s: a character device or FIFO is
+ * written in place; a missing directory, a directory, a block device, a socket or a
+ * symbolic link to anything else is refused.
+ * @throws InvalidArtefactError (exit 2); OutputError (exit 3)
+ */
+export async function appendArtefact(file: string, value: unknown): Promise<string> {
+  const text = canonicalArtefact(file, value);
+  if (checkOutputTarget(file) === 'in-place') {
+    await writeInPlace(file, text, session);
+    return text;
+  }
+  try {
+    await fs.appendFile(file, text, { flag: constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, mode: 0o644 });
+  } catch (error) {
+    throw writeFailure(file, 'cannot append to it', error);
+  }
+  return text;
 }

@@ -3,7 +3,10 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { scratch } from './scratch.js';
 import { spawnSync } from 'node:child_process';
-import { canonicalJson, closeWriteSession, openWriteSession, removeWritten, sha256, sha256File, sweepDeadTemps, writeArtefact, writeAtomic } from '../src/index.js';
+import { canonicalJson, closeWriteSession, openWriteSession, removeWritten, sha256, sha256File, sweepDeadTemps, writeAtomic } from '../src/index.js';
+
+/** Canonical JSON written atomically (writeArtefact itself, which also validates, is tested in write-target.test.ts). */
+const writeJson = (file: string, value: unknown) => writeAtomic(file, canonicalJson(value));
 
 test('canonical JSON sorts keys and ends with a newline', (t) => {
   t.is(canonicalJson({ b: 1, a: { d: 2, c: 3 } }), '{"a":{"c":3,"d":2},"b":1}\n');
@@ -11,8 +14,8 @@ test('canonical JSON sorts keys and ends with a newline', (t) => {
 
 test('the same value is written byte-identically whatever its key order', async (t) => {
   const dir = await fs.mkdtemp(path.join(scratch, 'ag-write-'));
-  await writeArtefact(path.join(dir, 'a.json'), { x: 1, y: [1, 2] });
-  await writeArtefact(path.join(dir, 'b.json'), { y: [1, 2], x: 1 });
+  await writeJson(path.join(dir, 'a.json'), { x: 1, y: [1, 2] });
+  await writeJson(path.join(dir, 'b.json'), { y: [1, 2], x: 1 });
   t.is(await sha256File(path.join(dir, 'a.json')), await sha256File(path.join(dir, 'b.json')));
 });
 
@@ -20,7 +23,7 @@ test('writing leaves no temporary file behind and replaces the target whole', as
   const dir = await fs.mkdtemp(path.join(scratch, 'ag-write-'));
   const file = path.join(dir, 'out.json');
   await fs.writeFile(file, 'old and longer content that must vanish');
-  await writeArtefact(file, { v: 1 });
+  await writeJson(file, { v: 1 });
   t.deepEqual(await fs.readdir(dir), ['out.json']);
   t.is(await fs.readFile(file, 'utf8'), '{"v":1}\n');
 });
@@ -62,7 +65,7 @@ test.serial('a write that fails mid-way removes its temporary file and leaves th
   await fs.writeFile(file, 'before');
   const session = openWriteSession({ midWrite: () => { throw new Error('disk full'); } });
   try {
-    await t.throwsAsync(writeArtefact(file, { v: 1 }), { message: 'disk full' });
+    await t.throwsAsync(writeJson(file, { v: 1 }), { message: 'disk full' });
   } finally {
     closeWriteSession(session);
   }
@@ -74,7 +77,7 @@ test.serial('a hook before the first byte that throws writes nothing at all', as
   const dir = await fs.mkdtemp(path.join(scratch, 'ag-write-'));
   const session = openWriteSession({ beforeWrite: () => { throw new Error('stop'); } });
   try {
-    await t.throwsAsync(writeArtefact(path.join(dir, 'out.json'), { v: 1 }));
+    await t.throwsAsync(writeJson(path.join(dir, 'out.json'), { v: 1 }));
   } finally {
     closeWriteSession(session);
   }
@@ -86,12 +89,12 @@ test.serial('a session takes back the files it wrote, but not one replaced since
   const [a, b] = [path.join(dir, 'a.json'), path.join(dir, 'b.json')];
   const session = openWriteSession();
   try {
-    await writeArtefact(a, { v: 1 });
-    await writeArtefact(b, { v: 2 });
+    await writeJson(a, { v: 1 });
+    await writeJson(b, { v: 2 });
   } finally {
     closeWriteSession(session);
   }
-  await writeArtefact(b, { v: 3 });
+  await writeJson(b, { v: 3 });
   t.deepEqual(removeWritten(session), [a]);
   t.deepEqual(await fs.readdir(dir), ['b.json']);
   t.is(await fs.readFile(b, 'utf8'), '{"v":3}\n');
@@ -101,7 +104,7 @@ test.serial('writes outside a session are not recorded', async (t) => {
   const dir = await fs.mkdtemp(path.join(scratch, 'ag-write-'));
   const session = openWriteSession();
   closeWriteSession(session);
-  await writeArtefact(path.join(dir, 'x.json'), { v: 1 });
+  await writeJson(path.join(dir, 'x.json'), { v: 1 });
   t.deepEqual(session.written, []);
 });
 
@@ -112,7 +115,7 @@ test('the next write into a directory sweeps the temporary files of writers that
   const liveTemp = `.run.json.${process.ppid}.0123456789ab.tmp`;
   for (const name of [deadTemp, liveTemp, '.notes.tmp', 'data.json']) await fs.writeFile(path.join(dir, name), '{"half":');
   t.deepEqual(await sweepDeadTemps(dir, 0), [], 'a sweep reads a bounded number of entries');
-  await writeArtefact(path.join(dir, 'verdict.json'), { v: 1 });
+  await writeJson(path.join(dir, 'verdict.json'), { v: 1 });
   t.deepEqual((await fs.readdir(dir)).sort(), ['.notes.tmp', liveTemp, 'data.json', 'verdict.json'].sort());
   t.deepEqual(await sweepDeadTemps(path.join(dir, 'missing')), []);
 });

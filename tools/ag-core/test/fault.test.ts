@@ -5,10 +5,12 @@ import path from 'node:path';
 import { scratch } from './scratch.js';
 import { fileURLToPath } from 'node:url';
 import { defineCommand } from 'citty';
-import { canonicalJson, writeArtefact } from '@adversary-gate/schemas';
+import { canonicalJson, writeAtomic } from '@adversary-gate/schemas';
 import { EXIT, parseFaults, planFaults, requiredArg, runCli, sharedArgs, UsageError } from '../src/index.js';
 
-const fixture = fileURLToPath(new URL('./fixtures/fault-cli.ts', import.meta.url));
+const fixture = fileURLToPath(new URL('./cli-fault-tool.ts', import.meta.url));
+/** Canonical JSON through the raw writer (these values are no artefacts, which writeArtefact would refuse). */
+const writeJson = (file: string, value: unknown) => writeAtomic(file, canonicalJson(value));
 const tmp = () => mkdtempSync(path.join(scratch, 'ag-fault-'));
 
 /** A tool that writes `out` and `out.md`; `ran` records whether its body started. */
@@ -21,8 +23,8 @@ function writingTool(seen: { ran: boolean }) {
       async run({ args }) {
         seen.ran = true;
         const out = requiredArg(args.out, 'out');
-        await writeArtefact(out, { v: 1 });
-        await writeArtefact(`${out}.md`, { v: 2 });
+        await writeJson(out, { v: 1 });
+        await writeJson(`${out}.md`, { v: 2 });
         return 0;
       },
     }),
@@ -111,7 +113,7 @@ test.serial('a command that fails after writing leaves nothing behind, fault or 
     main: defineCommand({
       args: { ...sharedArgs },
       async run() {
-        await writeArtefact(out, { v: 1 });
+        await writeJson(out, { v: 1 });
         throw new Error('the summary could not be rendered');
       },
     }),
@@ -136,7 +138,7 @@ test('mid-write dies by SIGKILL with half the artefact in a hidden temporary fil
   const whole = canonicalJson({ kind: 'fixture', filler: 'x'.repeat(1000) });
   t.is(readFileSync(path.join(r.dir, r.files[0]!), 'utf8'), whole.slice(0, Math.floor(whole.length / 2)));
   writeFileSync(path.join(r.dir, 'other.json'), '{}');
-  return writeArtefact(path.join(r.dir, 'next.json'), {}).then(() => {
+  return writeJson(path.join(r.dir, 'next.json'), {}).then(() => {
     t.deepEqual(readdirSync(r.dir).sort(), ['next.json', 'other.json'], 'the next write in the directory swept the dead temporary file');
   });
 });

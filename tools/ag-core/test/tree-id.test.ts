@@ -31,7 +31,7 @@ function repo(): string {
   return dir;
 }
 
-test('the tree id of an exported commit is the one git gives for the commit', async (t) => {
+test.serial('the tree id of an exported commit is the one git gives for the commit', async (t) => {
   const dir = repo();
   const exported = path.join(scratch, 'exported');
   mkdirSync(exported);
@@ -40,7 +40,7 @@ test('the tree id of an exported commit is the one git gives for the commit', as
   t.is(await gitTreeId(dir), git(dir, 'rev-parse', 'HEAD^{tree}'), '.git is left out');
 });
 
-test('any change to a file, a mode, a link or a name changes the id; excluded names and empty folders do not', async (t) => {
+test.serial('any change to a file, a mode, a link or a name changes the id; excluded names and empty folders do not', async (t) => {
   const dir = path.join(scratch, 'repo');
   const before = await gitTreeId(dir);
   mkdirSync(path.join(dir, 'empty'));

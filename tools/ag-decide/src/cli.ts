@@ -1,6 +1,5 @@
-import { rmSync } from 'node:fs';
 import { defineCommand } from 'citty';
-import { main, optionalArg, packageVersion, readDiff, repeatedArg, requiredArg, sharedArgs, UsageError } from '@adversary-gate/core';
+import { choiceArg, choiceFlag, main, optionalArg, outputFlag, packageVersion, readDiff, repeatedArg, requiredArg, sharedArgs, UsageError } from '@adversary-gate/core';
 import { checkVerdict } from './check.js';
 import { exitCodeOf, runDecision } from './run-decision.js';
 import { computeStats, readLog, statsTable } from './stats.js';
@@ -18,12 +17,12 @@ const decideCommand = defineCommand({
     diff: { type: 'string', description: 'The unified diff every evidence file must be bound to (`-` for stdin)', valueHint: 'FILE', required: true },
     evidence: { type: 'string', description: 'An evidence file (repeat for each: run, diffcov, mutation, oracle)', valueHint: 'FILE' },
     policy: { type: 'string', description: "The policy (adversary-gate.json from the baseline); default: DESIGN.md's defaults", valueHint: 'FILE' },
-    markdown: { type: 'string', description: 'Also write the reviewer page (verdict, reasons, coverage per file, surviving mutants, test deltas, oracle findings) here', valueHint: 'FILE' },
+    markdown: outputFlag('Also write the reviewer page (verdict, reasons, coverage per file, surviving mutants, test deltas, oracle findings) here'),
     annotations: { type: 'boolean', description: 'Print GitHub workflow commands (::error file=…,line=…::) for every finding on stdout' },
-    log: { type: 'string', description: 'Append one evidence-log record (JSONL) here; needs --model', valueHint: 'FILE' },
+    log: outputFlag('Append one evidence-log record (JSONL) here; needs --model'),
     model: { type: 'string', description: 'The model whose patch this is, for --log', valueHint: 'NAME' },
     ...sharedArgs,
-    out: { ...sharedArgs.out, description: 'Where to write verdict.json (deleted first, whatever happens next)', required: true },
+    out: { ...sharedArgs.out, description: 'Where to write verdict.json (a regular file there is deleted first, whatever happens next)', required: true },
   },
   async run({ args, rawArgs }) {
     const logFile = optionalArg(args.log, 'log');
@@ -50,7 +49,7 @@ const decideCommand = defineCommand({
 });
 
 const checkCommand = defineCommand({
-  meta: { name: 'ag-decide check', description: 'The CI required check: exit 0 only when VERDICT exists, validates, reads ACCEPT and (with --diff) judged that diff; 1 for REJECT, 2 otherwise.' },
+  meta: { name: 'check', description: 'The CI required check: exit 0 only when VERDICT exists, validates, reads ACCEPT and (with --diff) judged that diff; 1 for REJECT, 2 otherwise.' },
   args: {
     verdict: { type: 'positional', description: 'The verdict.json to check', required: true },
     diff: { type: 'string', description: 'Require the verdict to be bound to this diff', valueHint: 'FILE' },
@@ -66,35 +65,23 @@ const checkCommand = defineCommand({
   },
 });
 
+const statsFormat = choiceFlag(['table', 'json'], 'Output format: table or json (default table)', 'FORMAT');
+
 const statsCommand = defineCommand({
-  meta: { name: 'ag-decide stats', description: 'Per-model figures over an evidence log: verdict counts, reasons, self_deception_index.' },
+  meta: { name: 'stats', description: 'Per-model figures over an evidence log: verdict counts, reasons, self_deception_index.' },
   args: {
     log: { type: 'positional', description: 'The JSONL evidence log written with --log', required: true },
-    format: { type: 'enum', options: ['table', 'json'], default: 'table', description: 'Output format' },
+    format: statsFormat,
     quiet: sharedArgs.quiet,
     verbose: sharedArgs.verbose,
   },
   async run({ args }) {
     const stats = computeStats(await readLog(String(args.log)));
-    process.stdout.write(args.format === 'json' ? `${JSON.stringify(stats, null, 2)}\n` : statsTable(stats));
+    const format = choiceArg(args.format, 'format', statsFormat) ?? 'table';
+    process.stdout.write(format === 'json' ? `${JSON.stringify(stats, null, 2)}\n` : statsTable(stats));
     return 0;
   },
 });
 
-/** Delete `--out` before anything else, so no stale verdict survives a bad invocation. */
-function deleteOutFirst(argv: readonly string[]): void {
-  if (argv[0] === 'check' || argv[0] === 'stats') return;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const target = a === '--out' ? argv[i + 1] : a.startsWith('--out=') ? a.slice(6) : undefined;
-    if (target !== undefined && target !== '-' && target !== '') rmSync(target, { force: true });
-  }
-}
-
-try {
-  deleteOutFirst(process.argv.slice(2));
-} catch (error) {
-  process.stderr.write(`${name}: cannot delete the existing --out file: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exitCode = 3;
-}
-if (process.exitCode === undefined) await main({ name, version, main: decideCommand, subCommands: { check: checkCommand, stats: statsCommand }, repeatable: ['evidence'] });
+// `--out` is deleted before anything else (a regular file only), so no stale verdict survives a bad invocation.
+await main({ name, version, main: decideCommand, subCommands: { check: checkCommand, stats: statsCommand }, repeatable: ['evidence'], clearFirst: ['out'] });

@@ -2,8 +2,7 @@
  * The evidence log: one schema-valid JSON line per decision, appended.
  * @module
  */
-import { promises as fs } from 'node:fs';
-import { canonicalJson, sha256, type LogRecord, type RunArtefact, type VerdictArtefact } from '@adversary-gate/schemas';
+import { appendArtefact, sha256, type LogRecord, type RunArtefact, type VerdictArtefact } from '@adversary-gate/schemas';
 
 /** Build the log record of one decision. */
 export function logRecord(verdict: VerdictArtefact, verdictText: string, model: string, run: RunArtefact | null): LogRecord {
@@ -25,7 +24,7 @@ export function logRecord(verdict: VerdictArtefact, verdictText: string, model: 
   };
 }
 
-/** Append one record as one line (a single write with O_APPEND). */
+/** Append one record as one line, validated against the log schema first (the shared writer's append). */
 export async function appendLog(file: string, record: LogRecord): Promise<void> {
-  await fs.appendFile(file, canonicalJson(record), { flag: 'a' });
+  await appendArtefact(file, record);
 }

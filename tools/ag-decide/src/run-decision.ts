@@ -3,7 +3,7 @@
  * @module
  */
 import { readDiff } from '@adversary-gate/core';
-import { canonicalJson, writeAtomic, type VerdictArtefact } from '@adversary-gate/schemas';
+import { writeArtefact, writeAtomic, type VerdictArtefact } from '@adversary-gate/schemas';
 import { decide } from './decide.js';
 import { readEvidenceFiles } from './evidence.js';
 import { renderAnnotations } from './annotations.js';
@@ -35,8 +35,8 @@ export async function runDecision(opts: DecisionOptions): Promise<VerdictArtefac
   const diff = await readDiff(opts.diff);
   const [evidence, policy] = await Promise.all([readEvidenceFiles(opts.evidence), loadPolicy(opts.policy)]);
   const verdict = decide({ diff, evidence, policy, tool: opts.tool });
-  const text = canonicalJson(verdict);
-  await writeAtomic(opts.out, text);
+  // Validated against the verdict schema before it is written: a verdict the contract refuses is a bug, never a verdict.
+  const text = await writeArtefact(opts.out, verdict);
   const accepted = acceptedEvidence(verdict, evidence);
   if (opts.markdown !== undefined) await writeAtomic(opts.markdown, renderMarkdown(verdict, accepted));
   if (opts.annotations === true) process.stdout.write(renderAnnotations(verdict, findings(accepted)));

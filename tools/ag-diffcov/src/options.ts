@@ -2,7 +2,7 @@
  * ag-diffcov's flags, and the checks that turn them into one consistent set of options.
  * @module
  */
-import { numberArg, optionalArg, repeatedArg, requiredArg, sharedArgs, UsageError } from '@adversary-gate/core';
+import { choiceArg, choiceFlag, numberArg, optionalArg, outputFlag, repeatedArg, requiredArg, sharedArgs, UsageError } from '@adversary-gate/core';
 import type { ArgsDef } from 'citty';
 import type { FormatChoice } from './reports/read.js';
 import type { CoverageSource, DiffcovOptions } from './diffcov.js';
@@ -14,13 +14,13 @@ const SOURCES = ['computed', 'untrusted', 'none'] as const;
 export const diffcovArgs = {
   diff: { type: 'string', description: 'The unified diff to measure (`-` for stdin)', valueHint: 'FILE', required: true },
   coverage: { type: 'string', description: 'A coverage report (repeat to merge several: a line run in any report is covered)', valueHint: 'FILE' },
-  format: { type: 'string', description: `Report format: ${FORMATS.join('|')} (default auto: recognised by content, per report)`, valueHint: 'FORMAT' },
+  format: choiceFlag(FORMATS, `Report format: ${FORMATS.join('|')} (default auto: recognised by content, per report)`, 'FORMAT'),
   root: { type: 'string', description: 'The directory the diff paths are relative to, as the reports name it (absolute report paths under it become relative)', valueHint: 'DIR' },
-  'coverage-source': { type: 'string', description: 'computed (with --coverage), untrusted (with --coverage-ratio) or none (no report: ratio null)', valueHint: 'SOURCE' },
+  'coverage-source': choiceFlag(SOURCES, 'computed (with --coverage), untrusted (with --coverage-ratio) or none (no report: ratio null)', 'SOURCE'),
   'coverage-ratio': { type: 'string', description: 'A ratio in [0,1] the caller asserts; needs --coverage-source untrusted', valueHint: 'R' },
   policy: { type: 'string', description: 'Policy file whose "files" globs override the test / not-code classes', valueHint: 'FILE' },
-  markdown: { type: 'string', description: 'Also write a Markdown summary here', valueHint: 'FILE' },
-  sarif: { type: 'string', description: 'Also write SARIF 2.1.0 (one result per uncovered range) here', valueHint: 'FILE' },
+  markdown: outputFlag('Also write a Markdown summary here'),
+  sarif: outputFlag('Also write SARIF 2.1.0 (one result per uncovered range) here'),
   ...sharedArgs,
   out: { ...sharedArgs.out, description: 'Where to write diffcov.json (`-` for stdout)', required: true },
 } as const satisfies ArgsDef;
@@ -35,14 +35,10 @@ export interface Outputs {
 /** Check the flags and build the options. @throws UsageError */
 export function parseOptions(args: Record<string, unknown>, rawArgs: readonly string[], tool: DiffcovOptions['tool']): { options: DiffcovOptions; outputs: Outputs } {
   const coverage = repeatedArg(rawArgs, 'coverage');
-  const format = optionalArg(args.format, 'format') ?? 'auto';
-  if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got "${format}"`);
-  const sourceFlag = optionalArg(args['coverage-source'], 'coverage-source');
-  if (sourceFlag !== undefined && !(SOURCES as readonly string[]).includes(sourceFlag)) {
-    throw new UsageError(`--coverage-source must be one of ${SOURCES.join(', ')}, got "${sourceFlag}"`);
-  }
+  const format = choiceArg(args.format, 'format', diffcovArgs.format) ?? 'auto';
+  const sourceFlag = choiceArg(args['coverage-source'], 'coverage-source', diffcovArgs['coverage-source']);
   const ratio = numberArg(args['coverage-ratio'], 'coverage-ratio', 0, 1) ?? null;
-  const source: CoverageSource = (sourceFlag as CoverageSource | undefined) ?? (coverage.length > 0 ? 'computed' : ratio !== null ? 'untrusted' : 'none');
+  const source: CoverageSource = sourceFlag ?? (coverage.length > 0 ? 'computed' : ratio !== null ? 'untrusted' : 'none');
   if (ratio !== null && sourceFlag !== 'untrusted') throw new UsageError('--coverage-ratio is a number the caller asserts: it needs --coverage-source untrusted');
   if (source === 'untrusted' && ratio === null) throw new UsageError('--coverage-source untrusted needs --coverage-ratio');
   if (source !== 'computed' && coverage.length > 0) throw new UsageError(`--coverage contradicts --coverage-source ${source}`);
@@ -54,7 +50,7 @@ export function parseOptions(args: Record<string, unknown>, rawArgs: readonly st
     options: {
       diff: requiredArg(args.diff, 'diff'),
       coverage,
-      format: format as FormatChoice,
+      format: format satisfies FormatChoice,
       root: optionalArg(args.root, 'root') ?? null,
       source,
       ratio,

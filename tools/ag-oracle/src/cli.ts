@@ -1,5 +1,5 @@
 import { defineCommand } from 'citty';
-import { main, optionalArg, packageVersion, requiredArg, sharedArgs, UsageError } from '@adversary-gate/core';
+import { directoryFlag, main, optionalArg, packageVersion, requiredArg, sharedArgs, UsageError } from '@adversary-gate/core';
 import { writeArtefact } from '@adversary-gate/schemas';
 import { measureOracle } from './oracle.js';
 import { isRealDate, todayUtc } from './today.js';
@@ -16,8 +16,8 @@ const command = defineCommand({
   },
   args: {
     diff: { type: 'string', description: 'The unified diff of the patch (`-` for stdin)', valueHint: 'FILE', required: true },
-    baseline: { type: 'string', description: 'The trusted baseline tree (its adversary-gate.json is the policy)', valueHint: 'DIR', required: true },
-    patch: { type: 'string', description: 'The patched tree (never trusted, its policy never read)', valueHint: 'DIR', required: true },
+    baseline: { ...directoryFlag('The trusted baseline tree (its adversary-gate.json is the policy)'), required: true },
+    patch: { ...directoryFlag('The patched tree (never trusted, its policy never read)'), required: true },
     policy: { type: 'string', description: 'A policy file outside the patch tree, instead of the baseline\'s adversary-gate.json', valueHint: 'FILE' },
     today: { type: 'string', description: 'The date freeze entries expire against (default: today, UTC)', valueHint: 'YYYY-MM-DD' },
     ...sharedArgs,

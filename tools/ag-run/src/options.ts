@@ -5,15 +5,15 @@
 import os from 'node:os';
 import * as v from 'valibot';
 import type { ArgsDef } from 'citty';
-import { checkRepeatedFlags, DEFAULT_PROCESS_LIMIT, intArg, numberArg, optionalArg, repeatedArg, requiredArg, runningAsRoot, sharedArgs, UsageError } from '@adversary-gate/core';
-import { RelPath, type Runner } from '@adversary-gate/schemas';
+import { checkRepeatedFlags, choiceArg, choiceFlag, DEFAULT_PROCESS_LIMIT, directoryFlag, intArg, numberArg, optionalArg, repeatedArg, requiredArg, runningAsRoot, sharedArgs, UsageError } from '@adversary-gate/core';
+import { RelPath } from '@adversary-gate/schemas';
 import type { RunOptions } from './gate.js';
 import { RUNNERS } from './runners/detect.js';
 
 /** ag-run's flags. */
 export const runArgs = {
-  baseline: { type: 'string', description: 'The baseline tree (never run in: copied per execution)', valueHint: 'DIR' },
-  patch: { type: 'string', description: 'The patched tree (never run in: copied per execution)', valueHint: 'DIR' },
+  baseline: directoryFlag('The baseline tree (never run in: copied per execution)'),
+  patch: directoryFlag('The patched tree (never run in: copied per execution)'),
   diff: { type: 'string', description: 'The unified diff the evidence binds to (`-` for stdin)', valueHint: 'FILE' },
   'test-command': { type: 'string', description: 'A claim command, run by /bin/sh in the tree copy (repeatable)', valueHint: 'CMD' },
   'full-suite-command': { type: 'string', description: 'The full suite (default: the claim command when there is one)', valueHint: 'CMD' },
@@ -21,14 +21,14 @@ export const runArgs = {
   claims: { type: 'string', description: 'Acceptance criteria file {"criteria":[{id,text,kind,tests}]}', valueHint: 'FILE' },
   rounds: { type: 'string', description: 'Rounds of each claim on the patch (default 3)', valueHint: 'N' },
   timeout: { type: 'string', description: 'Wall-clock limit per execution in seconds (default 300)', valueHint: 'SEC' },
-  sandbox: { type: 'string', description: 'none | bwrap (bwrap asked for and unusable: exit 3)', valueHint: 'MODE' },
+  sandbox: choiceFlag(['none', 'bwrap'], 'none | bwrap (bwrap asked for and unusable: exit 3)'),
   junit: { type: 'string', description: 'A JUnit XML report each command writes, relative to the tree', valueHint: 'RELPATH' },
   seed: { type: 'string', description: 'Exported to every run as AG_SEED and recorded', valueHint: 'N' },
   'pass-env': { type: 'string', description: 'A variable of the caller passed to the runs (repeatable)', valueHint: 'NAME' },
   jobs: { type: 'string', description: 'Executions in parallel (default: the number of cores)', valueHint: 'N' },
-  'run-as': { type: 'string', description: 'unprivileged | caller: whose uid the tests run as (default: unprivileged when ag-run runs as root; unprivileged needs root)', valueHint: 'WHO' },
+  'run-as': choiceFlag(['unprivileged', 'caller'], 'unprivileged | caller: whose uid the tests run as (default: unprivileged when ag-run runs as root; unprivileged needs root)', 'WHO'),
   'max-processes': { type: 'string', description: 'As root: RLIMIT_NPROC of each execution\'s own uid; stopped at 3/4 of it as rlimit_nproc (default 1024)', valueHint: 'N' },
-  runner: { type: 'string', description: `Force an exit-code taxonomy: ${RUNNERS.join(' | ')} (default: detected per command)`, valueHint: 'NAME' },
+  runner: choiceFlag(RUNNERS, `Force an exit-code taxonomy: ${RUNNERS.join(' | ')} (default: detected per command)`, 'NAME'),
   ...sharedArgs,
 } as const satisfies ArgsDef;
 
@@ -48,13 +48,10 @@ export const REPEATABLE_FLAGS: readonly string[] = ['test-command', 'pass-env'];
 /** Read and check the flags. */
 export function parseRunOptions(args: Record<string, unknown>, rawArgs: readonly string[]): RunOptions & { readonly out: string } {
   checkRepeatedFlags(rawArgs, runArgs, REPEATABLE_FLAGS);
-  const sandbox = optionalArg(args.sandbox, 'sandbox') ?? 'none';
-  if (sandbox !== 'none' && sandbox !== 'bwrap') throw new UsageError(`--sandbox must be none or bwrap, got "${sandbox}"`);
-  const runAs = optionalArg(args['run-as'], 'run-as') ?? (runningAsRoot() ? 'unprivileged' : 'caller');
-  if (runAs !== 'unprivileged' && runAs !== 'caller') throw new UsageError(`--run-as must be unprivileged or caller, got "${runAs}"`);
+  const sandbox = choiceArg(args.sandbox, 'sandbox', runArgs.sandbox) ?? 'none';
+  const runAs = choiceArg(args['run-as'], 'run-as', runArgs['run-as']) ?? (runningAsRoot() ? 'unprivileged' : 'caller');
   if (runAs === 'unprivileged' && !runningAsRoot()) throw new UsageError('--run-as unprivileged needs ag-run to run as root (only root can give the tests another uid)');
-  const runner = optionalArg(args.runner, 'runner');
-  if (runner !== undefined && !RUNNERS.includes(runner as Runner)) throw new UsageError(`--runner must be one of ${RUNNERS.join(', ')}, got "${runner}"`);
+  const runner = choiceArg(args.runner, 'runner', runArgs.runner);
   const junit = optionalArg(args.junit, 'junit') ?? null;
   if (junit !== null && !v.is(RelPath, junit)) throw new UsageError(`--junit must be a relative path inside the tree without "..", got "${junit}"`);
   const testCommands = commandList(rawArgs, 'test-command');
@@ -81,6 +78,6 @@ export function parseRunOptions(args: Record<string, unknown>, rawArgs: readonly
     jobs: intArg(args.jobs, 'jobs', 1, 256) ?? os.availableParallelism(),
     runAs,
     maxProcesses: intArg(args['max-processes'], 'max-processes', 16, 1_000_000) ?? DEFAULT_PROCESS_LIMIT,
-    runner: (runner as Runner | undefined) ?? null,
+    runner: runner ?? null,
   };
 }

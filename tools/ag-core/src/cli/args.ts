@@ -5,12 +5,65 @@
 import type { ArgsDef } from 'citty';
 import { UsageError } from './errors.js';
 
+/**
+ * A flag naming a file a command writes (`-`: stdout). Before the command runs, the frame
+ * refuses a target the writer would refuse (a missing directory, a directory, a block
+ * device, a socket, a link to a regular file); a device or FIFO is written in place.
+ */
+export function outputFlag<const D extends string>(description: D) {
+  return { type: 'string', description, valueHint: 'FILE', output: true } as const;
+}
+
+/** A flag naming a directory that must exist: the frame checks it before the command runs (exit 3 naming it). */
+export function directoryFlag<const D extends string>(description: D) {
+  return { type: 'string', description, valueHint: 'DIR', directory: true } as const;
+}
+
+/**
+ * A flag whose value is one of `choices`: the frame refuses any other value before the
+ * command runs (exit 3, naming the choices); read it with {@link choiceArg}.
+ */
+export function choiceFlag<const C extends readonly string[], const D extends string>(choices: C, description: D, valueHint = 'MODE') {
+  return { type: 'string', description, valueHint, choices } as const;
+}
+
+/** A positional argument that takes every remaining word (read them from `args._`); any other positional takes one. */
+export function variadicPositional<const D extends string>(description: D) {
+  return { type: 'positional', description, required: true, variadic: true } as const;
+}
+
+/** The marks the frame reads from a flag's declaration. */
+export interface FlagMarks {
+  readonly output?: boolean;
+  readonly directory?: boolean;
+  readonly choices?: readonly string[];
+  readonly variadic?: boolean;
+}
+
 /** Flags every tool takes. */
 export const sharedArgs = {
-  out: { type: 'string', description: 'Where to write the artefact (`-` for stdout)', valueHint: 'FILE' },
+  out: outputFlag('Where to write the artefact (`-` for stdout)'),
   quiet: { type: 'boolean', description: 'Print nothing on stderr but errors' },
   verbose: { type: 'boolean', description: 'Print stack traces with errors' },
 } as const satisfies ArgsDef;
+
+/** `a or b`, `one of a, b, c`: the choices as a refusal names them. */
+export function choiceList(choices: readonly string[]): string {
+  return choices.length === 2 ? `${choices[0]} or ${choices[1]}` : `one of ${choices.join(', ')}`;
+}
+
+/** Refuse a value outside a choice flag's choices. @throws UsageError */
+export function checkChoice(value: string, flag: string, choices: readonly string[]): void {
+  if (!choices.includes(value)) throw new UsageError(`--${flag} must be ${choiceList(choices)}, got "${value}"`);
+}
+
+/** A choice flag's value (given at most once, one of its choices), or undefined when absent. @throws UsageError */
+export function choiceArg<const C extends readonly string[]>(value: unknown, flag: string, def: { readonly choices: C }): C[number] | undefined {
+  const raw = optionalArg(value, flag);
+  if (raw === undefined) return undefined;
+  checkChoice(raw, flag, def.choices);
+  return raw as C[number];
+}
 
 /** A flag that may repeat, as a list (citty gives a string for one, an array for several). */
 export function listArg(value: unknown): string[] {
@@ -36,13 +89,18 @@ export function optionalArg(value: unknown, flag: string): string | undefined {
   return requiredArg(value, flag);
 }
 
+/** `between 1 and 256`, or `at least 0` when there is no upper bound. */
+function range(min: number, max: number): string {
+  return max >= Number.MAX_SAFE_INTEGER ? `at least ${min}` : `between ${min} and ${max}`;
+}
+
 /** A flag that must be an integer in [min, max]. */
 export function intArg(value: unknown, flag: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
   const raw = optionalArg(value, flag);
   if (raw === undefined) return undefined;
-  if (!/^-?\d+$/.test(raw)) throw new UsageError(`--${flag} must be an integer, got "${raw}"`);
+  if (!/^-?\d+$/.test(raw)) throw new UsageError(`--${flag} must be an integer ${range(min, max)}, got "${raw}"`);
   const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`--${flag} must be between ${min} and ${max}, got ${raw}`);
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`--${flag} must be ${range(min, max)}, got ${raw}`);
   return n;
 }
 
@@ -50,9 +108,9 @@ export function intArg(value: unknown, flag: string, min: number, max = Number.M
 export function numberArg(value: unknown, flag: string, min: number, max: number): number | undefined {
   const raw = optionalArg(value, flag);
   if (raw === undefined) return undefined;
-  if (!/^\d+(\.\d+)?$/.test(raw)) throw new UsageError(`--${flag} must be a number, got "${raw}"`);
+  if (!/^-?\d+(\.\d+)?$/.test(raw)) throw new UsageError(`--${flag} must be a number ${range(min, max)}, got "${raw}"`);
   const n = Number(raw);
-  if (!Number.isFinite(n) || n < min || n > max) throw new UsageError(`--${flag} must be between ${min} and ${max}, got ${raw}`);
+  if (!Number.isFinite(n) || n < min || n > max) throw new UsageError(`--${flag} must be ${range(min, max)}, got ${raw}`);
   return n;
 }
 

@@ -4,12 +4,13 @@
  * here, so commands run under `runCommand` and this wrapper instead.
  * @module
  */
+import { lstatSync, rmSync } from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
 import { renderUsage, runCommand, type ArgsDef, type CommandDef } from 'citty';
-import { closeWriteSession, LoadError, oneLine, openWriteSession, removeWritten, type WriteSession } from '@adversary-gate/schemas';
-import { repeatedArg } from './args.js';
+import { closeWriteSession, LoadError, oneLine, openWriteSession, OutputError, removeWritten, type WriteSession } from '@adversary-gate/schemas';
 import { EXIT, InputError, UsageError } from './errors.js';
 import { planFaults, type FaultPlan } from './fault.js';
+import { checkDeclaredValues, checkPositionals, checkRepeatedFlags, checkUnknownFlags } from './validate-flags.js';
 import { killLiveProcesses } from '../process/runner.js';
 
 /** A binary: its default command and optional sub-commands chosen by the first argument. */
@@ -20,43 +21,48 @@ export interface CliSpec {
   readonly subCommands?: Readonly<Record<string, CommandDef<any>>>;
   /** Flags that may be given more than once (read them with `repeatedArg`); every other flag once. */
   readonly repeatable?: readonly string[];
+  /**
+   * Output flags of the default command whose regular file is deleted before anything else,
+   * before the flags are even checked, so no stale result survives a bad invocation
+   * (ag-decide's `--out`). Only a regular file is deleted: never a device, FIFO, link or directory.
+   */
+  readonly clearFirst?: readonly string[];
 }
 
-function flagNames(def: ArgsDef): Set<string> {
-  const names = new Set<string>(['help', 'h']);
-  for (const [name, arg] of Object.entries(def)) {
-    if (arg.type === 'positional') continue;
-    names.add(name);
-    names.add(name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`));
-    names.add(name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()));
-    if (arg.type === 'boolean') names.add(`no-${name}`);
-    const aliases = (arg as { alias?: string | string[] }).alias;
-    for (const a of aliases === undefined ? [] : Array.isArray(aliases) ? aliases : [aliases]) names.add(a);
+/** Every value of `flag` in `rawArgs`, read leniently (the checks that refuse come later). */
+function rawValues(rawArgs: readonly string[], flag: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < rawArgs.length; i++) {
+    const a = rawArgs[i]!;
+    if (a === '--') break;
+    if (a === `--${flag}` && rawArgs[i + 1] !== undefined) out.push(rawArgs[++i]!);
+    else if (a.startsWith(`--${flag}=`)) out.push(a.slice(flag.length + 3));
   }
-  return names;
+  return out;
 }
 
-/** Refuse a single-valued flag given twice: citty would keep the last one silently. */
-export function checkRepeatedFlags(rawArgs: readonly string[], def: ArgsDef, repeatable: readonly string[] = []): void {
-  for (const [name, arg] of Object.entries(def)) {
-    if (arg.type === 'positional' || arg.type === 'boolean' || repeatable.includes(name)) continue;
-    const n = repeatedArg(rawArgs, name).length;
-    if (n > 1) throw new UsageError(`--${name} was given ${n} times; give it once`);
-  }
-}
-
-/** Refuse flags the command does not declare (citty accepts anything). */
-export function checkUnknownFlags(rawArgs: readonly string[], def: ArgsDef): void {
-  const names = flagNames(def);
-  for (const token of rawArgs) {
-    if (token === '--') break;
-    if (token === '-' || !token.startsWith('-')) continue;
-    if (/^-\d/.test(token)) continue;
-    const name = token.replace(/^--?/, '').split('=')[0]!;
-    if (token.startsWith('--') ? !names.has(name) : ![...name].every((c) => names.has(c))) {
-      throw new UsageError(`unknown flag ${token.split('=')[0]}`);
+/** Delete the regular files named by `flags` (see {@link CliSpec.clearFirst}). @throws UsageError */
+function clearOutputs(rawArgs: readonly string[], flags: readonly string[]): void {
+  for (const flag of flags) {
+    for (const target of rawValues(rawArgs, flag)) {
+      if (target === '-' || target === '') continue;
+      try {
+        if (lstatSync(target, { throwIfNoEntry: false })?.isFile() === true) rmSync(target, { force: true });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') continue;
+        throw new UsageError(`cannot delete the existing --${flag} file ${target} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      }
     }
   }
+}
+
+/** Help text without trailing blanks (citty pads every column to the widest). */
+function plainUsage(text: string): string {
+  const plain = !process.stdout.isTTY || (process.env.NO_COLOR ?? '') !== '';
+  return (plain ? stripVTControlCharacters(text) : text)
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .join('\n');
 }
 
 /** The error's first line, control characters escaped (a message may quote input the patch wrote: a raw `\r` could overwrite what a terminal shows). */
@@ -104,10 +110,13 @@ export async function runCli(spec: CliSpec, rawArgs: readonly string[] = process
   }
   let session: WriteSession | undefined;
   try {
+    if (sub === undefined && spec.clearFirst !== undefined) clearOutputs(args, spec.clearFirst);
     if (args.includes('--help') || args.includes('-h')) {
-      const usage = await renderUsage(command);
-      const plain = !process.stdout.isTTY || (process.env.NO_COLOR ?? '') !== '';
-      process.stdout.write(`${plain ? stripVTControlCharacters(usage) : usage}\n`);
+      // A sub-command's usage names the binary too (`USAGE ag-mutate merge`).
+      const meta = (typeof command.meta === 'function' ? await command.meta() : await command.meta) ?? {};
+      const shown = sub === undefined ? { ...command, meta: { name: spec.name, ...meta, version: spec.version } } : command;
+      const usage = await renderUsage(shown, sub === undefined ? undefined : { meta: { name: spec.name, version: spec.version } });
+      process.stdout.write(`${plainUsage(usage)}\n`);
       return EXIT.OK;
     }
     if (sub === undefined && args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
@@ -117,6 +126,8 @@ export async function runCli(spec: CliSpec, rawArgs: readonly string[] = process
     const def = (typeof command.args === 'function' ? await command.args() : await command.args) ?? {};
     checkUnknownFlags(args, def as ArgsDef);
     checkRepeatedFlags(args, def as ArgsDef, spec.repeatable);
+    checkPositionals(args, def as ArgsDef, sub === undefined ? Object.keys(spec.subCommands ?? {}) : []);
+    checkDeclaredValues(args, def as ArgsDef);
     const faults = planFaults(commandName, options.env);
     session = openWriteSession(faults === undefined ? {} : { beforeWrite: faults.beforeWrite, midWrite: faults.midWrite });
     activeSession = session;
@@ -127,9 +138,9 @@ export async function runCli(spec: CliSpec, rawArgs: readonly string[] = process
     const removed = session === undefined ? [] : takeBack(session);
     const name = (error as { name?: string } | null)?.name;
     const usage = error instanceof UsageError || name === 'CLIError';
-    const input = error instanceof InputError || error instanceof LoadError;
-    process.stderr.write(`${spec.name}: ${usage ? 'usage: ' : ''}${errorLine(error)}\n`);
-    if (usage) process.stderr.write(`${spec.name}: see \`${spec.name} --help\`\n`);
+    const input = error instanceof InputError || error instanceof LoadError || error instanceof OutputError;
+    const help = usage ? ` (see \`${commandName.replace('.', ' ')} --help\`)` : '';
+    process.stderr.write(`${spec.name}: ${usage ? 'usage: ' : ''}${errorLine(error)}${help}\n`);
     if (verbose && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
     if (removed.length > 0) process.stderr.write(`${spec.name}: removed what it wrote: ${removed.join(', ')}\n`);
     if (usage || input) return EXIT.USAGE;

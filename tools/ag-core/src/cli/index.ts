@@ -4,3 +4,4 @@ export * from './args.js';
 export * from './frame.js';
 export * from './version.js';
 export * from './fault.js';
+export * from './validate-flags.js';
