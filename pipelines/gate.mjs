@@ -8,16 +8,47 @@
 //
 // Same steps as gate.sh and gate.mk; exits with `ag-decide check`: 0 ACCEPT, 1 REJECT,
 // 2 HOLD, 3 bad usage. Every artefact is written before the check, whatever the verdict.
+// ag-oracle runs first, on the exported trees, before any of the patch's code runs; --timeout
+// limits ag-run's executions, ag-mutate's baseline runs and the coverage command. --policy
+// defaults to the baseline's adversary-gate.json when it has one (else the tools' defaults);
+// a --policy that names no file is exit 3. Every argument is passed as one word (zx quotes each).
 // Another run on the same --out (it holds DIR.lock) is exit 2 at once, with nothing written.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { $, fs, minimist, os, path } from 'zx';
 
-const here = path.dirname(new URL(import.meta.url).pathname);
+const here = path.dirname(fileURLToPath(import.meta.url));
 const argv = minimist(process.argv.slice(2), {
-  string: ['base', 'head', 'out', 'test-command', 'full-suite-command', 'coverage-command', 'coverage-report', 'junit', 'python', 'policy', 'sandbox', 'bin-dir', 'rounds', 'timeout', 'mutate-max'],
+  string: [
+    'base',
+    'head',
+    'out',
+    'test-command',
+    'full-suite-command',
+    'coverage-command',
+    'coverage-report',
+    'junit',
+    'python',
+    'policy',
+    'sandbox',
+    'bin-dir',
+    'rounds',
+    'timeout',
+    'mutate-max',
+  ],
   default: {
-    base: 'origin/main', head: 'HEAD', out: '.adversary-gate', 'test-command': 'npm test', 'coverage-report': 'coverage/lcov.info',
-    rounds: 3, timeout: 120, 'mutate-max': 20, python: 'python3', sandbox: 'none', 'bin-dir': path.join(here, '..', 'node_modules', '.bin'),
+    base: 'origin/main',
+    head: 'HEAD',
+    out: '.adversary-gate',
+    'test-command': 'npm test',
+    'coverage-report': 'coverage/lcov.info',
+    rounds: 3,
+    timeout: 120,
+    'mutate-max': 20,
+    python: 'python3',
+    sandbox: 'none',
+    'bin-dir': path.join(here, '..', 'node_modules', '.bin'),
   },
   unknown: (flag) => {
     if (!flag.startsWith('-')) return true;
@@ -41,6 +72,11 @@ const resolve = async (ref) => {
   return r.stdout.trim();
 };
 
+// A policy asked for by name and missing is bad usage, never a silent fall back to the defaults.
+if (argv.policy !== undefined && !fs.statSync(argv.policy, { throwIfNoEntry: false })?.isFile()) {
+  console.error(`gate.mjs: --policy names no file: ${argv.policy}`);
+  process.exit(3);
+}
 const [baseSha, headSha] = [await resolve(argv.base), await resolve(argv.head)];
 const out = path.resolve(argv.out);
 // One run per evidence directory (catalogue G69), as gate.sh: flock(1) locks the open file
@@ -73,24 +109,71 @@ await $`git archive ${headSha} | tar -x -C ${path.join(out, 'patch')}`;
 await $`git archive ${headSha} | tar -x -C ${coverageTree}`;
 const diff = path.join(out, 'changes.diff');
 // Written whole or not at all: the tools read it under its final name.
-await fs.writeFile(`${diff}.tmp`, (await $`git diff --no-color --no-ext-diff --find-renames ${baseSha} ${headSha}`).stdout);
+await fs.writeFile(
+  `${diff}.tmp`,
+  (await $`git diff --no-color --no-ext-diff --find-renames ${baseSha} ${headSha}`).stdout,
+);
 await fs.rename(`${diff}.tmp`, diff);
 
-const policy = argv.policy ?? path.join(out, 'baseline', 'adversary-gate.json');
+const policy =
+  argv.policy === undefined ? path.join(out, 'baseline', 'adversary-gate.json') : path.resolve(argv.policy);
 const policyArgs = (await fs.pathExists(policy)) ? ['--policy', policy] : [];
 const testCommand = argv['test-command'];
 const fullSuite = argv['full-suite-command'] ?? testCommand;
+const oracleFile = path.join(out, 'oracle.json');
+const digest = (file) => {
+  try {
+    return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+  } catch {
+    return null;
+  }
+};
+
+// First: the oracle digests the exported trees before any of the patch's code has run.
+await measure([
+  bin('ag-oracle'),
+  '--diff',
+  diff,
+  '--baseline',
+  path.join(out, 'baseline'),
+  '--patch',
+  path.join(out, 'patch'),
+  ...policyArgs,
+  '--quiet',
+  '--out',
+  oracleFile,
+]);
+const oracleDigest = digest(oracleFile);
 
 await measure([
-  bin('ag-run'), '--baseline', path.join(out, 'baseline'), '--patch', path.join(out, 'patch'), '--diff', diff,
-  '--test-command', testCommand, '--full-suite-command', fullSuite, '--rounds', String(argv.rounds),
-  '--timeout', String(argv.timeout), '--sandbox', argv.sandbox, ...(argv.junit ? ['--junit', argv.junit] : []),
-  '--quiet', '--out', path.join(out, 'run.json'),
+  bin('ag-run'),
+  '--baseline',
+  path.join(out, 'baseline'),
+  '--patch',
+  path.join(out, 'patch'),
+  '--diff',
+  diff,
+  '--test-command',
+  testCommand,
+  '--full-suite-command',
+  fullSuite,
+  '--rounds',
+  String(argv.rounds),
+  '--timeout',
+  String(argv.timeout),
+  '--sandbox',
+  argv.sandbox,
+  ...(argv.junit ? ['--junit', argv.junit] : []),
+  '--quiet',
+  '--out',
+  path.join(out, 'run.json'),
 ]);
 
 const coverageArgs = [];
 if (argv['coverage-command']) {
-  const r = await $({ nothrow: true })`sh ${path.join(here, 'lib', 'run-isolated.sh')} ${coverageTree} ${String(argv.timeout)} ${argv['coverage-command']}`;
+  const r = await $({
+    nothrow: true,
+  })`sh ${path.join(here, 'lib', 'run-isolated.sh')} ${coverageTree} ${String(argv.timeout)} ${argv['coverage-command']}`;
   await fs.writeFile(path.join(out, 'coverage.log'), r.stdout + r.stderr);
   const report = path.join(coverageTree, argv['coverage-report']);
   const stat = await fs.lstat(report).catch(() => null);
@@ -100,17 +183,64 @@ if (argv['coverage-command']) {
     coverageArgs.push('--coverage', kept, '--root', coverageTree);
   }
 }
-await measure([bin('ag-diffcov'), '--diff', diff, ...coverageArgs, ...policyArgs, '--quiet', '--out', path.join(out, 'diffcov.json'), '--markdown', path.join(out, 'diffcov.md')]);
-
 await measure([
-  bin('ag-mutate'), '--diff', diff, '--tree', path.join(out, 'patch'), '--test-command', testCommand,
-  '--max', String(argv['mutate-max']), '--python', argv.python, '--sandbox', argv.sandbox, ...policyArgs, '--quiet', '--out', path.join(out, 'mutation.json'),
+  bin('ag-diffcov'),
+  '--diff',
+  diff,
+  ...coverageArgs,
+  ...policyArgs,
+  '--quiet',
+  '--out',
+  path.join(out, 'diffcov.json'),
+  '--markdown',
+  path.join(out, 'diffcov.md'),
 ]);
 
-await measure([bin('ag-oracle'), '--diff', diff, '--baseline', path.join(out, 'baseline'), '--patch', path.join(out, 'patch'), ...policyArgs, '--quiet', '--out', path.join(out, 'oracle.json')]);
+await measure([
+  bin('ag-mutate'),
+  '--diff',
+  diff,
+  '--tree',
+  path.join(out, 'patch'),
+  '--test-command',
+  testCommand,
+  '--max',
+  String(argv['mutate-max']),
+  '--timeout',
+  String(argv.timeout),
+  '--python',
+  argv.python,
+  '--sandbox',
+  argv.sandbox,
+  ...policyArgs,
+  '--quiet',
+  '--out',
+  path.join(out, 'mutation.json'),
+]);
+
+// oracle.json must still be what ag-oracle wrote before the patch's code ran. A changed one
+// is moved aside (never uploaded or read as evidence): ag-decide then holds on it as missing.
+const oracleNow = digest(oracleFile);
+if (oracleNow !== null && oracleNow !== oracleDigest) {
+  console.error('gate.mjs: oracle.json changed after ag-oracle wrote it (kept as oracle.json.changed): HOLD');
+  await fs.move(oracleFile, `${oracleFile}.changed`, { overwrite: true });
+}
 
 const evidence = ['run', 'diffcov', 'mutation', 'oracle'].flatMap((k) => ['--evidence', path.join(out, `${k}.json`)]);
-await measure([bin('ag-decide'), '--diff', diff, ...evidence, ...policyArgs, '--out', path.join(out, 'verdict.json'), '--markdown', path.join(out, 'verdict.md')]);
+await measure([
+  bin('ag-decide'),
+  '--diff',
+  diff,
+  ...evidence,
+  ...policyArgs,
+  '--out',
+  path.join(out, 'verdict.json'),
+  '--markdown',
+  path.join(out, 'verdict.md'),
+]);
 
-const check = await $({ nothrow: true, quiet: false })`${bin('ag-decide')} check ${path.join(out, 'verdict.json')} --diff ${diff}`;
+const check = await $({
+  nothrow: true,
+  quiet: false,
+})`${bin('ag-decide')} check ${path.join(out, 'verdict.json')} --diff ${diff}`;
 process.exitCode = check.exitCode ?? 2;

@@ -4,8 +4,10 @@
 #   pipelines/gate.sh [--base REF] [--head REF] [--out DIR]
 #
 # Run it inside the git repository to judge. It exports the baseline and the patch trees,
-# writes the diff, measures coverage, runs the four measuring tools, lets ag-decide write
+# writes the diff, runs ag-oracle on the exported trees before any of the patch's code runs,
+# then ag-run, the coverage command and ag-diffcov, ag-mutate, lets ag-decide write
 # verdict.json, and exits with `ag-decide check`: 0 ACCEPT, 1 REJECT, 2 HOLD, 3 bad usage.
+# Every path and command is passed as one argument: spaces, quotes and non-ASCII are safe.
 # Another run on the same --out (it holds DIR.lock) is exit 2 at once, with nothing written.
 # A REJECT or HOLD never stops the pipeline half-way: every artefact is written first.
 #
@@ -16,10 +18,13 @@
 #   AG_COVERAGE_REPORT     that report's path, relative to the tree (default: coverage/lcov.info)
 #   AG_JUNIT               a JUnit report path the test command writes (optional)
 #   AG_ROUNDS              claim rounds on the patch             (default: 3)
-#   AG_TIMEOUT             seconds per test run                  (default: 120)
+#   AG_TIMEOUT             seconds per test run: ag-run's executions, ag-mutate's
+#                          baseline runs (--timeout), the coverage command (default: 120)
 #   AG_MUTATE_MAX          mutant budget                         (default: 20)
 #   AG_PYTHON              interpreter for Python projects       (default: python3)
-#   AG_POLICY              policy file outside the patch tree    (default: the baseline's adversary-gate.json)
+#   AG_POLICY              policy file outside the patch tree    (default: the baseline's
+#                          adversary-gate.json if it has one, else the tools' defaults;
+#                          set and missing: exit 3)
 #   AG_SANDBOX             none | bwrap                          (default: none)
 #   AG_MAX_PROCESSES       as root: each test run's own process limit (default: ag-run's, 1024)
 #   AG_BIN_DIR             where the ag-* binaries are           (default: this repo's node_modules/.bin)
@@ -35,11 +40,14 @@ while [ $# -gt 0 ]; do
     --base) [ $# -ge 2 ] || usage; BASE=$2; shift 2 ;;
     --head) [ $# -ge 2 ] || usage; HEAD_REF=$2; shift 2 ;;
     --out) [ $# -ge 2 ] || usage; OUT=$2; shift 2 ;;
-    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^set -u$/p' "$0" | sed '$d'; exit 0 ;;
     *) usage ;;
   esac
 done
 
+unset CDPATH
+# A directory named like a flag would be read as one by mkdir, cd and the tools.
+case "$OUT" in -*) OUT=./$OUT ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
 BIN=${AG_BIN_DIR:-$here/../node_modules/.bin}
 TEST_COMMAND=${AG_TEST_COMMAND:-npm test}
@@ -52,6 +60,11 @@ MUTATE_MAX=${AG_MUTATE_MAX:-20}
 PYTHON=${AG_PYTHON:-python3}
 SANDBOX=${AG_SANDBOX:-none}
 
+# A policy asked for by name and missing is bad usage, never a silent fall back to the defaults.
+if [ -n "${AG_POLICY:-}" ] && [ ! -f "$AG_POLICY" ]; then
+  echo "gate.sh: AG_POLICY names no file: $AG_POLICY" >&2
+  exit 3
+fi
 git rev-parse --git-dir >/dev/null 2>&1 || { echo "gate.sh: not inside a git repository" >&2; exit 3; }
 base_sha=$(git rev-parse --verify --quiet "$BASE^{commit}") || { echo "gate.sh: unknown base ref: $BASE" >&2; exit 3; }
 head_sha=$(git rev-parse --verify --quiet "$HEAD_REF^{commit}") || { echo "gate.sh: unknown head ref: $HEAD_REF" >&2; exit 3; }
@@ -81,43 +94,63 @@ git archive "$head_sha" | tar -x -C "$WORK/coverage-tree" || exit 3
 git diff --no-color --no-ext-diff --find-renames "$base_sha" "$head_sha" > "$OUT/changes.diff.tmp" &&
   mv "$OUT/changes.diff.tmp" "$OUT/changes.diff" || exit 3
 
-POLICY=${AG_POLICY:-$OUT/baseline/adversary-gate.json}
-policy_args=""
-[ -f "$POLICY" ] && policy_args="--policy $POLICY"
-run_args=""
-[ -n "${AG_JUNIT:-}" ] && run_args="--junit $AG_JUNIT"
-[ -n "${AG_MAX_PROCESSES:-}" ] && run_args="$run_args --max-processes $AG_MAX_PROCESSES"
+# The policy comes from outside the patch: AG_POLICY, or the baseline's adversary-gate.json
+# when the baseline has one (without it every tool judges under the defaults).
+if [ -n "${AG_POLICY:-}" ]; then
+  POLICY=$AG_POLICY
+elif [ -f "$OUT/baseline/adversary-gate.json" ]; then
+  POLICY=$OUT/baseline/adversary-gate.json
+else
+  POLICY=""
+fi
+# Every argument below is passed as one word, whatever its spaces or quotes: each tool's
+# argument list is built with `set --` (POSIX sh has no arrays), never by splitting a string.
+# with_policy CMD ARGS...: runs CMD ARGS... with `--policy FILE` appended when there is one.
+with_policy() {
+  if [ -n "$POLICY" ]; then "$@" --policy "$POLICY"; else "$@"; fi
+}
 
-# 1. did the tests run, and what happened
-"$BIN/ag-run" 9>&- --baseline "$OUT/baseline" --patch "$OUT/patch" --diff "$OUT/changes.diff" \
+# 1. did the patch touch what it must not: first, on the exported trees, before any of the
+# patch's code (its tests, its coverage command) has run and could rewrite what it digests.
+with_policy "$BIN/ag-oracle" 9>&- --diff "$OUT/changes.diff" --baseline "$OUT/baseline" --patch "$OUT/patch" \
+  --quiet --out "$OUT/oracle.json" || true
+oracle_sum=$(sha256sum 2>/dev/null <"$OUT/oracle.json")
+
+# 2. did the tests run, and what happened
+set -- --baseline "$OUT/baseline" --patch "$OUT/patch" --diff "$OUT/changes.diff" \
   --test-command "$TEST_COMMAND" --full-suite-command "$FULL_SUITE_COMMAND" \
-  --rounds "$ROUNDS" --timeout "$TIMEOUT" --sandbox "$SANDBOX" $run_args --quiet \
-  --out "$OUT/run.json" || true
+  --rounds "$ROUNDS" --timeout "$TIMEOUT" --sandbox "$SANDBOX"
+[ -n "${AG_JUNIT:-}" ] && set -- "$@" --junit "$AG_JUNIT"
+[ -n "${AG_MAX_PROCESSES:-}" ] && set -- "$@" --max-processes "$AG_MAX_PROCESSES"
+"$BIN/ag-run" 9>&- "$@" --quiet --out "$OUT/run.json" || true
 
-# 2. were the changed lines executed
-coverage_args=""
+# 3. were the changed lines executed
+set -- --diff "$OUT/changes.diff"
 if [ -n "$COVERAGE_COMMAND" ]; then
   sh "$here/lib/run-isolated.sh" 9>&- "$WORK/coverage-tree" "$TIMEOUT" "$COVERAGE_COMMAND" >"$OUT/coverage.log" 2>&1 || true
   if [ -f "$WORK/coverage-tree/$COVERAGE_REPORT" ] && [ ! -L "$WORK/coverage-tree/$COVERAGE_REPORT" ]; then
-    mkdir -p "$OUT/coverage" && cp "$WORK/coverage-tree/$COVERAGE_REPORT" "$OUT/coverage/" &&
-      coverage_args="--coverage $OUT/coverage/$(basename "$COVERAGE_REPORT") --root $WORK/coverage-tree"
+    report=$OUT/coverage/$(basename "$COVERAGE_REPORT")
+    mkdir -p "$OUT/coverage" && cp "$WORK/coverage-tree/$COVERAGE_REPORT" "$report" &&
+      set -- "$@" --coverage "$report" --root "$WORK/coverage-tree"
   fi
 fi
-"$BIN/ag-diffcov" 9>&- --diff "$OUT/changes.diff" $coverage_args $policy_args --quiet \
-  --out "$OUT/diffcov.json" --markdown "$OUT/diffcov.md" || true
+with_policy "$BIN/ag-diffcov" 9>&- "$@" --quiet --out "$OUT/diffcov.json" --markdown "$OUT/diffcov.md" || true
 
-# 3. would the tests notice if the changed lines were wrong
-"$BIN/ag-mutate" 9>&- --diff "$OUT/changes.diff" --tree "$OUT/patch" --test-command "$TEST_COMMAND" \
-  --max "$MUTATE_MAX" --python "$PYTHON" --sandbox "$SANDBOX" $policy_args --quiet --out "$OUT/mutation.json" || true
+# 4. would the tests notice if the changed lines were wrong (AG_TIMEOUT limits its runs too)
+with_policy "$BIN/ag-mutate" 9>&- --diff "$OUT/changes.diff" --tree "$OUT/patch" --test-command "$TEST_COMMAND" \
+  --max "$MUTATE_MAX" --timeout "$TIMEOUT" --python "$PYTHON" --sandbox "$SANDBOX" --quiet --out "$OUT/mutation.json" || true
 
-# 4. did the patch touch what it must not
-"$BIN/ag-oracle" 9>&- --diff "$OUT/changes.diff" --baseline "$OUT/baseline" --patch "$OUT/patch" \
-  $policy_args --quiet --out "$OUT/oracle.json" || true
+# oracle.json must still be what ag-oracle wrote before the patch's code ran. A changed one
+# is moved aside (never uploaded or read as evidence): ag-decide then holds on it as missing.
+if [ -f "$OUT/oracle.json" ] && [ "$(sha256sum <"$OUT/oracle.json")" != "$oracle_sum" ]; then
+  echo "gate.sh: oracle.json changed after ag-oracle wrote it (kept as oracle.json.changed): HOLD" >&2
+  mv -f "$OUT/oracle.json" "$OUT/oracle.json.changed"
+fi
 
 # 5. the verdict (written whatever the tools did: missing evidence is HOLD)
 set --
 for kind in run diffcov mutation oracle; do set -- "$@" --evidence "$OUT/$kind.json"; done
-"$BIN/ag-decide" 9>&- --diff "$OUT/changes.diff" "$@" $policy_args \
+with_policy "$BIN/ag-decide" 9>&- --diff "$OUT/changes.diff" "$@" \
   --out "$OUT/verdict.json" --markdown "$OUT/verdict.md"
 decided=$?
 

