@@ -11,12 +11,21 @@
 # Another run on the same --out (it holds DIR.lock) is exit 2 at once, with nothing written.
 # A REJECT or HOLD never stops the pipeline half-way: every artefact is written first.
 #
-# Settings (environment):
-#   AG_TEST_COMMAND        the claim / full-suite command        (default: npm test)
+# With no settings it finds out, from the baseline tree, the install command (from the lock
+# file: npm ci, pnpm install --frozen-lockfile, yarn install --immutable; no lock: npm install;
+# lifecycle scripts off), the test runner (vitest, jest, mocha, ava, node --test, tap, tape,
+# pytest) and the commands that run it with a per-test report and a coverage report, and prints
+# what it found. Dependencies are installed once per side, each in its own copy.
+#
+# Settings (environment; each overrides what is detected):
+#   AG_TEST_COMMAND        the claim / full-suite command        (default: detected)
 #   AG_FULL_SUITE_COMMAND  the full-suite command                (default: AG_TEST_COMMAND)
-#   AG_COVERAGE_COMMAND    writes a coverage report in the patch tree (empty: no coverage)
-#   AG_COVERAGE_REPORT     that report's path, relative to the tree (default: coverage/lcov.info)
-#   AG_JUNIT               a JUnit report path the test command writes (optional)
+#   AG_COVERAGE_COMMAND    writes a coverage report in the patch tree (default: detected when
+#                          AG_TEST_COMMAND is not set; empty: no coverage)
+#   AG_COVERAGE_REPORT     that report's path, relative to the tree (default: detected, else coverage/lcov.info)
+#   AG_JUNIT               a JUnit report path the test command writes (default: detected)
+#   AG_INSTALL_COMMAND     installs a side's dependencies        (default: detected; empty: none)
+#   AG_INSTALL_TIMEOUT     seconds for one install               (default: 900)
 #   AG_ROUNDS              claim rounds on the patch             (default: 3)
 #   AG_TIMEOUT             seconds per test run: ag-run's executions, ag-mutate's
 #                          baseline runs (--timeout), the coverage command (default: 120)
@@ -50,10 +59,7 @@ unset CDPATH
 case "$OUT" in -*) OUT=./$OUT ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
 BIN=${AG_BIN_DIR:-$here/../node_modules/.bin}
-TEST_COMMAND=${AG_TEST_COMMAND:-npm test}
-FULL_SUITE_COMMAND=${AG_FULL_SUITE_COMMAND:-$TEST_COMMAND}
-COVERAGE_COMMAND=${AG_COVERAGE_COMMAND:-}
-COVERAGE_REPORT=${AG_COVERAGE_REPORT:-coverage/lcov.info}
+INSTALL_TIMEOUT=${AG_INSTALL_TIMEOUT:-900}
 ROUNDS=${AG_ROUNDS:-3}
 TIMEOUT=${AG_TIMEOUT:-120}
 MUTATE_MAX=${AG_MUTATE_MAX:-20}
@@ -116,17 +122,84 @@ with_policy "$BIN/ag-oracle" 9>&- --diff "$OUT/changes.diff" --baseline "$OUT/ba
   --quiet --out "$OUT/oracle.json" || true
 oracle_sum=$(sha256sum 2>/dev/null <"$OUT/oracle.json")
 
+# What the checkout is, found out from the BASELINE (the runner is the baseline's, never one
+# the patch brings): the install command, the test runner and the commands that run it with a
+# per-test report and a coverage report. Every AG_* setting given overrides what is detected.
+detected=$(node "$here/lib/detect.mjs" 9>&- --tree "$OUT/baseline" --python "$PYTHON" 2>"$WORK/detected.txt") ||
+  { cat "$WORK/detected.txt" >&2; exit 3; }
+eval "$detected"
+TEST_COMMAND=${AG_TEST_COMMAND:-$AG_DETECTED_TEST_COMMAND}
+FULL_SUITE_COMMAND=${AG_FULL_SUITE_COMMAND:-$TEST_COMMAND}
+if [ -n "${AG_TEST_COMMAND:-}" ]; then
+  # A test command given by hand brings its own reports: nothing detected is added to it.
+  COVERAGE_COMMAND=${AG_COVERAGE_COMMAND:-}
+  COVERAGE_REPORT=${AG_COVERAGE_REPORT:-coverage/lcov.info}
+  JUNIT=${AG_JUNIT:-}
+else
+  COVERAGE_COMMAND=${AG_COVERAGE_COMMAND-$AG_DETECTED_COVERAGE_COMMAND}
+  COVERAGE_REPORT=${AG_COVERAGE_REPORT:-${AG_DETECTED_COVERAGE_REPORT:-coverage/lcov.info}}
+  JUNIT=${AG_JUNIT-$AG_DETECTED_JUNIT}
+fi
+INSTALL_COMMAND=${AG_INSTALL_COMMAND-$AG_DETECTED_INSTALL_COMMAND}
+# One short block at the start: what was detected, or what the settings chose instead.
+if [ -z "${AG_TEST_COMMAND:-}${AG_INSTALL_COMMAND+set}${AG_COVERAGE_COMMAND+set}${AG_JUNIT+set}" ]; then
+  cat "$WORK/detected.txt" >&2
+else
+  {
+    echo "adversary-gate settings (AG_*) over what was detected:"
+    echo "  tests: ${TEST_COMMAND:-none}"
+    echo "  install: ${INSTALL_COMMAND:-none}"
+    echo "  coverage: ${COVERAGE_COMMAND:-none}"
+  } >&2
+fi
+
+# Dependencies: installed once per side, each in its own copy, outside the runs' timeout (the
+# install has its own, AG_INSTALL_TIMEOUT); a side whose package files equal the other's
+# shares its install. Each tree's node_modules becomes a link to its side's packages, and
+# every copy a tool makes gets its own folder of links to them. A failed install is named
+# here and leaves that side unmeasured: a HOLD, never a test failure.
+installed=yes
+if [ -n "$INSTALL_COMMAND" ]; then
+  same=yes
+  for f in package.json package-lock.json npm-shrinkwrap.json pnpm-lock.yaml yarn.lock .npmrc .yarnrc.yml; do
+    if [ -e "$OUT/baseline/$f" ] || [ -e "$OUT/patch/$f" ]; then
+      cmp -s "$OUT/baseline/$f" "$OUT/patch/$f" || same=no
+    fi
+  done
+  sh "$here/lib/install-deps.sh" 9>&- "$OUT/baseline" "$WORK/deps-baseline" "$INSTALL_TIMEOUT" "$INSTALL_COMMAND" || installed=no
+  if [ "$installed" = yes ] && [ "$same" = yes ]; then
+    ln -s "$WORK/deps-baseline/node_modules" "$OUT/patch/node_modules" || exit 3
+  elif [ "$installed" = yes ]; then
+    sh "$here/lib/install-deps.sh" 9>&- "$OUT/patch" "$WORK/deps-patch" "$INSTALL_TIMEOUT" "$INSTALL_COMMAND" || installed=no
+  fi
+  if [ "$installed" = yes ]; then
+    # The coverage tree is run in place: its own folder of links, which its uid may write beside.
+    packages=$(cd "$OUT/patch/node_modules" && pwd -P) && mkdir "$WORK/coverage-tree/node_modules" &&
+      for p in "$packages"/* "$packages"/.[!.]*; do
+        case "$(basename "$p")" in .cache|.vite|'*'|'.[!.]*') continue ;; esac
+        ln -s "$p" "$WORK/coverage-tree/node_modules/"
+      done
+  else
+    echo "gate.sh: the install failed: the tests are not run (HOLD: run and mutation evidence missing)" >&2
+  fi
+fi
+[ -n "$TEST_COMMAND" ] || echo "gate.sh: no test command: ${AG_DETECTED_PROBLEMS:-nothing detected} (HOLD: run and mutation evidence missing)" >&2
+measure=no
+[ "$installed" = yes ] && [ -n "$TEST_COMMAND" ] && measure=yes
+
 # 2. did the tests run, and what happened
-set -- --baseline "$OUT/baseline" --patch "$OUT/patch" --diff "$OUT/changes.diff" \
-  --test-command "$TEST_COMMAND" --full-suite-command "$FULL_SUITE_COMMAND" \
-  --rounds "$ROUNDS" --timeout "$TIMEOUT" --sandbox "$SANDBOX"
-[ -n "${AG_JUNIT:-}" ] && set -- "$@" --junit "$AG_JUNIT"
-[ -n "${AG_MAX_PROCESSES:-}" ] && set -- "$@" --max-processes "$AG_MAX_PROCESSES"
-"$BIN/ag-run" 9>&- "$@" --quiet --out "$OUT/run.json" || true
+if [ "$measure" = yes ]; then
+  set -- --baseline "$OUT/baseline" --patch "$OUT/patch" --diff "$OUT/changes.diff" \
+    --test-command "$TEST_COMMAND" --full-suite-command "$FULL_SUITE_COMMAND" \
+    --rounds "$ROUNDS" --timeout "$TIMEOUT" --sandbox "$SANDBOX"
+  [ -n "$JUNIT" ] && set -- "$@" --junit "$JUNIT"
+  [ -n "${AG_MAX_PROCESSES:-}" ] && set -- "$@" --max-processes "$AG_MAX_PROCESSES"
+  "$BIN/ag-run" 9>&- "$@" --quiet --out "$OUT/run.json" || true
+fi
 
 # 3. were the changed lines executed
 set -- --diff "$OUT/changes.diff"
-if [ -n "$COVERAGE_COMMAND" ]; then
+if [ -n "$COVERAGE_COMMAND" ] && [ "$measure" = yes ]; then
   sh "$here/lib/run-isolated.sh" 9>&- "$WORK/coverage-tree" "$TIMEOUT" "$COVERAGE_COMMAND" >"$OUT/coverage.log" 2>&1 || true
   if [ -f "$WORK/coverage-tree/$COVERAGE_REPORT" ] && [ ! -L "$WORK/coverage-tree/$COVERAGE_REPORT" ]; then
     report=$OUT/coverage/$(basename "$COVERAGE_REPORT")
@@ -137,8 +210,10 @@ fi
 with_policy "$BIN/ag-diffcov" 9>&- "$@" --quiet --out "$OUT/diffcov.json" --markdown "$OUT/diffcov.md" || true
 
 # 4. would the tests notice if the changed lines were wrong (AG_TIMEOUT limits its runs too)
-with_policy "$BIN/ag-mutate" 9>&- --diff "$OUT/changes.diff" --tree "$OUT/patch" --test-command "$TEST_COMMAND" \
-  --max "$MUTATE_MAX" --timeout "$TIMEOUT" --python "$PYTHON" --sandbox "$SANDBOX" --quiet --out "$OUT/mutation.json" || true
+if [ "$measure" = yes ]; then
+  with_policy "$BIN/ag-mutate" 9>&- --diff "$OUT/changes.diff" --tree "$OUT/patch" --test-command "$TEST_COMMAND" \
+    --max "$MUTATE_MAX" --timeout "$TIMEOUT" --python "$PYTHON" --sandbox "$SANDBOX" --quiet --out "$OUT/mutation.json" || true
+fi
 
 # oracle.json must still be what ag-oracle wrote before the patch's code ran. A changed one
 # is moved aside (never uploaded or read as evidence): ag-decide then holds on it as missing.
@@ -150,6 +225,8 @@ fi
 # 5. the verdict (written whatever the tools did: missing evidence is HOLD)
 set --
 for kind in run diffcov mutation oracle; do set -- "$@" --evidence "$OUT/$kind.json"; done
+# The trees every evidence file must have measured, from git itself (never from the evidence).
+set -- "$@" --baseline-tree "$(git rev-parse "$base_sha^{tree}")" --patch-tree "$(git rev-parse "$head_sha^{tree}")"
 with_policy "$BIN/ag-decide" 9>&- --diff "$OUT/changes.diff" "$@" \
   --out "$OUT/verdict.json" --markdown "$OUT/verdict.md"
 decided=$?

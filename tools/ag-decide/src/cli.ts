@@ -7,6 +7,13 @@ import { computeStats, readLog, statsTable } from './stats.js';
 const name = 'ag-decide';
 const version = packageVersion(import.meta.url);
 
+/** A git tree id flag: 40 or 64 lower-case hex digits, or absent. */
+function treeArg(value: unknown, flag: string): string | undefined {
+  const v = optionalArg(value, flag);
+  if (v !== undefined && !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(v)) throw new UsageError(`--${flag} must be a git tree id (40 or 64 lower-case hex digits), got "${v}"`);
+  return v;
+}
+
 const decideCommand = defineCommand({
   meta: {
     name,
@@ -21,6 +28,8 @@ const decideCommand = defineCommand({
     annotations: { type: 'boolean', description: 'Print GitHub workflow commands (::error file=…,line=…::) for every finding on stdout' },
     log: outputFlag('Append one evidence-log record (JSONL) here; needs --model'),
     model: { type: 'string', description: 'The model whose patch this is, for --log', valueHint: 'NAME' },
+    'baseline-tree': { type: 'string', description: "The baseline tree's git id (git rev-parse BASE^{tree}): evidence that measured another tree is stale", valueHint: 'ID' },
+    'patch-tree': { type: 'string', description: "The patch tree's git id (git rev-parse HEAD^{tree}): evidence that measured another tree is stale", valueHint: 'ID' },
     ...sharedArgs,
     out: { ...sharedArgs.out, description: 'Where to write verdict.json (a regular file there is deleted first, whatever happens next)', required: true },
   },
@@ -30,6 +39,7 @@ const decideCommand = defineCommand({
     if ((logFile === undefined) !== (model === undefined)) throw new UsageError('--log and --model go together');
     const out = requiredArg(args.out, 'out');
     if (out === '-' && args.annotations === true) throw new UsageError('--annotations and --out - both write to stdout; choose one');
+    const trees = { baseline: treeArg(args['baseline-tree'], 'baseline-tree'), patch: treeArg(args['patch-tree'], 'patch-tree') };
     const verdict = await runDecision({
       diff: requiredArg(args.diff, 'diff'),
       evidence: repeatedArg(rawArgs, 'evidence'),
@@ -39,6 +49,7 @@ const decideCommand = defineCommand({
       markdown: optionalArg(args.markdown, 'markdown'),
       log: logFile !== undefined && model !== undefined ? { file: logFile, model } : undefined,
       tool: { name, version },
+      trees,
     });
     if (!args.quiet) {
       const codes = [...new Set(verdict.reasons.map((r) => r.code))].join(', ');

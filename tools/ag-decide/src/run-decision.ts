@@ -23,6 +23,8 @@ export interface DecisionOptions {
   readonly annotations?: boolean;
   readonly log?: { readonly file: string; readonly model: string };
   readonly tool: { readonly name: string; readonly version: string };
+  /** The trees the evidence must have measured (git tree ids), as the trusted side names them. */
+  readonly trees?: { readonly baseline?: string | undefined; readonly patch?: string | undefined };
 }
 
 /** Exit code of a verdict: ACCEPT 0, REJECT 1, HOLD 2. */
@@ -34,7 +36,8 @@ export function exitCodeOf(verdict: VerdictArtefact['verdict']): 0 | 1 | 2 {
 export async function runDecision(opts: DecisionOptions): Promise<VerdictArtefact> {
   const diff = await readDiff(opts.diff);
   const [evidence, policy] = await Promise.all([readEvidenceFiles(opts.evidence), loadPolicy(opts.policy)]);
-  const verdict = decide({ diff, evidence, policy, tool: opts.tool });
+  const trees = { ...(opts.trees?.baseline === undefined ? {} : { baseline: opts.trees.baseline }), ...(opts.trees?.patch === undefined ? {} : { patch: opts.trees.patch }) };
+  const verdict = decide({ diff, evidence, policy, tool: opts.tool, trees });
   // Validated against the verdict schema before it is written: a verdict the contract refuses is a bug, never a verdict.
   const text = await writeArtefact(opts.out, verdict);
   const accepted = acceptedEvidence(verdict, evidence);

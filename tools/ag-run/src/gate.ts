@@ -6,7 +6,7 @@
 import { promises as fs, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { childEnv, classifyPath, defaultLimits, InputError, probeBwrap, readDiff, removeTree, UsageError } from '@adversary-gate/core';
+import { childEnv, classifyPath, defaultLimits, gitTreeId, InputError, probeBwrap, readDiff, removeTree, UsageError } from '@adversary-gate/core';
 import { loadJson, readRegularFile, sha256, type Claim, type Execution, type RunArtefact, type Runner } from '@adversary-gate/schemas';
 import { assemble } from './assemble.js';
 import { parseDeclaredCommands } from './commands-json.js';
@@ -81,6 +81,11 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
   const diff = await readDiff(opts.diff);
   const inputs: RunArtefact['inputs'] = [{ role: 'diff', path: opts.diff === '-' ? '-' : opts.diff, sha256: diff.sha256 }];
   const faults: RunArtefact['faults'] = [];
+  // The trees as the tests found them (the link to the installed packages a pipeline adds left out).
+  const treeIds = Promise.all([gitTreeId(baseline, ['node_modules']), gitTreeId(patch, ['node_modules'])]).catch((e: unknown) => {
+    faults.push({ code: 'TREE_ID', message: `the trees' git ids could not be computed: ${e instanceof Error ? e.message : String(e)}` });
+    return null;
+  });
   const workRoot = await fs.mkdtemp(path.join(os.tmpdir(), 'ag-run-'));
   let prepared: Promise<PreparedRun>[] = [];
   try {
@@ -187,11 +192,12 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
     const timing: Record<string, number> = {};
     for (const [i, r] of records.entries()) timing[`execution_${i + 1}_${r.execution.side}_${r.execution.round}_seconds`] = round3(r.durationMs / 1000);
     timing.total_seconds = round3(Number(process.hrtime.bigint() - started) / 1e9);
+    const ids = await treeIds;
     return {
       schema: 'adversary-gate/run',
       schema_version: 1,
       tool: { name: tool.name, version: tool.version },
-      subject: { diff_sha256: diff.sha256 },
+      subject: { diff_sha256: diff.sha256, ...(ids === null ? {} : { baseline_tree: ids[0], patch_tree: ids[1] }) },
       inputs,
       faults,
       timing,
