@@ -5,7 +5,7 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { bwrapArgv, childEnv, copyTree, freshIdentity, runProcess, toolchainDirs, withLimits, type Identity, type ProcessResult, type ResourceLimits } from '@adversary-gate/core';
+import { bwrapArgv, childEnv, copyTree, freshIdentity, installedPackages, runProcess, toolchainDirs, withLimits, type Identity, type ProcessResult, type ResourceLimits } from '@adversary-gate/core';
 import { decodeUtf8Strict, LoadError, readRegularFile, type Execution, type Runner } from '@adversary-gate/schemas';
 import { judge, type ReportRead } from './judge.js';
 import type { IdResolver } from './reports/junit.js';
@@ -75,6 +75,8 @@ export interface PreparedRun {
   readonly tmp: string;
   readonly reportDir: string;
   readonly user: Identity | null;
+  /** The installed packages the tree's node_modules leads to (bound read-only in the sandbox), or null. */
+  readonly packages: string | null;
 }
 
 /** Make the run directory of one plan (the copy is taken now, from the original tree). */
@@ -87,9 +89,9 @@ export async function prepareRun(plan: ExecutionPlan, ctx: ExecutionContext): Pr
   await fs.mkdir(dir, { recursive: true });
   const user: Identity | null = ctx.isolateUser ? freshIdentity() : null;
   // The copy is written owned by the run's uid; the directories around it are given to it too.
-  await Promise.all([fs.mkdir(home), fs.mkdir(tmp), fs.mkdir(reportDir), copyTree(plan.tree, tree, user ?? undefined)]);
+  const [packages] = await Promise.all([installedPackages(plan.tree), fs.mkdir(home), fs.mkdir(tmp), fs.mkdir(reportDir), copyTree(plan.tree, tree, user ?? undefined)]);
   if (user !== null) await Promise.all([dir, home, tmp, reportDir].map((d) => fs.lchown(d, user.uid, user.gid)));
-  return { dir, tree, home, tmp, reportDir, user };
+  return { dir, tree, home, tmp, reportDir, user, packages };
 }
 
 /**
@@ -99,7 +101,7 @@ export async function prepareRun(plan: ExecutionPlan, ctx: ExecutionContext): Pr
  * the judging is held until the returned promise is awaited.
  */
 export async function execute(plan: ExecutionPlan, ctx: ExecutionContext, prepared: PreparedRun): Promise<{ readonly judged: Promise<ExecutionRecord> }> {
-  const { dir, tree, home, tmp, reportDir, user } = prepared;
+  const { dir, tree, home, tmp, reportDir, user, packages } = prepared;
   const autoJunit = ctx.junit === null && plan.runner === 'pytest' ? path.join(reportDir, 'junit.xml') : null;
   const env = childEnv({
     home,
@@ -117,7 +119,8 @@ export async function execute(plan: ExecutionPlan, ctx: ExecutionContext, prepar
       writable: [dir],
       chdir: tree,
       hide: [...ctx.keepOut, ...(ctx.callerHome !== undefined ? [ctx.callerHome] : [])],
-      readOnly: toolchainDirs({ path: env.PATH!, command: plan.command, keepOut: ctx.keepOut, home: ctx.callerHome }),
+      // The installed packages the copy's folder of links leads to, read-only.
+      readOnly: [...toolchainDirs({ path: env.PATH!, command: plan.command, keepOut: ctx.keepOut, home: ctx.callerHome }), ...(packages === null ? [] : [packages])],
       ...(user !== null ? { user } : {}),
     });
   const limits: ResourceLimits = user !== null ? { ...ctx.limits, processes: ctx.processLimit } : ctx.limits;
