@@ -2,11 +2,13 @@
 // adversary-gate as a zx script, for teams without make:
 //
 //   node pipelines/gate.mjs --base origin/main [--head HEAD] [--out .adversary-gate]
-//     [--test-command 'npm test'] [--full-suite-command CMD] [--coverage-command CMD]
-//     [--coverage-report coverage/lcov.info] [--junit PATH] [--rounds 3] [--timeout 120]
-//     [--mutate-max 20] [--python python3] [--policy FILE] [--sandbox none|bwrap]
+//     [--test-command CMD] [--full-suite-command CMD] [--coverage-command CMD]
+//     [--coverage-report PATH] [--junit PATH] [--install-command CMD] [--rounds 3]
+//     [--timeout 120] [--mutate-max 20] [--python python3] [--policy FILE] [--sandbox none|bwrap]
 //
-// Same steps as gate.sh and gate.mk; exits with `ag-decide check`: 0 ACCEPT, 1 REJECT,
+// Same steps as gate.sh: with no --test-command it detects the install command, the runner
+// and its report wiring from the baseline tree (ag-core's detectProject), installs each side
+// once, and runs the detected commands; every flag overrides what is detected. exits with `ag-decide check`: 0 ACCEPT, 1 REJECT,
 // 2 HOLD, 3 bad usage. Every artefact is written before the check, whatever the verdict.
 // ag-oracle runs first, on the exported trees, before any of the patch's code runs; --timeout
 // limits ag-run's executions, ag-mutate's baseline runs and the coverage command. --policy
@@ -17,6 +19,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { $, fs, minimist, os, path } from 'zx';
+import { detectProject, wirePytest } from '@adversary-gate/core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const argv = minimist(process.argv.slice(2), {
@@ -25,6 +28,8 @@ const argv = minimist(process.argv.slice(2), {
     'head',
     'out',
     'test-command',
+    'install-command',
+    'install-timeout',
     'full-suite-command',
     'coverage-command',
     'coverage-report',
@@ -41,8 +46,6 @@ const argv = minimist(process.argv.slice(2), {
     base: 'origin/main',
     head: 'HEAD',
     out: '.adversary-gate',
-    'test-command': 'npm test',
-    'coverage-report': 'coverage/lcov.info',
     rounds: 3,
     timeout: 120,
     'mutate-max': 20,
@@ -118,8 +121,47 @@ await fs.rename(`${diff}.tmp`, diff);
 const policy =
   argv.policy === undefined ? path.join(out, 'baseline', 'adversary-gate.json') : path.resolve(argv.policy);
 const policyArgs = (await fs.pathExists(policy)) ? ['--policy', policy] : [];
-const testCommand = argv['test-command'];
+// What the checkout is, from the baseline (the runner is the baseline's); flags override.
+const plan = detectProject(path.join(out, 'baseline'));
+const wiring = plan.runner === 'pytest' ? wirePytest(argv.python) : plan.wiring;
+const given = argv['test-command'] !== undefined;
+const testCommand = argv['test-command'] ?? wiring?.test_command ?? '';
 const fullSuite = argv['full-suite-command'] ?? testCommand;
+const junit = argv.junit ?? (given || wiring?.report.kind !== 'junit' ? undefined : wiring.report.path);
+const coverageCommand = argv['coverage-command'] ?? (given ? undefined : (wiring?.coverage_command ?? undefined));
+const coverageReport = argv['coverage-report'] ?? (given ? undefined : wiring?.coverage_report) ?? 'coverage/lcov.info';
+const installCommand = argv['install-command'] ?? plan.install_command ?? '';
+console.error(
+  [
+    `gate.mjs: tests: ${testCommand || 'none'}${given ? '' : ` (detected: ${plan.found.join('; ')})`}`,
+    `gate.mjs: install: ${installCommand || 'none'}; coverage: ${coverageCommand ?? 'none'}`,
+    ...plan.problems.map((p) => `gate.mjs: problem: ${p}`),
+  ].join('\n'),
+);
+// Each side installed once, in its own copy (install-deps.sh); equal package files share one.
+let installed = true;
+if (installCommand !== '') {
+  const sideFiles = ['package.json', 'package-lock.json', 'npm-shrinkwrap.json', 'pnpm-lock.yaml', 'yarn.lock', '.npmrc', '.yarnrc.yml'];
+  const read = (side, f) => fs.readFileSync(path.join(out, side, f), 'utf8');
+  const same = sideFiles.every((f) => {
+    const [a, b] = ['baseline', 'patch'].map((side) => (fs.existsSync(path.join(out, side, f)) ? read(side, f) : null));
+    return a === b;
+  });
+  const install = async (side) =>
+    (await $({ nothrow: true, quiet: false })`sh ${path.join(here, 'lib', 'install-deps.sh')} ${path.join(out, side)} ${path.join(work, `deps-${side}`)} ${String(argv['install-timeout'] ?? 900)} ${installCommand}`).exitCode === 0;
+  installed = await install('baseline');
+  if (installed && same) await fs.symlink(path.join(work, 'deps-baseline', 'node_modules'), path.join(out, 'patch', 'node_modules'));
+  else if (installed) installed = await install('patch');
+  if (installed) {
+    const packages = fs.realpathSync(path.join(out, 'patch', 'node_modules'));
+    await fs.mkdirp(path.join(coverageTree, 'node_modules'));
+    for (const name of fs.readdirSync(packages)) {
+      if (name !== '.cache' && name !== '.vite') await fs.symlink(path.join(packages, name), path.join(coverageTree, 'node_modules', name));
+    }
+  } else console.error('gate.mjs: the install failed: the tests are not run (HOLD: run and mutation evidence missing)');
+}
+if (testCommand === '') console.error(`gate.mjs: no test command: ${plan.problems.join('; ') || 'nothing detected'} (HOLD)`);
+const measured = installed && testCommand !== '';
 const oracleFile = path.join(out, 'oracle.json');
 const digest = (file) => {
   try {
@@ -145,7 +187,7 @@ await measure([
 ]);
 const oracleDigest = digest(oracleFile);
 
-await measure([
+if (measured) await measure([
   bin('ag-run'),
   '--baseline',
   path.join(out, 'baseline'),
@@ -163,19 +205,19 @@ await measure([
   String(argv.timeout),
   '--sandbox',
   argv.sandbox,
-  ...(argv.junit ? ['--junit', argv.junit] : []),
+  ...(junit ? ['--junit', junit] : []),
   '--quiet',
   '--out',
   path.join(out, 'run.json'),
 ]);
 
 const coverageArgs = [];
-if (argv['coverage-command']) {
+if (coverageCommand && measured) {
   const r = await $({
     nothrow: true,
-  })`sh ${path.join(here, 'lib', 'run-isolated.sh')} ${coverageTree} ${String(argv.timeout)} ${argv['coverage-command']}`;
+  })`sh ${path.join(here, 'lib', 'run-isolated.sh')} ${coverageTree} ${String(argv.timeout)} ${coverageCommand}`;
   await fs.writeFile(path.join(out, 'coverage.log'), r.stdout + r.stderr);
-  const report = path.join(coverageTree, argv['coverage-report']);
+  const report = path.join(coverageTree, coverageReport);
   const stat = await fs.lstat(report).catch(() => null);
   if (stat?.isFile()) {
     const kept = path.join(out, 'coverage', path.basename(report));
@@ -196,7 +238,7 @@ await measure([
   path.join(out, 'diffcov.md'),
 ]);
 
-await measure([
+if (measured) await measure([
   bin('ag-mutate'),
   '--diff',
   diff,
@@ -227,10 +269,16 @@ if (oracleNow !== null && oracleNow !== oracleDigest) {
 }
 
 const evidence = ['run', 'diffcov', 'mutation', 'oracle'].flatMap((k) => ['--evidence', path.join(out, `${k}.json`)]);
+// The trees every evidence file must have measured, from git itself (never from the evidence).
+const treeOf = async (sha) => (await $`git rev-parse ${`${sha}^{tree}`}`).stdout.trim();
 await measure([
   bin('ag-decide'),
   '--diff',
   diff,
+  '--baseline-tree',
+  await treeOf(baseSha),
+  '--patch-tree',
+  await treeOf(headSha),
   ...evidence,
   ...policyArgs,
   '--out',

@@ -1,6 +1,12 @@
 # adversary-gate as Makefile targets, usable from any git repository:
 #
-#   make -f /path/to/adversary-gate/pipelines/gate.mk BASE=origin/main TEST_COMMAND='npm test'
+#   make -f /path/to/adversary-gate/pipelines/gate.mk BASE=origin/main
+#
+# With no TEST_COMMAND it detects, from the baseline tree, the install command, the runner and
+# the commands that run it with a per-test report and a coverage report (detected.sh), and
+# installs each side's dependencies once, in its own copy (deps.stamp), as gate.sh does. Every
+# variable given (TEST_COMMAND, COVERAGE_COMMAND, COVERAGE_REPORT, JUNIT, INSTALL_COMMAND)
+# overrides what is detected.
 #
 # File targets run from changes.diff to verdict.json; the final `gate` target is
 # `ag-decide check` (make fails unless the verdict is ACCEPT). A measuring tool that exits
@@ -24,11 +30,13 @@ BIN          ?= $(AG_HOME)/node_modules/.bin
 BASE         ?= origin/main
 HEAD         ?= HEAD
 OUT          ?= .adversary-gate
-TEST_COMMAND ?= npm test
+TEST_COMMAND ?=
 FULL_SUITE_COMMAND ?= $(TEST_COMMAND)
 COVERAGE_COMMAND   ?=
-COVERAGE_REPORT    ?= coverage/lcov.info
+COVERAGE_REPORT    ?=
 JUNIT        ?=
+INSTALL_COMMAND    ?=
+INSTALL_TIMEOUT    ?= 900
 ROUNDS       ?= 3
 TIMEOUT      ?= 120
 MUTATE_MAX   ?= 20
@@ -46,7 +54,17 @@ O            := $(subst $(space),\$(space),$(OUT))
 ABS_OUT      := $(if $(filter /%,$(firstword $(OUT))),$(OUT),$(CURDIR)/$(OUT))
 COVERAGE_TREE ?= $(ABS_OUT).work/coverage-tree
 POLICY_FILE   = $(or $(POLICY),$(OUT)/baseline/adversary-gate.json)
-REPORT        = $(COVERAGE_TREE)/$(COVERAGE_REPORT)
+# In a recipe, after `$(DETECTED)`: a variable given, else what was detected (shell words).
+DETECTED      = . $(call q,$(OUT)/detected.sh);
+pick          = $(if $($(1)),$(call q,$($(1))),"$$AG_DETECTED_$(1)")
+TEST          = $(call pick,TEST_COMMAND)
+FULL_SUITE    = $(if $(FULL_SUITE_COMMAND),$(call q,$(FULL_SUITE_COMMAND)),$(TEST))
+# A test command given by hand brings its own reports: nothing detected is added to it.
+COVERAGE      = $(if $(TEST_COMMAND),$(call q,$(COVERAGE_COMMAND)),$(call pick,COVERAGE_COMMAND))
+REPORT        = $(call q,$(COVERAGE_TREE))/$(if $(COVERAGE_REPORT),$(call q,$(COVERAGE_REPORT)),$(if $(TEST_COMMAND),coverage/lcov.info,"$${AG_DETECTED_COVERAGE_REPORT:-coverage/lcov.info}"))
+JUNIT_ARG     = $(if $(JUNIT),$(call q,$(JUNIT)),$(if $(TEST_COMMAND),"","$$AG_DETECTED_JUNIT"))
+# Run the patch's code only when there is a test command and the install did not fail.
+MEASURED      = [ -n "$$(cat $(call q,$(OUT)/deps.stamp))" ] && [ -n $(TEST) ]
 
 # Shell snippets for a recipe: start an argument list, append the policy when there is one.
 ARGS          = set --;
@@ -89,30 +107,51 @@ $(O)/oracle.json: $(O)/changes.diff $(O)/trees
 	-$(ARGS) $(WITH_POLICY) $(call q,$(BIN)/ag-oracle) --diff $(call q,$<) --baseline $(call q,$(OUT)/baseline) \
 	  --patch $(call q,$(OUT)/patch) "$$@" --quiet --out $(call q,$@)
 
+# What the checkout is, from the baseline tree (the runner is the baseline's).
+$(O)/detected.sh: $(O)/trees
+	node $(call q,$(GATE_DIR)lib/detect.mjs) --tree $(call q,$(OUT)/baseline) --python $(call q,$(PYTHON)) > $(call q,$@)
+
+# Each side's dependencies, installed once in its own copy; the stamp is empty when one failed.
+$(O)/deps.stamp: $(O)/detected.sh | $(O)/oracle.json
+	@$(DETECTED) cmd=$(call pick,INSTALL_COMMAND); ok=yes; \
+	 if [ -n "$$cmd" ]; then \
+	   rm -rf $(call q,$(ABS_OUT).work/deps-baseline) $(call q,$(ABS_OUT).work/deps-patch) $(call q,$(COVERAGE_TREE)/node_modules); \
+	   sh $(call q,$(GATE_DIR)lib/install-deps.sh) $(call q,$(OUT)/baseline) $(call q,$(ABS_OUT).work/deps-baseline) $(call q,$(INSTALL_TIMEOUT)) "$$cmd" && \
+	   sh $(call q,$(GATE_DIR)lib/install-deps.sh) $(call q,$(OUT)/patch) $(call q,$(ABS_OUT).work/deps-patch) $(call q,$(INSTALL_TIMEOUT)) "$$cmd" || ok=""; \
+	   if [ -n "$$ok" ]; then mkdir $(call q,$(COVERAGE_TREE)/node_modules) && \
+	     for p in $(call q,$(ABS_OUT).work/deps-patch/node_modules)/* $(call q,$(ABS_OUT).work/deps-patch/node_modules)/.[!.]*; do \
+	       case "$$(basename "$$p")" in .cache|.vite|'*'|'.[!.]*') ;; *) ln -s "$$p" $(call q,$(COVERAGE_TREE)/node_modules/) ;; esac; done; \
+	   else echo 'gate.mk: the install failed: the tests are not run (HOLD)' >&2; fi; \
+	 fi; echo "$$ok" > $(call q,$@)
+
 # Every tool that runs the patch's code starts after ag-oracle (order-only), and the others
 # after ag-run: it watches the evidence directory for writes while the patch's tests run, and
 # a sibling tool's write under `make -j` would look like one.
-$(O)/run.json: $(O)/changes.diff $(O)/trees | $(O)/oracle.json
-	-$(ARGS) $(if $(JUNIT),set -- --junit $(call q,$(JUNIT));) \
-	  $(call q,$(BIN)/ag-run) --baseline $(call q,$(OUT)/baseline) --patch $(call q,$(OUT)/patch) --diff $(call q,$<) \
-	  --test-command $(call q,$(TEST_COMMAND)) --full-suite-command $(call q,$(FULL_SUITE_COMMAND)) \
-	  --rounds $(call q,$(ROUNDS)) --timeout $(call q,$(TIMEOUT)) --sandbox $(call q,$(SANDBOX)) "$$@" --quiet --out $(call q,$@)
+$(O)/run.json: $(O)/changes.diff $(O)/trees $(O)/deps.stamp | $(O)/oracle.json
+	-$(ARGS) $(DETECTED) j=$(JUNIT_ARG); if [ -n "$$j" ]; then set -- --junit "$$j"; fi; rm -f $(call q,$@); \
+	  if $(MEASURED); then $(call q,$(BIN)/ag-run) --baseline $(call q,$(OUT)/baseline) --patch $(call q,$(OUT)/patch) --diff $(call q,$<) \
+	  --test-command $(TEST) --full-suite-command $(FULL_SUITE) \
+	  --rounds $(call q,$(ROUNDS)) --timeout $(call q,$(TIMEOUT)) --sandbox $(call q,$(SANDBOX)) "$$@" --quiet --out $(call q,$@); fi
 
-$(O)/coverage.stamp: $(O)/trees | $(O)/oracle.json $(O)/run.json
-	-$(if $(COVERAGE_COMMAND),sh $(call q,$(GATE_DIR)lib/run-isolated.sh) $(call q,$(COVERAGE_TREE)) $(call q,$(TIMEOUT)) $(call q,$(COVERAGE_COMMAND)) > $(call q,$(OUT)/coverage.log) 2>&1,true)
+$(O)/coverage.stamp: $(O)/trees $(O)/deps.stamp | $(O)/oracle.json $(O)/run.json
+	-$(DETECTED) c=$(COVERAGE); if [ -n "$$c" ] && $(MEASURED); then \
+	  sh $(call q,$(GATE_DIR)lib/run-isolated.sh) $(call q,$(COVERAGE_TREE)) $(call q,$(TIMEOUT)) "$$c" > $(call q,$(OUT)/coverage.log) 2>&1; fi
 	touch $(call q,$@)
 
 $(O)/diffcov.json: $(O)/changes.diff $(O)/coverage.stamp
-	-$(ARGS) $(if $(COVERAGE_COMMAND),if [ -f $(call q,$(REPORT)) ] && [ ! -L $(call q,$(REPORT)) ]; then \
-	  set -- --coverage $(call q,$(REPORT)) --root $(call q,$(COVERAGE_TREE)); fi;) $(WITH_POLICY) \
+	-$(ARGS) $(DETECTED) c=$(COVERAGE); r=$(REPORT); if [ -n "$$c" ] && [ -f "$$r" ] && [ ! -L "$$r" ]; then \
+	  set -- --coverage "$$r" --root $(call q,$(COVERAGE_TREE)); fi; $(WITH_POLICY) \
 	  $(call q,$(BIN)/ag-diffcov) --diff $(call q,$<) "$$@" --quiet --out $(call q,$@) --markdown $(call q,$(OUT)/diffcov.md)
 
-$(O)/mutation.json: $(O)/changes.diff $(O)/trees | $(O)/oracle.json $(O)/run.json
-	-$(ARGS) $(WITH_POLICY) $(call q,$(BIN)/ag-mutate) --diff $(call q,$<) --tree $(call q,$(OUT)/patch) \
-	  --test-command $(call q,$(TEST_COMMAND)) --max $(call q,$(MUTATE_MAX)) --timeout $(call q,$(TIMEOUT)) \
-	  --python $(call q,$(PYTHON)) --sandbox $(call q,$(SANDBOX)) "$$@" --quiet --out $(call q,$@)
+$(O)/mutation.json: $(O)/changes.diff $(O)/trees $(O)/deps.stamp | $(O)/oracle.json $(O)/run.json
+	-$(ARGS) $(WITH_POLICY) $(DETECTED) rm -f $(call q,$@); if $(MEASURED); then \
+	  $(call q,$(BIN)/ag-mutate) --diff $(call q,$<) --tree $(call q,$(OUT)/patch) \
+	  --test-command $(TEST) --max $(call q,$(MUTATE_MAX)) --timeout $(call q,$(TIMEOUT)) \
+	  --python $(call q,$(PYTHON)) --sandbox $(call q,$(SANDBOX)) "$$@" --quiet --out $(call q,$@); fi
 
 # Missing evidence is HOLD, never an error: ag-decide writes a verdict on every path.
 $(O)/verdict.json: $(O)/changes.diff $(EVIDENCE)
 	-$(ARGS) $(foreach e,run diffcov mutation oracle,set -- "$$@" --evidence $(call q,$(OUT)/$(e).json);) $(WITH_POLICY) \
+	  set -- "$$@" --baseline-tree "$$(git rev-parse "$$(cut -d' ' -f1 $(call q,$(OUT)/subject))^{tree}")" \
+	    --patch-tree "$$(git rev-parse "$$(cut -d' ' -f2 $(call q,$(OUT)/subject))^{tree}")"; \
 	  $(call q,$(BIN)/ag-decide) --diff $(call q,$<) "$$@" --out $(call q,$@) --markdown $(call q,$(OUT)/verdict.md)
