@@ -57,7 +57,12 @@ done
 unset CDPATH
 # A directory named like a flag would be read as one by mkdir, cd and the tools.
 case "$OUT" in -*) OUT=./$OUT ;; esac
-here=$(cd "$(dirname "$0")" && pwd)
+# Where this file really is (run through node_modules/.bin/ag-gate, $0 is a link to it).
+here=$(cd "$(dirname "$(readlink -f "$0")")" && pwd)
+# The tools: this repository's, or, installed as @adversary-gate/gate, the project's.
+if [ -z "${AG_BIN_DIR:-}" ] && [ ! -x "$here/../node_modules/.bin/ag-run" ] && [ -x "$here/../../.bin/ag-run" ]; then
+  AG_BIN_DIR=$here/../../.bin
+fi
 BIN=${AG_BIN_DIR:-$here/../node_modules/.bin}
 INSTALL_TIMEOUT=${AG_INSTALL_TIMEOUT:-900}
 ROUNDS=${AG_ROUNDS:-3}
