@@ -34,6 +34,54 @@ export const Mutant = v.strictObject({
   status: MutantStatus,
   /** The test that killed it, when known. */
   killed_by: v.nullable(v.string()),
+  /** The function (or method) the mutant is in, `Class.method` where known; null at module level. */
+  function: v.optional(v.nullable(v.string())),
+  /**
+   * How the deciding run ended when it was neither a pass nor a test failure (`exit 2`,
+   * `signal SIGKILL`, `could not run: …`): such a run proves no kill, so the mutant is a survivor.
+   */
+  ended: v.optional(v.pipe(v.string(), v.minLength(1))),
+  /** Wall-clock time of the mutant's runs, in milliseconds (the clean-tree checks excluded). */
+  duration_ms: v.optional(v.pipe(v.number(), v.minValue(0))),
+});
+
+const Counts = v.strictObject({ killed: Count, survived: Count, timeout: Count, stillborn: Count, no_coverage: Count });
+
+/** The strength of one part of the patch (a changed file or a function in it): the floor applies to each. */
+const PartStrength = {
+  suite_strength: v.nullable(Ratio),
+  counts: Counts,
+};
+
+/** Strength per changed file, and per function in it where the engine knows the function. */
+export const FileStrength = v.strictObject({
+  file: RelPath,
+  ...PartStrength,
+  functions: v.array(v.strictObject({ name: v.pipe(v.string(), v.minLength(1)), ...PartStrength })),
+});
+
+/** Changed executable source lines of one file on which no mutant was measured. */
+export const UnmutatedLines = v.strictObject({
+  file: RelPath,
+  lines: v.array(LineNumber),
+});
+
+/** One run of the unmutated patch tree by ag-mutate itself (its baseline). */
+export const BaselineRun = v.strictObject({
+  /** `recorded` (with the coverage recording), `neutral` (the behaviour-neutral edit), `plain`. */
+  kind: v.picklist(['recorded', 'neutral', 'plain']),
+  exit_code: v.nullable(v.number()),
+  signal: v.nullable(v.string()),
+  timed_out: v.boolean(),
+  duration_ms: v.pipe(v.number(), v.minValue(0)),
+  /** Bytes written on stdout and stderr. */
+  stdout_bytes: Count,
+  stderr_bytes: Count,
+  /** The last characters of stdout and stderr (at most 4000 each). */
+  stdout_tail: v.string(),
+  stderr_tail: v.string(),
+  /** Why the run was not green (null when it was): `exit 1`, `signal SIGKILL`, `timeout`, `could not run: …`. */
+  problem: v.nullable(v.string()),
 });
 
 /**
@@ -54,7 +102,7 @@ export const MutationArtefact = v.strictObject({
   suite_strength: v.nullable(Ratio),
   suite_strength_unverified: v.boolean(),
   reason: v.nullable(StrengthNullReason),
-  counts: v.strictObject({ killed: Count, survived: Count, timeout: Count, stillborn: Count, no_coverage: Count }),
+  counts: Counts,
   foreign_changed_files: v.array(RelPath),
   deleted_files: v.array(RelPath),
   mutants: v.array(Mutant),
@@ -68,7 +116,17 @@ export const MutationArtefact = v.strictObject({
   sandbox: v.optional(v.picklist(['none', 'bwrap'])),
   /** Which tests each mutant ran; absent for an import. */
   test_selection: v.optional(TestSelection),
+  /** Strength per changed file (and function): absent in older files and imports without positions. */
+  by_file: v.optional(v.array(FileStrength)),
+  /** Changed executable source lines no mutant measured (none, or only stillborn ones); absent when not computed. */
+  unmutated_lines: v.optional(v.array(UnmutatedLines)),
+  /** How many changed lines hold code that runs (statements, case labels): the denominator of the unmutated share. */
+  executable_line_count: v.optional(Count),
+  /** ag-mutate's own runs of the unmutated patch tree, before any mutant. */
+  baseline_runs: v.optional(v.array(BaselineRun)),
 });
 
 export type MutationArtefact = v.InferOutput<typeof MutationArtefact>;
 export type Mutant = v.InferOutput<typeof Mutant>;
+export type FileStrength = v.InferOutput<typeof FileStrength>;
+export type BaselineRun = v.InferOutput<typeof BaselineRun>;

@@ -30,6 +30,8 @@ export const FreezeEntry = v.strictObject({
   nodeid: v.nullable(v.string()),
   expires: v.nullable(v.string()),
   covers: v.nullable(v.array(v.string())),
+  /** The failure signature the entry last recorded for its test (the verdict-file article's field), when it has one. */
+  last_signature: v.optional(v.string()),
   status: v.picklist(['valid', 'expired', 'missing_field', 'malformed']),
 });
 
@@ -45,6 +47,14 @@ export const TamperKind = v.picklist([
   'test_file_renamed',
   'runner_config_changed',
   'always_equal',
+  /** an existing assertion, expected value, snapshot or golden line edited in a patch that changes source */
+  'expectation_changed',
+  /** an assertion that cannot fail (`t.pass()`, constants, a value against itself) or an empty test body */
+  'placeholder_test',
+  /** a pytest plugin or hook registered from a test module */
+  'runner_hook_added',
+  /** an assertion function replaced, or a helper named like one that never fails */
+  'assertion_redefined',
 ]);
 
 export const TamperFinding = v.strictObject({
@@ -57,7 +67,12 @@ export const TamperFinding = v.strictObject({
 /** The oracle artefact. */
 export const OracleArtefact = v.strictObject({
   ...envelopeEntries('oracle'),
-  policy: v.strictObject({ path: v.string(), sha256: Sha256 }),
+  /**
+   * The policy applied: a file with its digest, or (`source: "default"`, path and digest
+   * null) the documented defaults, when the baseline has no policy file. Evidence written
+   * before `source` existed always names a file.
+   */
+  policy: v.strictObject({ source: v.optional(v.picklist(['file', 'default'])), path: v.nullable(v.string()), sha256: v.nullable(Sha256) }),
   oracle_touched: v.array(ProtectedHit),
   fixtures: v.array(FixtureDigest),
   freeze: v.strictObject({
@@ -70,6 +85,11 @@ export const OracleArtefact = v.strictObject({
     frozen_only: v.boolean(),
   }),
   tampering: v.array(TamperFinding),
+  /**
+   * Test-named files that the patch tree's source imports: source, whatever their name
+   * (absent when there are none, or when no changed file is a test-named JS or Python file).
+   */
+  imported_tests: v.optional(v.array(v.strictObject({ path: RelPath, imported_by: RelPath }))),
 });
 
 export type OracleArtefact = v.InferOutput<typeof OracleArtefact>;

@@ -7,7 +7,12 @@ import { Ratio } from '../primitives.js';
 
 const Glob = v.pipe(v.string(), v.minLength(1));
 
+/** A file class whose policy globs may replace the built-in defaults instead of extending them. */
+export const ReplaceableClass = v.picklist(['test', 'not_code']);
+
 export const PolicyFile = v.strictObject({
+  /** The JSON Schema an editor validates the file against; read by editors, ignored by the gate. */
+  $schema: v.optional(v.string()),
   schema_version: v.literal(1),
   floors: v.optional(
     v.strictObject({
@@ -17,19 +22,30 @@ export const PolicyFile = v.strictObject({
   ),
   require: v.optional(v.pipe(v.array(v.picklist(['run', 'diffcov', 'mutation', 'oracle'])), v.minLength(1))),
   coverage: v.optional(v.strictObject({ allow_untrusted: v.optional(v.boolean()) })),
+  /** The share of changed executable lines the policy accepts without any mutant (default 0). */
+  mutation: v.optional(v.strictObject({ unmutated_line_share: v.optional(Ratio) })),
   oracle: v.optional(
     v.strictObject({
       protected: v.optional(v.pipe(v.array(Glob), v.minLength(1, 'the protected list must not be empty'))),
       fixtures: v.optional(v.array(Glob)),
       freeze: v.optional(v.nullable(v.string())),
+      /** Golden files (globs): expected outputs whose existing lines, edited with the source, hold. */
+      golden: v.optional(v.array(Glob)),
     }),
   ),
-  /** Overrides of the file classes (globs); unset keeps the built-in defaults. */
+  /**
+   * More globs for the file classes: they extend the built-in defaults, unless the class is
+   * listed in `replace`, where they take the defaults' place.
+   */
   files: v.optional(
-    v.strictObject({
-      test: v.optional(v.array(Glob)),
-      not_code: v.optional(v.array(Glob)),
-    }),
+    v.pipe(
+      v.strictObject({
+        test: v.optional(v.array(Glob)),
+        not_code: v.optional(v.array(Glob)),
+        replace: v.optional(v.array(ReplaceableClass)),
+      }),
+      v.check((f) => (f.replace ?? []).every((c) => f[c] !== undefined), '"files.replace" names a class whose globs the policy does not give'),
+    ),
   ),
 });
 
@@ -43,8 +59,24 @@ export interface Policy {
   readonly require: readonly ('run' | 'diffcov' | 'mutation' | 'oracle')[];
   /** whether caller-asserted coverage may clear the floor; default false. */
   readonly allow_untrusted_coverage: boolean;
-  readonly oracle: { readonly protected: readonly string[]; readonly fixtures: readonly string[]; readonly freeze: string | null };
-  readonly files: { readonly test: readonly string[] | null; readonly not_code: readonly string[] | null };
+  /** changed executable lines accepted without a mutant, as a share; default 0. */
+  readonly mutation: { readonly unmutated_line_share: number };
+  readonly oracle: {
+    readonly protected: readonly string[];
+    readonly fixtures: readonly string[];
+    readonly freeze: string | null;
+    /** golden-file globs; default none. */
+    readonly golden: readonly string[];
+  };
+  /**
+   * The policy's file-class globs (null: none given) and the classes whose globs replace
+   * the built-in defaults rather than extend them.
+   */
+  readonly files: {
+    readonly test: readonly string[] | null;
+    readonly not_code: readonly string[] | null;
+    readonly replace: readonly ('test' | 'not_code')[];
+  };
 }
 
 /** Defaults as DESIGN.md states them. */
@@ -52,8 +84,9 @@ export const DEFAULT_POLICY: Policy = {
   floors: { diff_coverage: 0.8, suite_strength: 0.75 },
   require: ['run', 'diffcov', 'mutation', 'oracle'],
   allow_untrusted_coverage: false,
-  oracle: { protected: ['adversary-gate.json'], fixtures: [], freeze: null },
-  files: { test: null, not_code: null },
+  mutation: { unmutated_line_share: 0 },
+  oracle: { protected: ['adversary-gate.json'], fixtures: [], freeze: null, golden: [] },
+  files: { test: null, not_code: null, replace: [] },
 };
 
 /** Fill a parsed policy file's gaps with the defaults (no Object.assign of parsed data). */
@@ -66,11 +99,13 @@ export function resolvePolicy(file: PolicyFile | null): Policy {
     },
     require: file.require ?? DEFAULT_POLICY.require,
     allow_untrusted_coverage: file.coverage?.allow_untrusted ?? false,
+    mutation: { unmutated_line_share: file.mutation?.unmutated_line_share ?? 0 },
     oracle: {
       protected: file.oracle?.protected ?? DEFAULT_POLICY.oracle.protected,
       fixtures: file.oracle?.fixtures ?? [],
       freeze: file.oracle?.freeze ?? null,
+      golden: file.oracle?.golden ?? [],
     },
-    files: { test: file.files?.test ?? null, not_code: file.files?.not_code ?? null },
+    files: { test: file.files?.test ?? null, not_code: file.files?.not_code ?? null, replace: [...new Set(file.files?.replace ?? [])].sort() },
   };
 }

@@ -8,6 +8,7 @@ standard library (ast, tokenize), so it runs on the project's own interpreter.
 import ast
 import io
 import json
+import re
 import sys
 import tokenize
 
@@ -20,7 +21,83 @@ BIN_SWAPS = {
     ast.Add: ("+", "-"), ast.Sub: ("-", "+"), ast.Mult: ("*", "/"), ast.Div: ("/", "*"),
     ast.FloorDiv: ("//", "/"), ast.Mod: ("%", "*"), ast.Pow: ("**", "*"),
 }
+BIT_SWAPS = {
+    ast.BitOr: ("|", "&"), ast.BitAnd: ("&", "|"), ast.BitXor: ("^", "&"), ast.LShift: ("<<", ">>"), ast.RShift: (">>", "<<"),
+}
 ARID_ROOTS = {"print", "logging", "logger", "log", "warnings", "metrics", "telemetry"}
+RE_FUNCS = {"compile", "match", "search", "fullmatch", "sub", "subn", "split", "findall", "finditer"}
+CLASS_ESCAPES = {"d": "D", "D": "d", "w": "W", "W": "w", "s": "S", "S": "s", "b": "B", "B": "b"}
+
+
+def regex_mutations(pattern, limit=8):
+    """Anchors dropped, character classes negated, quantifiers dropped (as engines/regex.ts)."""
+    out = []
+
+    def add(at, length, to):
+        if len(out) < limit:
+            out.append(pattern[:at] + to + pattern[at + length:])
+
+    def quantifier(i):
+        c = pattern[i:i + 1]
+        length = 0
+        if c in ("+", "*", "?"):
+            length = 1
+        elif c == "{":
+            m = re.match(r"\{\d+(?:,\d*)?\}", pattern[i:])
+            if m:
+                length = len(m.group(0))
+        if length == 0:
+            return i
+        if pattern[i + length:i + length + 1] == "?":
+            length += 1
+        add(i, length, "")
+        return i + length
+
+    i = 0
+    while i < len(pattern) and len(out) < limit:
+        c = pattern[i]
+        if c == "\\":
+            nxt = pattern[i + 1:i + 2]
+            if nxt in CLASS_ESCAPES:
+                add(i, 2, "\\" + CLASS_ESCAPES[nxt])
+            i = i + 2 if nxt in ("b", "B") else quantifier(i + 2)
+            continue
+        if c == "[":
+            j = i + 1
+            if pattern[j:j + 1] == "^":
+                j += 1
+            if pattern[j:j + 1] == "]":
+                j += 1
+            while j < len(pattern) and pattern[j] != "]":
+                j += 2 if pattern[j] == "\\" else 1
+            if j >= len(pattern):
+                break
+            body = pattern[i:j + 1]
+            add(i, len(body), "[" + body[2:] if body.startswith("[^") else "[^" + body[1:])
+            i = quantifier(j + 1)
+            continue
+        if c == "^" and i == 0:
+            add(i, 1, "")
+        elif c == "$" and i == len(pattern) - 1:
+            add(i, 1, "")
+        i += 1
+        if c not in ("(", "|", "^"):
+            i = quantifier(i)
+    return out
+
+
+def is_re_call(node):
+    f = node.func
+    return (isinstance(f, ast.Attribute) and f.attr in RE_FUNCS and isinstance(f.value, ast.Name) and f.value.id == "re"
+            and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str))
+
+
+def valid_regex(pattern):
+    try:
+        re.compile(pattern)
+        return True
+    except (re.error, ValueError, OverflowError):
+        return False
 
 
 class Offsets:
@@ -62,6 +139,8 @@ class Collector:
         self.text = text
         self.off = Offsets(text)
         self.sites = []
+        self.executable = []
+        self.function = None
         self.stmt_lines = (1, 1)
         self.tokens = [t for t in tokenize.generate_tokens(io.StringIO(text).readline)
                        if t.type in (tokenize.OP, tokenize.NAME)]
@@ -71,7 +150,7 @@ class Collector:
     def add(self, start, end, operator, rank, replacement):
         if self.text[start:end] != replacement:
             self.sites.append({"start": start, "end": end, "operator": operator, "rank": rank, "replacement": replacement,
-                               "stmt_lines": list(self.stmt_lines)})
+                               "stmt_lines": list(self.stmt_lines), "function": self.function})
 
     def op_between(self, lo, hi, words):
         """Span of the operator token(s) `words` between offsets lo and hi."""
@@ -122,6 +201,30 @@ class Collector:
                 span = self.op_between(self.off.node(node.left)[1], self.off.node(node.right)[0], [sym])
                 if span:
                     self.add(span[0], span[1], "ArithmeticOperator", 4, to)
+        elif isinstance(node, ast.BinOp) and type(node.op) in BIT_SWAPS:
+            sym, to = BIT_SWAPS[type(node.op)]
+            span = self.op_between(self.off.node(node.left)[1], self.off.node(node.right)[0], [sym])
+            if span:
+                self.add(span[0], span[1], "BitwiseOperator", 4, to)
+                ls, le = self.off.node(node.left)
+                self.add(s, e, "BitwiseOperator", 4, "(" + self.text[ls:le] + ")")
+        elif isinstance(node, ast.Call) and is_re_call(node):
+            arg = node.args[0]
+            a_s, a_e = self.off.node(arg)
+            anchored = node.func.attr in ("match", "fullmatch")  # anchored at the start anyway: `^` dropped is equivalent
+            for pattern in regex_mutations(arg.value):
+                if anchored and arg.value.startswith("^") and pattern == arg.value[1:]:
+                    continue
+                if valid_regex(pattern):
+                    self.add(a_s, a_e, "Regex", 3, repr(pattern))
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None and not isinstance(node.value, (ast.Constant, ast.Lambda)):
+            vs, ve = self.off.node(node.value)
+            self.add(vs, ve, "AssignedValue", 6, "None")
+        elif isinstance(node, (ast.Assert, ast.Delete)):
+            self.add(s, e, "StatementRemoval", 5, "pass")
+        elif isinstance(node, (ast.For, ast.AsyncFor)):
+            i_s, i_e = self.off.node(node.iter)
+            self.add(i_s, i_e, "LoopIterable", 5, "[]")
         elif isinstance(node, ast.AugAssign) and type(node.op) in BIN_SWAPS:
             sym, to = BIN_SWAPS[type(node.op)]
             if not (isinstance(node.op, ast.Add) and is_str(node.value)):
@@ -140,15 +243,27 @@ class Collector:
             v = node.value
             if isinstance(v, bool):
                 self.add(s, e, "BooleanLiteral", 6, "False" if v else "True")
-            elif isinstance(v, int) and not isinstance(parent, ast.UnaryOp):
-                self.add(s, e, "NumberLiteral", 6, str(v + 1))
-            elif isinstance(v, str) and not isinstance(parent, ast.JoinedStr):
+            elif isinstance(v, (int, float)) and not isinstance(parent, ast.UnaryOp):
+                self.add(s, e, "NumberLiteral", 6, repr(v + 1))
+            elif isinstance(v, str) and not isinstance(parent, ast.JoinedStr) and not (isinstance(parent, ast.Call) and is_re_call(parent) and parent.args[0] is node):
                 self.add(s, e, "StringLiteral", 7, '""' if v else '"XX"')
         elif isinstance(node, (ast.List, ast.Tuple, ast.Set)) and node.elts and isinstance(node.ctx if hasattr(node, "ctx") else ast.Load(), ast.Load) and not isinstance(node, ast.Set):
             if isinstance(node, ast.List):
                 self.add(s, e, "ArrayDeclaration", 7, "[]")
         elif isinstance(node, ast.Dict) and node.keys:
             self.add(s, e, "ObjectLiteral", 7, "{}")
+
+    def case(self, case):
+        """A `case` label that never matches (the label removed): `case 9:` → `case 9 if False:`."""
+        ps, pe = self.off.node(case.pattern)
+        if case.guard is None:
+            self.add(ps, pe, "CaseLabel", 2, self.text[ps:pe] + " if False")
+        if isinstance(case.pattern, ast.MatchOr):
+            for alt in case.pattern.patterns:
+                a_s, a_e = self.off.node(alt)
+                rest = [p for p in case.pattern.patterns if p is not alt]
+                spans = [self.off.node(p) for p in rest]
+                self.add(ps, pe, "CaseLabel", 2, " | ".join(self.text[a:b] for a, b in spans))
 
     def text_op(self, op):
         return {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!=", ast.Is: "is", ast.In: "in"}[type(op)]
@@ -169,6 +284,11 @@ def stmt_lines(stmt):
     return stmt.lineno, stmt.end_lineno
 
 
+NOT_EXECUTABLE = tuple([ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Pass, ast.Try, ast.With, ast.AsyncWith]
+                       + [getattr(ast, name) for name in ("Match", "TryStar") if hasattr(ast, name)])
+MATCH_CASE = getattr(ast, "match_case", None)
+
+
 def walk(c, node, parent):
     if isinstance(node, (ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal)):
         return
@@ -177,9 +297,17 @@ def walk(c, node, parent):
     if isinstance(node, ast.JoinedStr):
         return
     outer = c.stmt_lines
+    outer_function = c.function
     if isinstance(node, ast.stmt):
         c.stmt_lines = stmt_lines(node)
+        if not isinstance(node, NOT_EXECUTABLE) and not (isinstance(node, ast.AnnAssign) and node.value is None):
+            c.executable.append(node.lineno)
+    if MATCH_CASE is not None and isinstance(node, MATCH_CASE):
+        c.executable.append(node.pattern.lineno)
+        c.case(node)
     c.node(node, parent)
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        c.function = node.name if not isinstance(parent, ast.ClassDef) else parent.name + "." + node.name
     for field, value in ast.iter_fields(node):
         if field in SKIP_FIELDS:
             continue
@@ -194,6 +322,7 @@ def walk(c, node, parent):
         elif isinstance(value, ast.AST):
             walk(c, value, node)
     c.stmt_lines = outer
+    c.function = outer_function
 
 
 def line_of(text, offset):
@@ -223,7 +352,8 @@ def sites_for(path, text, lines):
         mutated = text[: site["start"]] + site["replacement"] + text[site["end"]:]
         site["parses"] = compiles(mutated, path)
         out.append(site)
-    return {"path": path, "error": None, "sites": out}
+    executable = sorted(set(n for n in c.executable if n in wanted))
+    return {"path": path, "error": None, "sites": out, "executable": executable}
 
 
 def main():

@@ -5,6 +5,9 @@
  */
 import type { Mutant, MutationArtefact } from '@adversary-gate/schemas';
 import { packageVersion } from '@adversary-gate/core';
+import { strengthByFile, strengthOf } from './parts.js';
+
+export { strengthOf } from './parts.js';
 
 type Fault = MutationArtefact['faults'][number];
 
@@ -21,13 +24,6 @@ export function countMutants(mutants: readonly Mutant[]): Counts {
   return counts;
 }
 
-/** (killed + timeout) / (killed + timeout + survived + no_coverage); null when nothing counted. */
-export function strengthOf(counts: Counts): number | null {
-  const caught = counts.killed + counts.timeout;
-  const denominator = caught + counts.survived + counts.no_coverage;
-  return denominator === 0 ? null : caught / denominator;
-}
-
 /** Sort mutants by file, line, column, id: one order for every writer. */
 export function sortMutants(mutants: readonly Mutant[]): Mutant[] {
   return [...mutants].sort((a, b) =>
@@ -38,6 +34,8 @@ export function sortMutants(mutants: readonly Mutant[]): Mutant[] {
 /** Everything an artefact needs besides the derived counts and score. */
 export interface ArtefactParts {
   readonly diffSha256: `sha256:${string}`;
+  /** The git tree id of the patch tree the mutants ran on (undefined: not computed, e.g. an import). */
+  readonly patchTree?: string | undefined;
   readonly inputs: MutationArtefact['inputs'];
   readonly faults: readonly Fault[];
   readonly foreign: readonly string[];
@@ -55,6 +53,12 @@ export interface ArtefactParts {
   readonly sandbox?: MutationArtefact['sandbox'];
   /** Which tests the mutants ran (absent for an import). */
   readonly testSelection?: MutationArtefact['test_selection'];
+  /** Changed executable lines no mutant measured (absent: not computed). */
+  readonly unmutatedLines?: MutationArtefact['unmutated_lines'];
+  /** How many changed lines hold code that runs (with `unmutatedLines`). */
+  readonly executableLineCount?: number;
+  /** ag-mutate's own runs of the unmutated tree. */
+  readonly baselineRuns?: MutationArtefact['baseline_runs'];
 }
 
 /**
@@ -70,7 +74,7 @@ export function buildArtefact(p: ArtefactParts): MutationArtefact {
     schema: 'adversary-gate/mutation',
     schema_version: 1,
     tool: { ...TOOL },
-    subject: { diff_sha256: p.diffSha256 },
+    subject: { diff_sha256: p.diffSha256, ...(p.patchTree === undefined ? {} : { patch_tree: p.patchTree }) },
     inputs: [...p.inputs],
     faults: [...p.faults],
     suite_strength: strength,
@@ -87,5 +91,11 @@ export function buildArtefact(p: ArtefactParts): MutationArtefact {
   if (p.timing !== undefined) artefact.timing = p.timing;
   if (p.sandbox !== undefined) artefact.sandbox = p.sandbox;
   if (p.testSelection !== undefined) artefact.test_selection = { ...p.testSelection };
+  if (strength !== null) artefact.by_file = strengthByFile(mutants);
+  if (p.unmutatedLines !== undefined && strength !== null) {
+    artefact.unmutated_lines = p.unmutatedLines.map((u) => ({ file: u.file, lines: [...u.lines] }));
+    artefact.executable_line_count = p.executableLineCount ?? 0;
+  }
+  if (p.baselineRuns !== undefined) artefact.baseline_runs = p.baselineRuns.map((r) => ({ ...r }));
   return artefact;
 }

@@ -1,7 +1,6 @@
-import { statSync } from 'node:fs';
 import os from 'node:os';
 import { defineCommand } from 'citty';
-import { childEnv, classifyPath, InputError, probeBwrap, loadPolicyClasses, intArg, main, numberArg, optionalArg, packageVersion, readDiff, repeatedArg, requiredArg, sharedArgs, UsageError } from '@adversary-gate/core';
+import { childEnv, choiceArg, choiceFlag, classifyPath, directoryFlag, probeBwrap, loadPolicyClasses, intArg, main, numberArg, optionalArg, packageVersion, readDiff, repeatedArg, requiredArg, sharedArgs, UsageError, variadicPositional } from '@adversary-gate/core';
 import { loadJson, sha256, writeArtefact, type MutationArtefact } from '@adversary-gate/schemas';
 import { importStryker, StrykerReport } from './import-stryker.js';
 import { measureMutation } from './measure.js';
@@ -19,6 +18,9 @@ async function finish(out: string, artefact: MutationArtefact, quiet: boolean, v
   return 0;
 }
 
+const selectFlag = choiceFlag(['auto', 'whole'], 'auto: each mutant runs only the tests that execute it, where the runner allows (node --test, mocha, pytest); whole: always the whole command (default auto)');
+const sandboxFlag = choiceFlag(['none', 'bwrap'], 'none | bwrap: every run inside bubblewrap (bwrap asked for and unusable: exit 3)');
+
 const mutateCommand = defineCommand({
   meta: {
     name,
@@ -27,7 +29,7 @@ const mutateCommand = defineCommand({
   },
   args: {
     diff: { type: 'string', description: 'The unified diff whose added lines are mutated (`-` for stdin)', valueHint: 'FILE', required: true },
-    tree: { type: 'string', description: 'The patch-side tree the diff produced (never written to)', valueHint: 'DIR', required: true },
+    tree: { ...directoryFlag('The patch-side tree the diff produced (never written to)'), required: true },
     'test-command': { type: 'string', description: 'The test command, run with /bin/sh -c in a copy of the tree', valueHint: 'CMD', required: true },
     'mutant-command': { type: 'string', description: "What each mutant runs instead (the same tests with the runner's bail flag: mocha --bail, pytest -x); default: the test command", valueHint: 'CMD' },
     max: { type: 'string', description: 'Mutant budget, spread over the changed lines (0 disables the measurement; default: every site)', valueHint: 'N' },
@@ -38,8 +40,8 @@ const mutateCommand = defineCommand({
     python: { type: 'string', description: 'Interpreter that lists Python mutation sites (default python3)', valueHint: 'PATH' },
     'pass-env': { type: 'string', description: 'Pass this environment variable to the tests (repeatable)', valueHint: 'NAME' },
     policy: { type: 'string', description: 'Policy file whose "files" globs override the test / not-code classes (as ag-decide applies them)', valueHint: 'FILE' },
-    select: { type: 'string', description: 'auto: each mutant runs only the tests that execute it, where the runner allows (node --test, mocha, pytest); whole: always the whole command (default auto)', valueHint: 'MODE' },
-    sandbox: { type: 'string', description: 'none | bwrap: every run inside bubblewrap (bwrap asked for and unusable: exit 3)', valueHint: 'MODE' },
+    select: selectFlag,
+    sandbox: sandboxFlag,
     progress: { type: 'boolean', description: 'Print progress on stderr even when it is not a terminal' },
     ...sharedArgs,
     out: { ...sharedArgs.out, description: 'Where to write mutation.json (`-` for stdout)', required: true },
@@ -51,17 +53,14 @@ const mutateCommand = defineCommand({
     if (shard === null && shardText !== undefined) throw new UsageError(`--shard must be K/N with 1 ≤ K ≤ N, got "${shardText}"`);
     const command = requiredArg(args['test-command'], 'test-command');
     const tree = requiredArg(args.tree, 'tree');
-    if (!statSync(tree, { throwIfNoEntry: false })?.isDirectory()) throw new InputError(tree, '--tree is not a directory');
     const max = intArg(args.max, 'max', 0) ?? null;
     const jobs = intArg(args.jobs, 'jobs', 1, 256) ?? Math.max(1, os.availableParallelism());
     const timeoutFactor = numberArg(args['timeout-factor'], 'timeout-factor', 1, 1000) ?? 2;
     const baselineTimeoutMs = (intArg(args.timeout, 'timeout', 1, 86400) ?? 600) * 1000;
     const python = optionalArg(args.python, 'python') ?? 'python3';
     const showProgress = !args.quiet && (args.progress === true || process.stderr.isTTY === true);
-    const select = optionalArg(args.select, 'select') ?? 'auto';
-    if (select !== 'auto' && select !== 'whole') throw new UsageError(`--select must be auto or whole, got "${select}"`);
-    const sandbox = optionalArg(args.sandbox, 'sandbox') ?? 'none';
-    if (sandbox !== 'none' && sandbox !== 'bwrap') throw new UsageError(`--sandbox must be none or bwrap, got "${sandbox}"`);
+    const select = choiceArg(args.select, 'select', selectFlag) ?? 'auto';
+    const sandbox = choiceArg(args.sandbox, 'sandbox', sandboxFlag) ?? 'none';
     const diff = await readDiff(requiredArg(args.diff, 'diff'));
     const classes = await loadPolicyClasses(optionalArg(args.policy, 'policy'));
     if (sandbox === 'bwrap') {
@@ -93,7 +92,7 @@ const mutateCommand = defineCommand({
 const mergeCommand = defineCommand({
   meta: { name: 'merge', description: 'Merge the shards of one run (every K of N, once each, same diff and options) into one mutation.json.' },
   args: {
-    shards: { type: 'positional', description: 'Shard files written with --shard K/N', required: true },
+    shards: variadicPositional('Shard files written with --shard K/N'),
     ...sharedArgs,
     out: { ...sharedArgs.out, description: 'Where to write the merged mutation.json (`-` for stdout)', required: true },
   },

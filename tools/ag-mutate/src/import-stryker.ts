@@ -45,7 +45,8 @@ const STATUS: Record<string, Mutant['status'] | null> = {
   NoCoverage: 'no_coverage',
   Timeout: 'timeout',
   CompileError: 'stillborn',
-  RuntimeError: 'stillborn',
+  // The tests ran and errored: no kill is proven (a test can end its own run on a mutant), a survivor.
+  RuntimeError: 'survived',
   Ignored: null,
   Pending: null,
 };
@@ -115,6 +116,7 @@ export function importStryker(report: StrykerReport, diff: BoundDiff, reportInpu
         replacement,
         status,
         killed_by: status === 'killed' && killer !== undefined ? (testNames.get(killer) ?? killer) : null,
+        ...(m.status === 'RuntimeError' ? { ended: 'RuntimeError (StrykerJS: the test run errored)' } : {}),
       });
     }
   }

@@ -14,6 +14,8 @@ export * from './exec/v8-coverage.js';
 export * from './exec/test-map.js';
 export * from './runners/runner.js';
 export * from './artefact.js';
+export * from './parts.js';
+export * from './engines/regex.js';
 export * from './measure.js';
 export * from './merge.js';
 export * from './import-stryker.js';

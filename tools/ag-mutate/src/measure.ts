@@ -4,14 +4,16 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { InputError, type BoundDiff, type FileClass } from '@adversary-gate/core';
+import { gitTreeId, InputError, type BoundDiff, type FileClass } from '@adversary-gate/core';
 import type { Mutant, MutationArtefact } from '@adversary-gate/schemas';
 import { buildArtefact } from './artefact.js';
 import { sortChanges, type MutableFile } from './changes.js';
-import { EngineParseError, jsSites } from './engines/js.js';
-import { pythonSites } from './engines/python.js';
+import { EngineParseError, jsAnalysis } from './engines/js.js';
+import { pythonAnalysis } from './engines/python.js';
 import { mutantId, type Site } from './engines/site.js';
-import { execute, type ExecOptions } from './exec/execute.js';
+import { execute, type BaselineRunResult, type ExecOptions } from './exec/execute.js';
+import type { MutantVerdict } from './exec/mutant-run.js';
+import { unmutatedLines } from './parts.js';
 import { detectRunner } from './runners/runner.js';
 import { selectSites, shardSites, type Shard } from './select.js';
 
@@ -61,12 +63,22 @@ function readChanged(tree: string, file: MutableFile, diff: BoundDiff): string {
   return text;
 }
 
-async function collectSites(files: readonly MutableFile[], texts: Map<string, string>, python: string, faults: Fault[]): Promise<{ sites: Site[]; unjudged: boolean }> {
+interface Collected {
+  sites: Site[];
+  /** Changed lines that hold code that runs (statements, case labels), per file. */
+  executable: Map<string, number[]>;
+  unjudged: boolean;
+}
+
+async function collectSites(files: readonly MutableFile[], texts: Map<string, string>, python: string, faults: Fault[]): Promise<Collected> {
   const sites: Site[] = [];
+  const executable = new Map<string, number[]>();
   let unjudged = false;
   for (const f of files.filter((x) => x.language === 'js')) {
     try {
-      sites.push(...jsSites(f.path, texts.get(f.path)!, f.lines));
+      const a = jsAnalysis(f.path, texts.get(f.path)!, f.lines);
+      sites.push(...a.sites);
+      executable.set(f.path, a.executable);
     } catch (error) {
       if (!(error instanceof EngineParseError)) throw error;
       faults.push({ code: 'ENGINE_PARSE_ERROR', message: error.message });
@@ -76,22 +88,25 @@ async function collectSites(files: readonly MutableFile[], texts: Map<string, st
   const py = files.filter((x) => x.language === 'python');
   if (py.length > 0) {
     try {
-      const answer = await pythonSites(python, py.map((f) => ({ path: f.path, text: texts.get(f.path)!, lines: f.lines })));
-      for (const [, result] of answer) {
+      const answer = await pythonAnalysis(python, py.map((f) => ({ path: f.path, text: texts.get(f.path)!, lines: f.lines })));
+      for (const [file, result] of answer) {
         if (result instanceof EngineParseError) {
           faults.push({ code: 'ENGINE_PARSE_ERROR', message: result.message });
           unjudged = true;
-        } else sites.push(...result);
+        } else {
+          sites.push(...result.sites);
+          executable.set(file, result.executable);
+        }
       }
     } catch (error) {
       faults.push({ code: 'ENGINE_FAILURE', message: (error as Error).message });
       unjudged = true;
     }
   }
-  return { sites, unjudged };
+  return { sites, executable, unjudged };
 }
 
-function toMutant(site: Site, status: Mutant['status'], killedBy: string | null): Mutant {
+function toMutant(site: Site, verdict: MutantVerdict): Mutant {
   return {
     id: mutantId(site.file, site.line, site.column, site.operator, site.replacement, String(site.end - site.start)),
     file: site.file,
@@ -100,8 +115,37 @@ function toMutant(site: Site, status: Mutant['status'], killedBy: string | null)
     operator: site.operator,
     original: site.original,
     replacement: site.replacement,
-    status,
-    killed_by: killedBy,
+    status: verdict.status,
+    killed_by: verdict.killedBy ?? null,
+    ...(site.function !== undefined ? { function: site.function } : {}),
+    ...(verdict.ended != null ? { ended: verdict.ended } : {}),
+    ...(verdict.durationMs !== undefined ? { duration_ms: verdict.durationMs } : {}),
+  };
+}
+
+const TAIL_CHARS = 4000;
+
+/** Why a baseline run was not green, or null. */
+function problemOf(r: BaselineRunResult['result']): string | null {
+  if (r.spawnError !== null) return `could not run: ${r.spawnError}`;
+  if (r.timedOut) return 'timeout';
+  if (r.signal !== null) return `signal ${r.signal}`;
+  return r.exitCode === 0 ? null : `exit ${r.exitCode}`;
+}
+
+/** A baseline run as the artefact records it: how it ended, how long it took, the tail of its output. */
+function baselineRun({ kind, result: r }: BaselineRunResult): NonNullable<MutationArtefact['baseline_runs']>[number] {
+  return {
+    kind,
+    exit_code: r.exitCode,
+    signal: r.signal,
+    timed_out: r.timedOut,
+    duration_ms: Math.round(r.durationMs),
+    stdout_bytes: r.stdoutBytes,
+    stderr_bytes: r.stderrBytes,
+    stdout_tail: r.stdoutTail.slice(-TAIL_CHARS),
+    stderr_tail: r.stderrTail.slice(-TAIL_CHARS),
+    problem: problemOf(r),
   };
 }
 
@@ -110,8 +154,14 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
   const started = performance.now();
   const changes = sortChanges(opts.diff.model, opts.classify);
   const faults: Fault[] = [];
+  // The patch tree as the tests found it (the link to the installed packages a pipeline adds left out).
+  const patchTree = await gitTreeId(opts.tree, ['node_modules']).catch((e: unknown) => {
+    faults.push({ code: 'TREE_ID', message: `the patch tree's git id could not be computed: ${e instanceof Error ? e.message : String(e)}` });
+    return undefined;
+  });
   const common = {
     diffSha256: opts.diff.sha256,
+    patchTree,
     inputs: [{ role: 'diff', path: opts.diff.file, sha256: opts.diff.sha256 }, ...(opts.policyInput ? [opts.policyInput] : [])],
     foreign: changes.foreign,
     deleted: changes.deleted,
@@ -127,9 +177,16 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
   const texts = new Map(changes.mutable.map((f) => [f.path, readChanged(opts.tree, f, opts.diff)]));
   if (opts.max === 0) return nothing('budget_zero');
   if (!changes.sourceAdded) return nothing('deletion_only');
-  const { sites, unjudged } = await collectSites(changes.mutable, texts, opts.python, faults);
+  const sitesStarted = performance.now();
+  const { sites, executable, unjudged: engineUnjudged } = await collectSites(changes.mutable, texts, opts.python, faults);
+  const sitesMs = Math.round(performance.now() - sitesStarted);
+  let unjudged = engineUnjudged;
+  if (sites.length === 0 && executable.size === 0) return nothing(unjudged ? 'engine_failure' : 'no_mutants', unjudged);
+  const selected = selectSites(sites, opts.max);
+  // Reached: a line on which a selected mutant that compiles starts (the same in every shard).
+  const unmutated = unmutatedLines(executable, new Set(selected.filter((x) => x.parses).map((x) => `${x.file}\0${x.line}`)));
   if (sites.length === 0) return nothing(unjudged ? 'engine_failure' : 'no_mutants', unjudged);
-  const mine = shardSites(selectSites(sites, opts.max), opts.shard);
+  const mine = shardSites(selected, opts.shard);
   if (mine.length === 0) return nothing('no_mutants', unjudged);
   const runner = opts.selectTests === false ? { name: detectRunner(opts.command).name, nodeTestPrefix: null } : detectRunner(opts.command);
   const exec = await execute(mine, texts, {
@@ -145,21 +202,30 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     runner,
     selectTests: opts.selectTests !== false,
     sandbox: opts.sandbox ?? 'none',
+    python: opts.python,
     onProgress: opts.onProgress,
   });
   for (const message of exec.faults) faults.push({ code: 'SANDBOX_SETUP', message });
   const testSelection = exec.selection;
   const timing = {
     total_ms: Math.round(performance.now() - started),
+    sites_ms: sitesMs,
+    ...exec.phases,
     baseline_ms: Math.round(exec.baseline.durationMs),
     mutant_timeout_ms: exec.mutantTimeoutMs,
   };
+  const baselineRuns = exec.baseline.runs.map(baselineRun);
+  const rest = { ...common, faults, unjudged, timing, testSelection, baselineRuns };
   if (exec.baseline.status !== 'green') {
-    return buildArtefact({ ...common, faults, mutants: [], reason: exec.baseline.status === 'red' ? 'baseline_red' : 'baseline_flaky', unjudged, timing, testSelection });
+    return buildArtefact({ ...rest, mutants: [], reason: exec.baseline.status === 'red' ? 'baseline_red' : 'baseline_flaky' });
   }
-  if (exec.neutralEditFailed) {
-    return buildArtefact({ ...common, faults, mutants: [], reason: 'neutral_edit_failed', unjudged, timing, testSelection });
+  if (exec.neutralEditFailed) return buildArtefact({ ...rest, mutants: [], reason: 'neutral_edit_failed' });
+  const unrun = exec.verdicts.filter((v) => v.unjudged === true).length;
+  if (unrun > 0) {
+    const them = unrun > 1 ? 'they are' : 'it is';
+    faults.push({ code: 'MUTANT_UNJUDGED', message: `${unrun} mutant${unrun > 1 ? 's' : ''} could not be judged (a run that could not start, or a stillborn check that could not tell); ${them} counted as surviving and the strength is unverified` });
+    unjudged = true;
   }
-  const mutants = mine.map((site, i) => toMutant(site, exec.statuses[i]!, exec.killedBy[i] ?? null));
-  return buildArtefact({ ...common, faults, mutants, reason: null, unjudged, timing, testSelection });
+  const mutants = mine.map((site, i) => toMutant(site, exec.verdicts[i]!));
+  return buildArtefact({ ...rest, unjudged, mutants, reason: null, unmutatedLines: unmutated, executableLineCount: [...executable.values()].reduce((a, l) => a + l.length, 0) });
 }

@@ -45,11 +45,15 @@ export function mergeShards(shards: readonly ShardFile[]): MutationArtefact {
   for (const { file, artefact: s } of shards) {
     if (s.shard === null) throw new InputError(file, 'is a whole run, not a shard');
     if (s.subject.diff_sha256 !== a.subject.diff_sha256) throw new InputError(file, `measures another diff (${s.subject.diff_sha256}) than ${first.file}`);
+    if (s.subject.patch_tree !== a.subject.patch_tree) throw new InputError(file, `measured another patch tree (${s.subject.patch_tree ?? 'none named'}) than ${first.file}`);
     if (s.shard.count !== count) throw new InputError(file, `is shard ${s.shard.index}/${s.shard.count}, but ${first.file} is one of ${count}`);
     if (s.tool.version !== a.tool.version || s.engine !== a.engine || s.budget !== a.budget) {
       throw new InputError(file, `was made with other options (tool ${s.tool.version}, engine ${s.engine}, budget ${s.budget}) than ${first.file}`);
     }
     if (s.sandbox !== a.sandbox) throw new InputError(file, `ran with --sandbox ${s.sandbox ?? '(unrecorded)'}, ${first.file} with ${a.sandbox ?? '(unrecorded)'}`);
+    if (s.unmutated_lines !== undefined && a.unmutated_lines !== undefined && !same(s.unmutated_lines, a.unmutated_lines)) {
+      throw new InputError(file, `lists other unmutated lines than ${first.file}`);
+    }
     if (!same(s.foreign_changed_files, a.foreign_changed_files) || !same(s.deleted_files, a.deleted_files)) {
       throw new InputError(file, `classifies the changed files differently from ${first.file}`);
     }
@@ -92,6 +96,7 @@ export function mergeShards(shards: readonly ShardFile[]): MutationArtefact {
   for (const s of all) for (const [k, v] of Object.entries(s.timing ?? {})) timing[k] = Math.max(timing[k] ?? 0, v);
   return buildArtefact({
     diffSha256: a.subject.diff_sha256 as `sha256:${string}`,
+    patchTree: a.subject.patch_tree,
     inputs: [...(diffInput ? [diffInput] : []), ...shards.map((s) => ({ role: 'shard', path: s.file, sha256: s.sha256 }))],
     faults: [...faults.values()],
     foreign: a.foreign_changed_files,
@@ -105,5 +110,14 @@ export function mergeShards(shards: readonly ShardFile[]): MutationArtefact {
     timing,
     ...(a.sandbox !== undefined ? { sandbox: a.sandbox } : {}),
     ...(testSelection !== undefined ? { testSelection } : {}),
+    ...unmutatedOf(all),
+    ...(all.some((s) => s.baseline_runs !== undefined) ? { baselineRuns: all.flatMap((s) => s.baseline_runs ?? []) } : {}),
   });
+}
+
+/** The shards' unmutated lines (they agree, checked above); absent when a measuring shard did not compute them. */
+function unmutatedOf(all: readonly MutationArtefact[]): { unmutatedLines?: MutationArtefact['unmutated_lines']; executableLineCount?: number } {
+  const measured = all.filter((s) => s.suite_strength !== null);
+  if (measured.length === 0 || measured.some((s) => s.unmutated_lines === undefined)) return {};
+  return { unmutatedLines: measured[0]!.unmutated_lines, executableLineCount: measured[0]!.executable_line_count ?? 0 };
 }

@@ -10,7 +10,8 @@ const name = 'ag-mutate';
 /** One stderr line: the strength (or why none) and the counts. */
 export function summaryLine(m: MutationArtefact): string {
   const c = m.counts;
-  const score = m.suite_strength === null ? `not measured (${m.reason})` : m.suite_strength.toFixed(4);
+  const why = m.reason === 'baseline_red' ? "baseline_red: ag-mutate's own run of the unmutated patch tree failed" : m.reason === 'baseline_flaky' ? "baseline_flaky: ag-mutate's own runs of the unmutated patch tree disagreed" : m.reason;
+  const score = m.suite_strength === null ? `not measured (${why})` : m.suite_strength.toFixed(4);
   const unverified = m.suite_strength_unverified ? ', UNVERIFIED source changed' : '';
   return `${name}: suite strength ${score}: ${c.killed} killed, ${c.timeout} timeout, ${c.survived} survived, ${c.no_coverage} no coverage, ${c.stillborn} stillborn${unverified}\n`;
 }

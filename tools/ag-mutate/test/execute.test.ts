@@ -1,5 +1,5 @@
 import test from 'ava';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Site } from '../src/engines/site.js';
@@ -10,7 +10,13 @@ function tree() {
   const root = path.join(dir, 'tree');
   mkdirSync(root);
   writeFileSync(path.join(root, 'a.txt'), 'good\n');
-  return { dir, root, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  // State the runs share on purpose (a lock, a marker): as root each run has its own uid,
+  // so it lives in a folder every uid may write.
+  chmodSync(dir, 0o755);
+  const shared = path.join(dir, 'shared');
+  mkdirSync(shared);
+  chmodSync(shared, 0o1777);
+  return { dir, root, shared, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 const site = (over: Partial<Site>): Site => ({ file: 'a.txt', line: 1, column: 1, start: 0, end: 4, operator: 'op', rank: 1, original: 'good', replacement: 'evil', parses: true, ...over });
@@ -30,7 +36,7 @@ test('the test command sees each mutant in a copy; the original tree is never wr
 test('a mutant that does not parse is stillborn without a run', async (t) => {
   const f = tree();
   t.teardown(f.cleanup);
-  const marker = path.join(f.dir, 'ran');
+  const marker = path.join(f.shared, 'ran');
   const command = `grep -q evil a.txt && touch ${marker}; exit 0`;
   const r = await execute([site({ parses: false })], new Map([['a.txt', 'good\n']]), { ...OPTS, tree: f.root, command });
   t.deepEqual(r.statuses, ['stillborn']);
@@ -40,7 +46,7 @@ test('a mutant that does not parse is stillborn without a run', async (t) => {
 test('a baseline that passes once and fails once is flaky; one that always fails is red; no mutant runs', async (t) => {
   const f = tree();
   t.teardown(f.cleanup);
-  const lock = path.join(f.dir, 'lock');
+  const lock = path.join(f.shared, 'lock');
   const flaky = await execute([site({})], new Map([['a.txt', 'good\n']]), { ...OPTS, tree: f.root, command: `mkdir ${lock} 2>/dev/null` });
   t.is(flaky.baseline.status, 'flaky');
   t.deepEqual(flaky.statuses, []);
@@ -59,10 +65,11 @@ test('mutants run the mutant command, the baseline the test command', async (t) 
 test('a timeout is confirmed with twice the time: a mutant slow only once is judged by its second run', async (t) => {
   const f = tree();
   t.teardown(f.cleanup);
-  const once = path.join(f.dir, 'once');
+  const once = path.join(f.shared, 'once');
   const mutantCommand = `if mkdir ${once} 2>/dev/null; then sleep 30; fi; exit 0`;
   const r = await execute([site({})], new Map([['a.txt', 'good\n']]), { ...OPTS, tree: f.root, command: 'exit 0', mutantCommand });
   t.deepEqual(r.statuses, ['survived']);
+  t.true(readdirSync(f.shared).includes('once'), 'the first run took the slow path');
 });
 
 test('the mutant timeout comes from the baseline runs that did not record: a slow recording does not lengthen it', async (t) => {
@@ -70,12 +77,13 @@ test('the mutant timeout comes from the baseline runs that did not record: a slo
   t.teardown(f.cleanup);
   // The recording run (NODE_V8_COVERAGE set: a.txt is a file to cover) stands for a runner
   // slowed by coverage; the mutants run as the plain baseline run does.
-  const command = 'if [ -n "$NODE_V8_COVERAGE" ]; then sleep 3; fi; exit 0';
+  const command = 'if [ -n "$NODE_V8_COVERAGE" ]; then sleep 6; fi; exit 0';
   const r = await execute([site({})], new Map([['a.txt', 'good\n']]), { ...OPTS, tree: f.root, command, coverFiles: new Set(['a.txt']) });
   t.is(r.baseline.status, 'green');
   const [recorded, plain] = r.baseline.results;
-  t.true(recorded!.durationMs >= 3000);
-  t.true(plain!.durationMs < 3000);
+  // Both pay the machine's load; only the recorded one sleeps 6 s on top.
+  t.true(recorded!.durationMs >= 6000);
+  t.true(plain!.durationMs < recorded!.durationMs, JSON.stringify(r.baseline.runs.map((x) => [x.kind, x.result.durationMs])));
   t.is(r.baseline.durationMs, plain!.durationMs);
   t.is(r.mutantTimeoutMs, mutantTimeout(plain!.durationMs, OPTS.timeoutFactor));
 });

@@ -6,7 +6,7 @@ import { bindDiff, classifyPath } from '@adversary-gate/core';
 import { loadJson } from '@adversary-gate/schemas';
 import { importStryker, reportPath, StrykerReport, type StrykerReport as Report } from '../src/import-stryker.js';
 
-const BENCH = fileURLToPath(new URL('../../../../shared/bench/mutate', import.meta.url));
+const BENCH = fileURLToPath(new URL('./fixtures/stryker', import.meta.url));
 const INPUT = { path: 'r.json', sha256: `sha256:${'3'.repeat(64)}` as const };
 
 async function benchCase(name: string, report: string) {

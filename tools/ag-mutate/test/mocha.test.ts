@@ -47,7 +47,8 @@ test('mocha: each mutant runs only the tests that execute it and is killed by th
   t.is(findMutant(m, 2, '+').status, 'killed');
   t.is(findMutant(m, 2, '+').killed_by, 'test/discount.test.js::discount takes the rate off');
   t.is(findMutant(m, 2, '/').killed_by, 'test/discount.test.js::discount takes the rate off');
-  t.true(m.mutants.filter((x) => x.line !== 2).every((x) => x.status === 'no_coverage'));
+  // Inside the functions no test calls (module-level statements run at load, they are covered).
+  t.true(m.mutants.filter((x) => x.line !== 2 && x.function != null).every((x) => x.status === 'no_coverage'), JSON.stringify(m.mutants.filter((x) => x.line !== 2)));
   t.true(m.counts.no_coverage >= 2);
   // The whole command runs the checksum test too: the proof that it fails when it runs.
   const w = await measured(t, [...args, '--select', 'whole', '--max', '3'], repo.file('whole.json'));

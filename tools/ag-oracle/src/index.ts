@@ -24,3 +24,4 @@ export * from './tamper/config-scan.js';
 export * from './tamper/tampering.js';
 export * from './tree/tree-files.js';
 export * from './tree/diff-matches-trees.js';
+export * from './classes.js';

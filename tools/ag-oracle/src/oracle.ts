@@ -4,8 +4,10 @@
  * @module
  */
 import { promises as fs } from 'node:fs';
+import picomatch from 'picomatch';
 import * as v from 'valibot';
-import { InputError, makeClassifier, normaliseRepoPath, readDiff, UsageError } from '@adversary-gate/core';
+import { gitTreeId, InputError, normaliseRepoPath, readDiff, UsageError } from '@adversary-gate/core';
+import { oracleClasses } from './classes.js';
 import { OracleArtefact, SCHEMA_VERSION, sha256 } from '@adversary-gate/schemas';
 import type { Fault } from './faults.js';
 import { measureFixtures } from './fixtures/measure.js';
@@ -14,7 +16,7 @@ import { frozenOnlyCoverage } from './freeze/frozen-only.js';
 import { isWithin, loadPolicy } from './policy/load-policy.js';
 import { findProtectedTouches, protectedPatterns } from './protect/protected.js';
 import { findTampering } from './tamper/tampering.js';
-import { isRunnableTest } from './tamper/test-files.js';
+import { isRunnableTest, isSnapshot } from './tamper/test-files.js';
 import { isRealDate } from './today.js';
 import { diffTreeMismatch } from './tree/diff-matches-trees.js';
 import { existsInTree, readTreeFile } from './tree/tree-files.js';
@@ -48,9 +50,9 @@ async function requireDirectory(dir: string, flag: string): Promise<string> {
   }
 }
 
-function repoPath(policyFile: string, field: string, raw: string): string {
+function repoPath(policyFile: string | null, field: string, raw: string): string {
   const result = normaliseRepoPath(raw);
-  if ('error' in result) throw new InputError(policyFile, `${field}: ${result.error}`);
+  if ('error' in result) throw new InputError(policyFile ?? 'the default policy', `${field}: ${result.error}`);
   return result.path;
 }
 
@@ -75,32 +77,40 @@ export async function measureOracle(options: OracleOptions): Promise<OracleArtef
 
   const files = diff.model.files;
   const tree = (side: 'baseline' | 'patch') => (side === 'baseline' ? options.baseline : options.patch);
-  const classify = makeClassifier(classes);
+  const cls = oracleClasses(files, classes, options);
+  const classify = cls.byName;
   const oracleTouched = findProtectedTouches(files, protectedPatterns(oracle.protected, freezeRel === null ? [] : [freezeRel]));
   const fixtures = await measureFixtures(options.baseline, options.patch, fixtureRoots);
   const frozen = frozenOnlyCoverage(files, classify, freeze?.entries ?? []);
+  const isGolden = picomatch([...oracle.golden], { dot: true });
   const tampering = await findTampering(files, {
+    sourceChanged: cls.sourceChanged,
+    importedBySource: cls.importedByBaseline,
+    isRecordedExpectation: (p) => (isGolden(p) ? 'golden' : isSnapshot(p) ? 'snapshot' : null),
     isTestFile: (p) => classify(p) === 'test' || isRunnableTest(p),
-    isRunnableTest: (p) => isRunnableTest(p) || (classes.test !== null && classify(p) === 'test'),
+    isRunnableTest: cls.isRunnableTest,
     existsOnBaseline: (p) => existsInTree(options.baseline, p),
     read: (side, p) => readTreeFile(tree(side), p),
   });
   const faults: Fault[] = [...fixtures.faults, ...(await diffTreeMismatch(files, (side, p) => existsInTree(tree(side), p)))];
 
-  const inputs: { role: string; path: string; sha256: string }[] = [
-    { role: 'diff', path: diff.file, sha256: diff.sha256 },
-    { role: 'policy', path: policy.path, sha256: policy.sha256 },
-  ];
+  const inputs: { role: string; path: string; sha256: string }[] = [{ role: 'diff', path: diff.file, sha256: diff.sha256 }];
+  if (policy.path !== null && policy.sha256 !== null) inputs.push({ role: 'policy', path: policy.path, sha256: policy.sha256 });
   if (freeze !== null) inputs.push({ role: 'freeze', path: freeze.file, sha256: freeze.sha256 });
 
   const artefact = {
     schema: 'adversary-gate/oracle',
     schema_version: SCHEMA_VERSION,
     tool: { ...options.tool },
-    subject: { diff_sha256: diff.sha256 },
+    subject: {
+      diff_sha256: diff.sha256,
+      // The trees as exported (the link to the installed packages a pipeline adds left out).
+      baseline_tree: await gitTreeId(options.baseline, ['node_modules']),
+      patch_tree: await gitTreeId(options.patch, ['node_modules']),
+    },
     inputs,
     faults: faults.map((f) => ({ ...f })),
-    policy: { path: policy.path, sha256: policy.sha256 },
+    policy: { source: policy.source, path: policy.path, sha256: policy.sha256 },
     oracle_touched: oracleTouched.map((h) => ({ ...h })),
     fixtures: fixtures.fixtures.map((f) => ({ ...f })),
     freeze: {
@@ -111,6 +121,7 @@ export async function measureOracle(options: OracleOptions): Promise<OracleArtef
       frozen_only: frozen.all,
     },
     tampering: tampering.map((t) => ({ ...t })),
+    ...(cls.importedOnPatch.length > 0 ? { imported_tests: cls.importedOnPatch.map((p) => ({ ...p })) } : {}),
   };
   const checked = v.safeParse(OracleArtefact, artefact);
   if (!checked.success) {

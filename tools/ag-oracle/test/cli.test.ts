@@ -160,7 +160,8 @@ test('a skip marker added to an existing test file is reported with file:line', 
 
 test('an only marker in a new test file holds rather than rejects', async (t) => {
   const { artefact } = await measure({ 'test/new.test.js': `import test from 'node:test';\n${ONLY_FOCUS}\n` });
-  t.deepEqual(artefact!.tampering.map((f) => [f.kind, f.path, f.line]), [['skip_added_new_file', 'test/new.test.js', 2]]);
+  // its body is empty too: a placeholder test as well as a focus marker
+  t.deepEqual(artefact!.tampering.map((f) => [f.kind, f.path, f.line]), [['placeholder_test', 'test/new.test.js', 2], ['skip_added_new_file', 'test/new.test.js', 2]]);
 });
 
 test('pytest xfail and a runtime pytest.skip added to an existing test are both reported', async (t) => {
@@ -246,9 +247,32 @@ test('the diff may come on stdin and the artefact go to stdout', async (t) => {
   t.is(artefact.oracle_touched.length, 1);
 });
 
-test('exit 3 and no artefact when the baseline has no policy', async (t) => {
-  const repos = await makeRepos({ ...BASE, 'adversary-gate.json': null }, { 'src/add.js': 'x\n' });
-  await expectRefused(t, repos, oracleArgs(repos), /adversary-gate\.json: no such file/);
+test('a baseline without a policy file is judged under the defaults, and the artefact says so', async (t) => {
+  const base = { ...BASE, 'adversary-gate.json': null };
+  const { r, artefact } = await measure({ 'src/add.js': 'x\n', 'adversary-gate.json': '{"schema_version":1,"floors":{"diff_coverage":0}}', 'test/add.test.js': null }, { base });
+  t.is(r.status, 0, r.stderr);
+  t.deepEqual(artefact!.policy, { source: 'default', path: null, sha256: null });
+  t.deepEqual(artefact!.inputs.map((i) => i.role), ['diff'], 'no policy file is listed as an input');
+  t.deepEqual(artefact!.oracle_touched, [{ path: 'adversary-gate.json', pattern: 'adversary-gate.json' }], 'the patch cannot bring its own policy in');
+  t.deepEqual(artefact!.fixtures, []);
+  t.is(artefact!.freeze.path, null);
+  t.deepEqual(artefact!.tampering.map((f) => [f.kind, f.path]), [['test_file_deleted', 'test/add.test.js']]);
+});
+
+test('an honest patch on a baseline without a policy file has no finding', async (t) => {
+  const { r, artefact } = await measure({ 'src/add.js': 'export const add = (a, b) => a + b;\n' }, { base: { ...BASE, 'adversary-gate.json': null } });
+  t.is(r.status, 0, r.stderr);
+  t.deepEqual([artefact!.oracle_touched, artefact!.tampering, artefact!.faults], [[], [], []]);
+});
+
+test('a policy file names its source', async (t) => {
+  const { artefact } = await measure({ 'src/add.js': 'x\n' });
+  t.is(artefact!.policy.source, 'file');
+});
+
+test('exit 3 when the --policy named does not exist', async (t) => {
+  const repos = await makeRepos(BASE, { 'src/add.js': 'x\n' });
+  await expectRefused(t, repos, oracleArgs(repos, ['--policy', path.join(repos.dir, 'nowhere.json')]), /nowhere\.json: no such file/);
 });
 
 test('exit 3 when the policy has an empty protected list', async (t) => {
@@ -256,9 +280,10 @@ test('exit 3 when the policy has an empty protected list', async (t) => {
   await expectRefused(t, repos, oracleArgs(repos), /protected list must not be empty/);
 });
 
-test('exit 3 when the policy has no protected list at all', async (t) => {
-  const repos = await makeRepos({ ...BASE, 'adversary-gate.json': '{"schema_version":1}' }, { 'src/add.js': 'x\n' });
-  await expectRefused(t, repos, oracleArgs(repos), /no "oracle\.protected" list/);
+test('a policy with no protected list at all protects the defaults', async (t) => {
+  const { r, artefact } = await measure({ 'src/add.js': 'x\n', 'verdict.json': '{}' }, { base: { ...BASE, 'adversary-gate.json': '{"schema_version":1}' } });
+  t.is(r.status, 0, r.stderr);
+  t.deepEqual(artefact!.oracle_touched.map((h) => h.path), ['verdict.json']);
 });
 
 test('exit 3 when the policy is not strict JSON (duplicate key)', async (t) => {

@@ -9,6 +9,9 @@ const ctx = (onBaseline: string[]): TamperContext => ({
   isRunnableTest,
   existsOnBaseline: async (p) => onBaseline.includes(p),
   read: async () => null,
+  sourceChanged: false,
+  isRecordedExpectation: () => null,
+  importedBySource: () => false,
 });
 
 test('a marker in a copy of a test file is in a new file: it holds, and the copy removes no assertion', async (t) => {

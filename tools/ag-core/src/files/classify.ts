@@ -20,6 +20,13 @@ export const DEFAULT_TEST_GLOBS: readonly string[] = [
   '**/*-test.*',
   '**/test_*.py',
   '**/conftest.py',
+  // the runners' own file-name conventions, at the root too: node:test and ava run
+  // `test.js` and `test-*.js` wherever they are (camelcase's tests are its root `test.js`)
+  '**/test.{js,mjs,cjs,jsx,ts,mts,cts,tsx}',
+  '**/test-*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}',
+  // recorded expectations: jest/vitest snapshots, ava's `.snap` files
+  '**/__snapshots__/**',
+  '**/*.snap',
 ];
 
 /** Default globs for what is plainly not code: docs, images, media, lock files, data. */
@@ -37,17 +44,32 @@ export const DEFAULT_NOT_CODE_GLOBS: readonly string[] = [
   '**/*.{pyi,d.ts,d.mts,d.cts}',
 ];
 
-/** Glob overrides (the policy's `files` section); null keeps a default. */
+/** A class whose policy globs can replace the defaults rather than extend them. */
+export type ReplaceableClass = 'test' | 'not_code';
+
+/**
+ * The policy's `files` section: globs that extend a class's defaults (null or absent: none),
+ * and the classes listed in `replace`, whose globs take the defaults' place instead.
+ */
 export interface ClassOverrides {
   readonly test?: readonly string[] | null;
   readonly not_code?: readonly string[] | null;
+  readonly replace?: readonly ReplaceableClass[];
+}
+
+/** The globs one class is matched with under `overrides`: the defaults plus the policy's, or the policy's alone. */
+export function classGlobs(overrides: ClassOverrides, cls: ReplaceableClass): string[] {
+  const defaults = cls === 'test' ? DEFAULT_TEST_GLOBS : DEFAULT_NOT_CODE_GLOBS;
+  const given = overrides[cls] ?? null;
+  if (given === null) return [...defaults];
+  return overrides.replace?.includes(cls) === true ? [...given] : [...defaults, ...given];
 }
 
 /** Build a classifier; test globs win over not-code globs. */
 export function makeClassifier(overrides: ClassOverrides = {}): (path: string) => FileClass {
   const opts = { dot: true, nocase: false } as const;
-  const isTest = picomatch([...(overrides.test ?? DEFAULT_TEST_GLOBS)], opts);
-  const isNotCode = picomatch([...(overrides.not_code ?? DEFAULT_NOT_CODE_GLOBS)], opts);
+  const isTest = picomatch(classGlobs(overrides, 'test'), opts);
+  const isNotCode = picomatch(classGlobs(overrides, 'not_code'), opts);
   return (path: string) => {
     const p = path.includes('/') ? path : `./${path}`;
     const q = p.startsWith('./') ? p.slice(2) : p;

@@ -2,3 +2,4 @@
 export * from './classify.js';
 export * from './policy-classes.js';
 export * from './tree.js';
+export * from './imports.js';

@@ -12,12 +12,16 @@ export interface PolicyClasses {
   readonly input: { readonly role: 'policy'; readonly path: string; readonly sha256: `sha256:${string}` } | null;
 }
 
-/** Build the classifier from `--policy FILE` (strict loader), or the defaults without one. @throws LoadError */
+/**
+ * Build the classifier from `--policy FILE` (strict loader), or the defaults without one.
+ * The policy's globs extend the defaults unless its `files.replace` lists the class.
+ * @throws LoadError
+ */
 export async function loadPolicyClasses(policyFile: string | undefined | null): Promise<PolicyClasses> {
   if (policyFile === undefined || policyFile === null) return { classify: makeClassifier(), input: null };
   const { bytes, value } = await loadJson(policyFile, PolicyFile);
   return {
-    classify: makeClassifier({ test: value.files?.test ?? null, not_code: value.files?.not_code ?? null }),
+    classify: makeClassifier({ test: value.files?.test ?? null, not_code: value.files?.not_code ?? null, replace: value.files?.replace ?? [] }),
     input: { role: 'policy', path: policyFile, sha256: sha256(bytes) },
   };
 }

@@ -28,5 +28,40 @@ export function mutationProblem(m: MutationArtefact, sourceLines: Map<string, Re
     if (denominator === 0) return 'a strength with no killed or survived mutant';
     if (!sameRatio(m.suite_strength, (killed + timeout) / denominator)) return `suite_strength ${m.suite_strength} is not (killed+timeout)/(killed+timeout+survived+no_coverage)`;
   }
+  return partsProblem(m, sourceLines);
+}
+
+/** by_file must be the mutants' own tally; unmutated lines must be changed source lines no runnable mutant starts on. */
+function partsProblem(m: MutationArtefact, sourceLines: Map<string, ReadonlySet<number>>): string | null {
+  if (m.by_file !== undefined) {
+    const key = (file: string, fn: string | null) => `${file}\0${fn ?? ''}`;
+    const want = new Map<string, Record<string, number>>();
+    const bump = (k: string, status: string) => {
+      const c = want.get(k) ?? { killed: 0, survived: 0, timeout: 0, stillborn: 0, no_coverage: 0 };
+      c[status]!++;
+      want.set(k, c);
+    };
+    for (const x of m.mutants) {
+      bump(key(x.file, null), x.status);
+      if (x.function != null) bump(key(x.file, x.function), x.status);
+    }
+    let parts = 0;
+    for (const f of m.by_file) {
+      for (const [k, counts] of [[key(f.file, null), f.counts], ...f.functions.map((fn) => [key(f.file, fn.name), fn.counts] as const)] as const) {
+        parts++;
+        if (JSON.stringify(want.get(k)) !== JSON.stringify(counts)) return `by_file counts for ${k.replace('\0', ' ')} are not its mutants' tally`;
+      }
+    }
+    if (parts !== want.size) return 'by_file leaves out a file or function that has mutants';
+  }
+  if (m.unmutated_lines !== undefined) {
+    const reached = new Set(m.mutants.filter((x) => x.status !== 'stillborn').map((x) => `${x.file}\0${x.line}`));
+    for (const u of m.unmutated_lines) {
+      for (const line of u.lines) {
+        if (!sourceLines.get(u.file)?.has(line)) return `unmutated line ${u.file}:${line} is not a changed source line of this diff`;
+        if (reached.has(`${u.file}\0${line}`)) return `unmutated line ${u.file}:${line} has a mutant`;
+      }
+    }
+  }
   return null;
 }

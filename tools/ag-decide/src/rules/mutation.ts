@@ -5,6 +5,40 @@
 import type { MutationArtefact, Policy, Reason } from '@adversary-gate/schemas';
 import { listForMessage, reason } from '../reasons.js';
 
+type Counts = MutationArtefact['counts'];
+
+const caughtOf = (c: Counts) => c.killed + c.timeout;
+const missedOf = (c: Counts) => c.survived + c.no_coverage;
+const sameCounts = (a: Counts, b: Counts) => caughtOf(a) === caughtOf(b) && missedOf(a) === missedOf(b);
+
+/**
+ * The share of changed executable lines the policy lets go without a mutant
+ * (`mutation.unmutated_line_share`, a ratio; default 0: every such line needs one).
+ */
+export function unmutatedShareAllowed(policy: Policy): number {
+  return policy.mutation.unmutated_line_share;
+}
+
+/** The files and functions below the floor that are not the whole patch (the total has its own reason). */
+function weakParts(m: MutationArtefact, floor: number): string[] {
+  const out: string[] = [];
+  for (const f of m.by_file ?? []) {
+    const part = (name: string, strength: number | null, c: Counts) => {
+      if (strength !== null && strength < floor && !sameCounts(c, m.counts)) out.push(`${name} ${strength.toFixed(4)} (${caughtOf(c)} killed, ${missedOf(c)} survived)`);
+    };
+    part(f.file, f.suite_strength, f.counts);
+    for (const fn of f.functions) if (!sameCounts(fn.counts, f.counts)) part(`${f.file} ${fn.name}()`, fn.suite_strength, fn.counts);
+  }
+  return out;
+}
+
+/** Why suite_strength is null, in words a reviewer reads. */
+function nullReason(r: MutationArtefact['reason']): string {
+  if (r === 'baseline_red') return "baseline_red: ag-mutate's own run of the unmutated patch tree failed, so no mutant ran (see baseline_runs in mutation.json)";
+  if (r === 'baseline_flaky') return "baseline_flaky: ag-mutate's own runs of the unmutated patch tree disagreed, so no mutant ran (see baseline_runs in mutation.json)";
+  return r ?? 'no reason given';
+}
+
 /** Reasons, the measurement, and what was disabled. */
 export function mutationReasons(m: MutationArtefact, policy: Policy): { reasons: Reason[]; measurement: { value: number | null; source: string }; disabled: string[] } {
   const reasons: Reason[] = [];
@@ -21,7 +55,7 @@ export function mutationReasons(m: MutationArtefact, policy: Policy): { reasons:
   if (m.suite_strength === null) {
     if (m.reason === 'budget_zero') disabled.push('suite_strength: mutation budget is 0 (measurement disabled)');
     else if (m.reason !== 'no_source_changed') {
-      reasons.push(reason('STRENGTH_NOT_MEASURED', 'mutation', `suite strength was not measured (${m.reason ?? 'no reason given'})`));
+      reasons.push(reason('STRENGTH_NOT_MEASURED', 'mutation', `suite strength was not measured (${nullReason(m.reason)})`));
     }
   } else if (floor > 0 && m.suite_strength < floor) {
     const { killed, timeout, survived, no_coverage } = m.counts;
@@ -32,6 +66,21 @@ export function mutationReasons(m: MutationArtefact, policy: Policy): { reasons:
         `suite strength ${m.suite_strength.toFixed(4)} (${killed + timeout} killed, ${survived + no_coverage} survived) is below the floor ${floor}`,
       ),
     );
+  }
+  if (m.suite_strength !== null && floor > 0) {
+    const weak = weakParts(m, floor);
+    if (weak.length > 0) reasons.push(reason('STRENGTH_BELOW_FLOOR', 'mutation', `part of the patch is below the floor ${floor}: ${listForMessage(weak)}`));
+  }
+  if (m.suite_strength !== null && m.unmutated_lines !== undefined) {
+    const count = m.unmutated_lines.reduce((a, u) => a + u.lines.length, 0);
+    const allowed = unmutatedShareAllowed(policy);
+    const share = count / Math.max(1, m.executable_line_count ?? count);
+    if (count > 0 && share > allowed) {
+      const where = m.unmutated_lines.map((u) => `${u.file}:${listForMessage(u.lines.map(String), 10)}`);
+      reasons.push(
+        reason('STRENGTH_UNVERIFIED', 'mutation', `${count} changed line${count > 1 ? 's' : ''} no mutant measured (the strength says nothing of ${count > 1 ? 'them' : 'it'}): ${listForMessage(where)}`),
+      );
+    }
   }
   return { reasons, measurement: { value: m.suite_strength, source: m.engine }, disabled };
 }

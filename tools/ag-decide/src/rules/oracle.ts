@@ -7,6 +7,26 @@ import { listForMessage, reason } from '../reasons.js';
 
 const where = (t: { path: string; line: number | null }) => (t.line === null ? t.path : `${t.path}:${t.line}`);
 
+/** How a message names the findings of one kind, for the kinds a reviewer reads line by line. */
+const LABELS: Readonly<Record<string, string>> = {
+  expectation_changed: 'existing expectations edited with the source (review each)',
+  placeholder_test: 'placeholder tests that cannot fail',
+  runner_hook_added: 'test-runner plugins or hooks registered from test code',
+  assertion_redefined: 'assertions redefined or stubbed',
+};
+
+/** The suspect findings: labelled groups with their lines (up to 10 each), then the other kinds one by one. */
+function suspectMessage(suspect: OracleArtefact['tampering']): string {
+  const parts: string[] = [];
+  for (const [kind, label] of Object.entries(LABELS)) {
+    const of = suspect.filter((t) => t.kind === kind);
+    if (of.length > 0) parts.push(`${label}: ${listForMessage(of.map(where), 10)}`);
+  }
+  const rest = suspect.filter((t) => !Object.hasOwn(LABELS, t.kind));
+  if (rest.length > 0) parts.push(listForMessage(rest.map((t) => `${t.kind} ${where(t)}`)));
+  return parts.join('; ');
+}
+
 /** Every reason the oracle evidence gives. */
 export function oracleReasons(o: OracleArtefact): Reason[] {
   const out: Reason[] = [];
@@ -31,9 +51,8 @@ export function oracleReasons(o: OracleArtefact): Reason[] {
   if (skips.length > 0) out.push(reason('TEST_SKIPPED', 'oracle', `skip/only/todo markers added to existing tests: ${listForMessage(skips.map(where))}`));
   const deleted = byKind(['test_file_deleted']);
   if (deleted.length > 0) out.push(reason('TEST_LOST', 'oracle', `test files deleted: ${listForMessage(deleted.map(where))}`));
-  const suspect = byKind(['skip_added_new_file', 'assertion_removed', 'test_file_renamed', 'runner_config_changed', 'always_equal']);
-  if (suspect.length > 0) {
-    out.push(reason('TAMPER_SUSPECTED', 'oracle', `test tampering suspected: ${listForMessage(suspect.map((t) => `${t.kind} ${where(t)}`))}`));
-  }
+  // every other kind holds, including kinds added later: a finding is never dropped
+  const suspect = o.tampering.filter((t) => t.kind !== 'skip_added' && t.kind !== 'test_file_deleted');
+  if (suspect.length > 0) out.push(reason('TAMPER_SUSPECTED', 'oracle', `test tampering suspected: ${suspectMessage(suspect)}`));
   return out;
 }

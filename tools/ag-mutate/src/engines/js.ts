@@ -5,6 +5,7 @@
  */
 import { parse, type ParserPlugin } from '@babel/parser';
 import type { Node } from '@babel/types';
+import { isRequireCall, loadsModule, sitesOf, type RawSite } from './js-operators.js';
 import { applySite, lineStarts, position, shorten, type Site } from './site.js';
 
 /** A file the engine could not parse; the message names the problem. */
@@ -43,7 +44,13 @@ const SKIP_KEYS = new Set([
 const SKIP_NODES = new Set([
   'ImportDeclaration', 'ExportAllDeclaration', 'TSInterfaceDeclaration', 'TSTypeAliasDeclaration', 'TSEnumDeclaration',
   'TSModuleDeclaration', 'TSDeclareFunction', 'TSDeclareMethod', 'TSImportEqualsDeclaration', 'TSExportAssignment',
-  'TSNamespaceExportDeclaration', 'DeclareVariable', 'ImportExpression', 'TaggedTemplateExpression', 'RegExpLiteral',
+  'TSNamespaceExportDeclaration', 'DeclareVariable', 'ImportExpression', 'TaggedTemplateExpression',
+]);
+
+/** Statements that are definitions, not code that runs on a line of its own (their bodies count). */
+const NOT_EXECUTABLE = new Set([
+  'FunctionDeclaration', 'ClassDeclaration', 'BlockStatement', 'EmptyStatement', 'ExportNamedDeclaration', 'ExportDefaultDeclaration',
+  'SwitchStatement', 'LabeledStatement', 'DebuggerStatement',
 ]);
 
 const ARID_OBJECTS = /^(?:console|logger|log|logging|debug|metrics|telemetry|tracer)$/;
@@ -63,167 +70,73 @@ function isArid(node: Node): boolean {
   return root !== null && ARID_OBJECTS.test(root);
 }
 
-function isRequireCall(node: Node): boolean {
-  return node.type === 'CallExpression' && node.callee.type === 'Identifier' && node.callee.name === 'require';
-}
 
-const BINARY_SWAPS: Record<string, { op: string; to: string[]; rank: number }> = {
-  '<': { op: 'EqualityOperator', to: ['<='], rank: 2 },
-  '<=': { op: 'EqualityOperator', to: ['<'], rank: 2 },
-  '>': { op: 'EqualityOperator', to: ['>='], rank: 2 },
-  '>=': { op: 'EqualityOperator', to: ['>'], rank: 2 },
-  '===': { op: 'EqualityOperator', to: ['!=='], rank: 2 },
-  '!==': { op: 'EqualityOperator', to: ['==='], rank: 2 },
-  '==': { op: 'EqualityOperator', to: ['!='], rank: 2 },
-  '!=': { op: 'EqualityOperator', to: ['=='], rank: 2 },
-  '+': { op: 'ArithmeticOperator', to: ['-'], rank: 4 },
-  '-': { op: 'ArithmeticOperator', to: ['+'], rank: 4 },
-  '*': { op: 'ArithmeticOperator', to: ['/'], rank: 4 },
-  '/': { op: 'ArithmeticOperator', to: ['*'], rank: 4 },
-  '%': { op: 'ArithmeticOperator', to: ['*'], rank: 4 },
-  '&&': { op: 'LogicalOperator', to: ['||'], rank: 3 },
-  '||': { op: 'LogicalOperator', to: ['&&'], rank: 3 },
-  '??': { op: 'LogicalOperator', to: ['&&'], rank: 3 },
-  '+=': { op: 'AssignmentOperator', to: ['-='], rank: 4 },
-  '-=': { op: 'AssignmentOperator', to: ['+='], rank: 4 },
-  '*=': { op: 'AssignmentOperator', to: ['/='], rank: 4 },
-  '/=': { op: 'AssignmentOperator', to: ['*='], rank: 4 },
-  '&&=': { op: 'AssignmentOperator', to: ['||='], rank: 4 },
-  '||=': { op: 'AssignmentOperator', to: ['&&='], rank: 4 },
-  '??=': { op: 'AssignmentOperator', to: ['&&='], rank: 4 },
-};
-
-const METHOD_SWAPS: Record<string, string> = {
-  some: 'every', every: 'some', startsWith: 'endsWith', endsWith: 'startsWith', min: 'max', max: 'min',
-  trimStart: 'trimEnd', trimEnd: 'trimStart', toUpperCase: 'toLowerCase', toLowerCase: 'toUpperCase',
-  indexOf: 'lastIndexOf', lastIndexOf: 'indexOf', padStart: 'padEnd', padEnd: 'padStart',
-};
-
-interface RawSite {
-  start: number;
-  end: number;
-  operator: string;
-  rank: number;
-  replacement: string;
-}
-
-function isStringy(node: Node): boolean {
-  return node.type === 'StringLiteral' || node.type === 'TemplateLiteral';
-}
-
-/** Collect sites for one node (not its children). */
-function sitesOf(node: Node, parent: Node | null, key: string, text: string, out: RawSite[]): void {
-  const s = node.start!;
-  const e = node.end!;
-  const add = (start: number, end: number, operator: string, rank: number, replacement: string) => {
-    if (text.slice(start, end) !== replacement) out.push({ start, end, operator, rank, replacement });
-  };
-  const operatorBetween = (left: Node, right: Node, op: string) => {
-    const gap = text.slice(left.end!, right.start!);
-    const at = gap.indexOf(op);
-    return at < 0 ? null : left.end! + at;
-  };
-  switch (node.type) {
-    case 'IfStatement':
-    case 'ConditionalExpression': {
-      const t = node.test;
-      add(t.start!, t.end!, 'ConditionalExpression', 1, 'false');
-      add(t.start!, t.end!, 'ConditionalExpression', 1, 'true');
-      break;
-    }
-    case 'WhileStatement':
-    case 'DoWhileStatement':
-      add(node.test.start!, node.test.end!, 'ConditionalExpression', 1, 'false');
-      break;
-    case 'ForStatement':
-      if (node.test) add(node.test.start!, node.test.end!, 'ConditionalExpression', 1, 'false');
-      break;
-    case 'BinaryExpression':
-    case 'LogicalExpression':
-    case 'AssignmentExpression': {
-      const swap = BINARY_SWAPS[node.operator];
-      if (!swap) break;
-      if (node.operator === '+' && (isStringy(node.left as Node) || isStringy(node.right as Node))) break;
-      if (node.type === 'AssignmentExpression' && node.operator === '+=' && isStringy(node.right as Node)) break;
-      const at = operatorBetween(node.left as Node, node.right as Node, node.operator);
-      if (at === null) break;
-      for (const to of swap.to) add(at, at + node.operator.length, swap.op, swap.rank, to);
-      break;
-    }
-    case 'UnaryExpression':
-      if (['!', '-', '+', '~'].includes(node.operator) && node.prefix) add(s, s + 1, 'UnaryOperator', 3, '');
-      break;
-    case 'UpdateExpression': {
-      const to = node.operator === '++' ? '--' : '++';
-      const at = node.prefix ? s : text.lastIndexOf(node.operator, e - 2);
-      if (at >= s) add(at, at + 2, 'UpdateOperator', 4, to);
-      break;
-    }
-    case 'BlockStatement':
-      if (node.body.length > 0 && parent?.type !== 'TSModuleDeclaration') add(s, e, 'BlockStatement', 5, '{}');
-      break;
-    case 'ExpressionStatement':
-      if (['CallExpression', 'OptionalCallExpression', 'AwaitExpression'].includes(node.expression.type)) add(s, e, 'StatementRemoval', 5, ';');
-      break;
-    case 'ReturnStatement':
-      if (node.argument && !(node.argument.type === 'Identifier' && node.argument.name === 'undefined')) {
-        add(s, e, 'ReturnValue', 5, 'return undefined;');
-      }
-      break;
-    case 'BooleanLiteral':
-      add(s, e, 'BooleanLiteral', 6, node.value ? 'false' : 'true');
-      break;
-    case 'StringLiteral':
-      if (key === 'key' || key === 'source' || key === 'exported' || key === 'imported' || key === 'local') break;
-      if (parent?.type === 'JSXAttribute' || (parent && isRequireCall(parent))) break;
-      add(s, e, 'StringLiteral', 7, node.value.length > 0 ? '""' : '"Stryker was here!"');
-      break;
-    case 'TemplateLiteral':
-      if (node.quasis.some((q) => q.value.raw.length > 0) || node.expressions.length > 0) add(s, e, 'StringLiteral', 7, '``');
-      break;
-    case 'ArrayExpression':
-      if (node.elements.length > 0) add(s, e, 'ArrayDeclaration', 7, '[]');
-      break;
-    case 'ObjectExpression':
-      if (node.properties.length > 0) add(s, e, 'ObjectLiteral', 7, '{}');
-      break;
-    case 'OptionalMemberExpression':
-    case 'OptionalCallExpression':
-      if (node.optional) {
-        const from = (node.type === 'OptionalMemberExpression' ? node.object : node.callee).end!;
-        const at = text.indexOf('?.', from);
-        if (at >= 0 && at < e) add(at, at + 2, 'OptionalChaining', 6, node.type === 'OptionalMemberExpression' && !node.computed ? '.' : '');
-      }
-      break;
-    case 'CallExpression': {
-      const callee = node.callee;
-      if ((callee.type === 'MemberExpression' || callee.type === 'OptionalMemberExpression') && !callee.computed && callee.property.type === 'Identifier') {
-        const to = METHOD_SWAPS[callee.property.name];
-        if (to) add(callee.property.start!, callee.property.end!, 'MethodExpression', 6, to);
-      }
-      break;
-    }
-    default:
-      break;
+/** The name a function node is known by: its own, its variable's, its property's or method's (with the class). */
+function functionName(node: Node, parent: Node | null, cls: string | null): string | null {
+  const named = (n: Node | null | undefined): string | null =>
+    n?.type === 'Identifier' ? n.name : n?.type === 'StringLiteral' ? n.value : n?.type === 'PrivateName' ? `#${n.id.name}` : null;
+  if (node.type === 'ClassMethod' || node.type === 'ClassPrivateMethod' || node.type === 'ObjectMethod') {
+    const name = named(node.key as Node);
+    return name === null ? null : cls !== null && node.type !== 'ObjectMethod' ? `${cls}.${name}` : name;
   }
+  if (node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression') {
+    if (node.id) return node.id.name;
+  }
+  if (node.type !== 'FunctionExpression' && node.type !== 'ArrowFunctionExpression') return null;
+  if (parent?.type === 'VariableDeclarator') return named(parent.id as Node);
+  if (parent?.type === 'ObjectProperty' || parent?.type === 'ClassProperty') {
+    const name = named(parent.key as Node);
+    return name === null ? null : cls !== null && parent.type === 'ClassProperty' ? `${cls}.${name}` : name;
+  }
+  if (parent?.type === 'AssignmentExpression') {
+    const left = parent.left as Node;
+    if (left.type === 'MemberExpression' && !left.computed) return named(left.property as Node);
+    return named(left);
+  }
+  return null;
 }
 
-function walk(node: Node, parent: Node | null, key: string, text: string, out: RawSite[]): void {
+interface WalkState {
+  readonly text: string;
+  readonly out: RawSite[];
+  /** Start offsets of code that runs on a line of its own: statements and case labels. */
+  readonly executable: number[];
+}
+
+function isExecutable(node: Node): boolean {
+  if (node.type === 'SwitchCase') return node.test != null;
+  if (!/Statement$|Declaration$/.test(node.type) || NOT_EXECUTABLE.has(node.type)) return false;
+  // `const x = require('x')` loads a module, like an import: not code a test must pin.
+  if (node.type === 'VariableDeclaration') return node.declarations.some((d) => d.init != null && !loadsModule(d.init as Node));
+  return true;
+}
+
+function walk(node: Node, parent: Node | null, key: string, st: WalkState, fn: string | null, cls: string | null): void {
   if (SKIP_NODES.has(node.type) || (node.type.startsWith('TS') && !['TSAsExpression', 'TSSatisfiesExpression', 'TSNonNullExpression', 'TSTypeAssertion', 'TSParameterProperty'].includes(node.type))) return;
   if (node.type === 'ExportNamedDeclaration' && node.source) return;
   if (isArid(node) || isRequireCall(node)) return;
   if (node.type === 'VariableDeclaration' && node.declare) return;
   if ((node.type === 'ClassProperty' || node.type === 'ClassMethod') && (node as { declare?: boolean; abstract?: boolean }).declare) return;
-  sitesOf(node, parent, key, text, out);
+  if (isExecutable(node)) st.executable.push(node.start!);
+  sitesOf(node, parent, key, st.text, st.out, fn);
+  const own = /Function|Method/.test(node.type) ? (functionName(node, parent, cls) ?? fn) : fn;
+  const klass = node.type === 'ClassDeclaration' || node.type === 'ClassExpression' ? (node.id?.name ?? cls) : cls;
   for (const [k, value] of Object.entries(node)) {
     if (SKIP_KEYS.has(k)) continue;
     if ((k === 'key' || k === 'property') && !(node as { computed?: boolean }).computed) continue;
     if (Array.isArray(value)) {
-      for (const child of value) if (child && typeof child === 'object' && typeof child.type === 'string') walk(child as Node, node, k, text, out);
+      for (const child of value) if (child && typeof child === 'object' && typeof child.type === 'string') walk(child as Node, node, k, st, own, klass);
     } else if (value && typeof value === 'object' && typeof (value as Node).type === 'string') {
-      walk(value as Node, node, k, text, out);
+      walk(value as Node, node, k, st, own, klass);
     }
   }
+}
+
+/** A file's mutation sites on some lines, and which of those lines hold code that runs. */
+export interface JsAnalysis {
+  readonly sites: Site[];
+  /** The lines of `lines` on which a statement or a case label starts (sorted). */
+  readonly executable: number[];
 }
 
 /**
@@ -231,14 +144,23 @@ function walk(node: Node, parent: Node | null, key: string, text: string, out: R
  * @throws EngineParseError when the file does not parse
  */
 export function jsSites(path: string, text: string, lines: ReadonlySet<number>): Site[] {
+  return jsAnalysis(path, text, lines).sites;
+}
+
+/**
+ * The sites on `lines` and the executable lines among them.
+ * @throws EngineParseError when the file does not parse
+ */
+export function jsAnalysis(path: string, text: string, lines: ReadonlySet<number>): JsAnalysis {
   let program: Node;
   try {
     program = parseJs(path, text);
   } catch (error) {
     throw new EngineParseError(`${path}: ${(error as Error).message.split('\n')[0]}`);
   }
-  const raw: RawSite[] = [];
-  walk(program, null, 'program', text, raw);
+  const st: WalkState = { text, out: [], executable: [] };
+  walk(program, null, 'program', st, null, null);
+  const raw = st.out;
   const starts = lineStarts(text);
   const seen = new Set<string>();
   const sites: Site[] = [];
@@ -260,7 +182,9 @@ export function jsSites(path: string, text: string, lines: ReadonlySet<number>):
       original: shorten(original),
       replacement: r.replacement,
       parses: parses(path, applySite(text, r)),
+      function: r.fn,
     });
   }
-  return sites;
+  const executable = [...new Set(st.executable.map((o) => position(starts, o).line).filter((l) => lines.has(l)))].sort((a, b) => a - b);
+  return { sites, executable };
 }

@@ -23,12 +23,14 @@ interface HelperSite {
   replacement: string;
   parses: boolean;
   stmt_lines: [number, number];
+  function?: string | null;
 }
 
 interface HelperFile {
   path: string;
   error: string | null;
   sites: HelperSite[];
+  executable?: number[];
 }
 
 /** Code-point offset → UTF-16 offset (they differ only after astral characters). */
@@ -60,12 +62,24 @@ function runHelper(python: string, input: string): Promise<{ code: number | null
 /** Result per file: its sites, or the reason it could not be read. */
 export type PythonSites = Map<string, Site[] | EngineParseError>;
 
+/** Result per file: its sites and its executable lines among the asked ones, or why it could not be read. */
+export type PythonAnalysis = Map<string, { sites: Site[]; executable: number[] } | EngineParseError>;
+
 /**
  * Ask `python` for the mutation sites of every file on its added lines.
  * @throws Error when the interpreter cannot be run or answers nonsense (an engine failure)
  */
 export async function pythonSites(python: string, files: readonly PythonRequest[]): Promise<PythonSites> {
-  const result: PythonSites = new Map();
+  const analysis = await pythonAnalysis(python, files);
+  return new Map([...analysis].map(([k, v]) => [k, v instanceof EngineParseError ? v : v.sites]));
+}
+
+/**
+ * The sites of every file on its added lines, and which of those lines hold statements or case labels.
+ * @throws Error when the interpreter cannot be run or answers nonsense (an engine failure)
+ */
+export async function pythonAnalysis(python: string, files: readonly PythonRequest[]): Promise<PythonAnalysis> {
+  const result: PythonAnalysis = new Map();
   if (files.length === 0) return result;
   const input = JSON.stringify({ files: files.map((f) => ({ path: f.path, text: f.text, lines: [...f.lines] })) });
   const run = await runHelper(python, input);
@@ -84,15 +98,18 @@ export async function pythonSites(python: string, files: readonly PythonRequest[
       return;
     }
     const starts = lineStarts(f.text);
-    result.set(
-      f.path,
-      got.sites.map((s) => {
+    const sites = got.sites
+      .map((s): Site => {
         const start = utf16Offset(f.text, s.start);
         const end = utf16Offset(f.text, s.end);
         const { line, column } = position(starts, start);
-        return { file: f.path, line, column, start, end, operator: s.operator, rank: s.rank, original: shorten(f.text.slice(start, end)), replacement: s.replacement, parses: s.parses, coverLines: s.stmt_lines };
-      }).filter((s) => f.lines.has(s.line)),
-    );
+        return {
+          file: f.path, line, column, start, end, operator: s.operator, rank: s.rank, original: shorten(f.text.slice(start, end)),
+          replacement: s.replacement, parses: s.parses, coverLines: s.stmt_lines, function: s.function ?? null,
+        };
+      })
+      .filter((s) => f.lines.has(s.line));
+    result.set(f.path, { sites, executable: (got.executable ?? []).filter((n) => f.lines.has(n)) });
   });
   return result;
 }

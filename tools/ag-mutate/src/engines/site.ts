@@ -26,6 +26,8 @@ export interface Site {
    * statement's header, a simple statement whole), for per-test coverage.
    */
   readonly coverLines?: readonly [number, number];
+  /** The enclosing function (`Class.method` where known); null or absent at module level. */
+  readonly function?: string | null;
 }
 
 /**

@@ -11,6 +11,7 @@ import { judgeMutant, type MutantVerdict } from './mutant-run.js';
 import { instrumentation, type Instrumented } from './instrument.js';
 import { runNeutral, survivesNeutralEdit } from './neutral-edit.js';
 import type { RunStatus } from './outcome.js';
+import { StandaloneChecks } from './standalone.js';
 import { Workspace } from './workspace.js';
 
 /** A mutant's status: what its run meant, or no_coverage when no test executes its code. */
@@ -37,8 +38,16 @@ export interface ExecOptions {
   readonly selectTests?: boolean;
   /** Run every command inside bubblewrap (probed by the caller). */
   readonly sandbox?: 'none' | 'bwrap';
+  /** The interpreter that checks, apart from the tests, whether a mutated Python module imports (default python3). */
+  readonly python?: string;
   /** Called after each mutant with (done, total, tallies). */
   readonly onProgress?: (done: number, total: number, tally: Readonly<Record<RunStatus, number>>) => void;
+}
+
+/** One run of the unmutated tree, and what it was for. */
+export interface BaselineRunResult {
+  readonly kind: 'recorded' | 'neutral' | 'plain';
+  readonly result: ProcessResult;
 }
 
 /** The baseline's verdict and the timing it gives the mutants. */
@@ -47,6 +56,8 @@ export interface Baseline {
   /** The slower of the runs that ran as the mutants do, without the recording (ms): the mutants' timing. */
   readonly durationMs: number;
   readonly results: readonly ProcessResult[];
+  /** Every run of the unmutated tree, in the order they were taken. */
+  readonly runs: readonly BaselineRunResult[];
 }
 
 /** What execution produced. */
@@ -63,6 +74,10 @@ export interface ExecResult {
   readonly faults: readonly string[];
   /** The suite failed on a behaviour-neutral edit of the changed files (then no mutant ran). */
   readonly neutralEditFailed: boolean;
+  /** Every mutant's verdict (same order as the input; empty when the baseline was not green). */
+  readonly verdicts: readonly MutantVerdict[];
+  /** Wall-clock time per phase (ms): baseline runs, mutant runs. */
+  readonly phases: Readonly<Record<string, number>>;
 }
 
 /** Extra slack added to every mutant timeout (process start jitter). */
@@ -73,7 +88,7 @@ export function mutantTimeout(baselineMs: number, factor: number): number {
   return Math.ceil(baselineMs * factor) + TIMEOUT_SLACK_MS;
 }
 
-const isGreen = (r: ProcessResult) => r.exitCode === 0 && !r.timedOut && r.signal === null && !r.outputCapHit;
+const isGreen = (r: ProcessResult) => r.exitCode === 0 && !r.timedOut && r.signal === null && !r.outputCapHit && r.spawnError === null;
 
 /**
  * Two runs of the unmutated suite: one recording what the tests execute, and (with two
@@ -83,23 +98,30 @@ const isGreen = (r: ProcessResult) => r.exitCode === 0 && !r.timedOut && r.signa
  */
 async function baseline(ws: Workspace, opts: ExecOptions, texts: ReadonlyMap<string, string>, sites: readonly Site[]): Promise<Baseline & { instrumented: Instrumented; neutralPassed: boolean }> {
   const inst = instrumentation(ws, opts, texts, sites);
+  const runs: BaselineRunResult[] = [];
+  const log = (kind: BaselineRunResult['kind'], result: ProcessResult) => {
+    runs.push({ kind, result });
+    return result;
+  };
   const runOnce = async (i: number, extra: Record<string, string> = {}, command = opts.command) => {
     const r = await ws.run(i, command, opts.baselineTimeoutMs, extra);
     ws.copies[i]!.restore();
     return r;
   };
-  const recorded = () => runOnce(0, inst.env, inst.command ?? opts.command);
+  const recording = Object.keys(inst.env).length > 0 || inst.command !== null;
+  const recorded = async () => log(recording ? 'recorded' : 'plain', await runOnce(0, inst.env, inst.command ?? opts.command));
   const pair = ws.copies.length >= 2;
-  const results = pair ? await Promise.all([recorded(), runNeutral(ws, 1, opts.command, texts, opts.baselineTimeoutMs)]) : [await recorded(), await runOnce(0)];
+  const results = pair
+    ? await Promise.all([recorded(), runNeutral(ws, 1, opts.command, texts, opts.baselineTimeoutMs).then((r) => log('neutral', r))])
+    : [await recorded(), log('plain', await runOnce(0))];
   const neutralPassed = pair && isGreen(results[1]!);
-  if (pair && !neutralPassed) results[1] = await runOnce(1);
+  if (pair && !neutralPassed) results[1] = log('plain', await runOnce(1));
   // The recording must not change the outcome: when the recorded run alone failed, it is
   // run again plainly and nothing recorded is used.
   let instrumented = inst;
-  const recording = Object.keys(inst.env).length > 0 || inst.command !== null;
   let plain = recording ? results.slice(1) : results;
   if (!isGreen(results[0]!) && isGreen(results[1]!) && recording) {
-    results[0] = await runOnce(0);
+    results[0] = log('plain', await runOnce(0));
     instrumented = inst.discard();
     plain = results;
   }
@@ -107,7 +129,7 @@ async function baseline(ws: Workspace, opts: ExecOptions, texts: ReadonlyMap<str
   const status = green.every(Boolean) ? 'green' : green.some(Boolean) ? 'flaky' : 'red';
   // The mutants run without the recording, which slows a run (V8 coverage of every process,
   // mocha's per-test snapshots): their limit comes from the runs that were not recorded.
-  return { status, durationMs: Math.max(...plain.map((r) => r.durationMs)), results, instrumented, neutralPassed };
+  return { status, durationMs: Math.max(...plain.map((r) => r.durationMs)), results, runs, instrumented, neutralPassed };
 }
 
 /**
@@ -118,21 +140,33 @@ export async function execute(sites: readonly Site[], texts: ReadonlyMap<string,
   const runnable = sites.filter((s) => s.parses).length;
   const ws = new Workspace(opts.tree, Math.max(1, Math.min(opts.jobs, Math.max(2, runnable))), opts.passEnv, opts.sandbox ?? 'none');
   try {
+    const t0 = performance.now();
     const base = await baseline(ws, opts, texts, sites);
+    const phases: Record<string, number> = { baseline_runs_ms: Math.round(performance.now() - t0) };
+    for (const kind of ['recorded', 'neutral', 'plain'] as const) {
+      const own = base.runs.filter((r) => r.kind === kind);
+      if (own.length > 0) phases[`baseline_${kind}_ms`] = Math.round(own.reduce((a, r) => a + r.result.durationMs, 0));
+    }
     const timeoutMs = mutantTimeout(base.durationMs, opts.timeoutFactor);
     const map = base.instrumented.map();
     const selection = {
       runner: opts.runner?.name ?? 'other',
       mode: map === null ? ('whole-command' as const) : map.mode,
     };
-    const done0 = { baseline: base, mutantTimeoutMs: timeoutMs, selection, faults: ws.faults, neutralEditFailed: false };
+    const done0 = { baseline: base, mutantTimeoutMs: timeoutMs, selection, faults: ws.faults, neutralEditFailed: false, phases, verdicts: [] };
     if (base.status !== 'green') return { ...done0, statuses: [], killedBy: [] };
-    if (!base.neutralPassed && !(await survivesNeutralEdit(ws, opts.command, texts, timeoutMs))) return { ...done0, neutralEditFailed: true, statuses: [], killedBy: [] };
+    if (!base.neutralPassed) {
+      const t1 = performance.now();
+      const survives = await survivesNeutralEdit(ws, opts.command, texts, timeoutMs);
+      phases.neutral_edit_ms = Math.round(performance.now() - t1);
+      if (!survives) return { ...done0, neutralEditFailed: true, statuses: [], killedBy: [] };
+    }
     const verdicts: MutantVerdict[] = new Array<MutantVerdict>(sites.length);
     const tally: Record<RunStatus, number> = { killed: 0, survived: 0, timeout: 0, stillborn: 0 };
     let next = 0;
     let done = 0;
-    const ctx = { ws, opts, timeoutMs, texts, map, coverage: base.instrumented.v8(), cleanPasses: new Map<string, Promise<boolean>>() };
+    const standalone = new StandaloneChecks(ws, texts, opts.python ?? 'python3', opts.baselineTimeoutMs);
+    const ctx = { ws, opts, timeoutMs, texts, map, coverage: base.instrumented.v8(), cleanPasses: new Map<string, Promise<boolean>>(), standalone };
     const worker = async (w: number) => {
       for (let i = next++; i < sites.length; i = next++) {
         const verdict = await judgeMutant(ctx, w, sites[i]!);
@@ -142,8 +176,11 @@ export async function execute(sites: readonly Site[], texts: ReadonlyMap<string,
         opts.onProgress?.(done, sites.length, tally);
       }
     };
+    const t2 = performance.now();
     await Promise.all(ws.copies.map((_, w) => worker(w)));
-    return { ...done0, statuses: verdicts.map((v) => v.status), killedBy: verdicts.map((v) => v.killedBy) };
+    phases.mutants_ms = Math.round(performance.now() - t2);
+    phases.mutant_runs_ms = verdicts.reduce((a, v) => a + (v.durationMs ?? 0), 0);
+    return { ...done0, verdicts, statuses: verdicts.map((v) => v.status), killedBy: verdicts.map((v) => v.killedBy) };
   } finally {
     ws.dispose();
   }

@@ -14,15 +14,22 @@ import { nodeTestFileCommand, withMochaRequire } from '../runners/runner.js';
 import type { ExecOptions, ExecStatus } from './execute.js';
 import { MOCHA_HOOK } from '../package-files.js';
 import { pytestPluginEnv } from './instrument.js';
-import { classifyRun, type RunStatus } from './outcome.js';
+import { classifyRun, passed, type RunVerdict } from './outcome.js';
 import { likelyKillersFirst, orderTests, unitFile, type Coverers, type TestMap, type TestUnit } from './test-map.js';
 import { neverRan, type CoverageMap } from './v8-coverage.js';
+import { StandaloneChecks } from './standalone.js';
 import type { Workspace } from './workspace.js';
 
 /** What became of one mutant, and the test that killed it when a run named one. */
 export interface MutantVerdict {
   readonly status: ExecStatus;
   readonly killedBy: string | null;
+  /** How the deciding run ended when it was neither a pass nor a test failure. */
+  readonly ended?: string | null;
+  /** The deciding run could not start: the survivor status is not a measurement. */
+  readonly unjudged?: boolean;
+  /** Wall-clock time of the mutant's own runs (ms). */
+  readonly durationMs?: number;
 }
 
 /** What every mutant of one execution shares. */
@@ -35,7 +42,12 @@ export interface MutantContext {
   readonly coverage: CoverageMap;
   /** Whether a subset command passes on the unmutated tree, by command and selection (computed once). */
   readonly cleanPasses: Map<string, Promise<boolean>>;
+  /** The stillborn checks apart from the tests (absent: none beyond the engine's parse). */
+  readonly standalone?: StandaloneChecks;
 }
+
+/** A run's verdict and the output it was read from. */
+type Ran = RunVerdict & { readonly output: string };
 
 function coverersOf(ctx: MutantContext, site: Site): Coverers {
   if (ctx.map !== null) return ctx.map.coverers(site);
@@ -43,11 +55,15 @@ function coverersOf(ctx: MutantContext, site: Site): Coverers {
 }
 
 /** Run once; a timeout (counted as a kill) is confirmed with twice the time, so a slow moment of a shared machine is not taken for an infinite loop. */
-async function once(ctx: MutantContext, w: number, site: Site, command: string, extra: Record<string, string>): Promise<RunStatus> {
-  const status = classifyRun(await ctx.ws.run(w, command, ctx.timeoutMs, extra), command, site.file);
-  if (status !== 'timeout') return status;
+async function once(ctx: MutantContext, w: number, command: string, extra: Record<string, string>, spent: { ms: number }): Promise<Ran> {
+  const first = await ctx.ws.run(w, command, ctx.timeoutMs, extra);
+  spent.ms += first.durationMs;
+  const verdict = classifyRun(first, command);
+  if (verdict.status !== 'timeout') return { ...verdict, output: `${first.stdoutTail}\n${first.stderrTail}` };
   ctx.ws.copies[w]!.restore();
-  return classifyRun(await ctx.ws.run(w, command, 2 * ctx.timeoutMs, extra), command, site.file);
+  const second = await ctx.ws.run(w, command, 2 * ctx.timeoutMs, extra);
+  spent.ms += second.durationMs;
+  return { ...classifyRun(second, command), output: `${second.stdoutTail}\n${second.stderrTail}` };
 }
 
 /** One way of running the tests for a mutant: a command, its extra environment, and how to name the killer. */
@@ -148,14 +164,14 @@ interface SkippedFiles {
 }
 
 /** Does the subset pass on the unmutated tree? Asked once per subset; run in copy `w` (the mutant already removed). */
-function cleanPasses(ctx: MutantContext, w: number, site: Site, attempt: Attempt): Promise<boolean> {
+function cleanPasses(ctx: MutantContext, w: number, attempt: Attempt): Promise<boolean> {
   const key = attempt.key!;
   let known = ctx.cleanPasses.get(key);
   if (known === undefined) {
     known = (async () => {
       const r = await ctx.ws.run(w, attempt.command, ctx.timeoutMs, attempt.env);
       ctx.ws.copies[w]!.restore();
-      return classifyRun(r, attempt.command, site.file) === 'survived';
+      return passed(r);
     })();
     ctx.cleanPasses.set(key, known);
   }
@@ -170,25 +186,41 @@ export async function judgeMutant(ctx: MutantContext, w: number, site: Site): Pr
   const copy = ctx.ws.copies[w]!;
   const whole = ctx.opts.mutantCommand ?? ctx.opts.command;
   const mutated = applySite(ctx.texts.get(site.file)!, site);
-  const runMutant = async (command: string, env: Record<string, string>): Promise<RunStatus> => {
+  const spent = { ms: 0 };
+  const runMutant = async (command: string, env: Record<string, string>): Promise<Ran> => {
     copy.write(site.file, mutated);
     try {
-      return await once(ctx, w, site, command, env);
+      return await once(ctx, w, command, env, spent);
     } finally {
       copy.restoreFile(site.file);
       copy.restore();
     }
   };
+  const verdictOf = async (v: Ran, killedBy: string | null): Promise<MutantVerdict> => {
+    const durationMs = Math.round(spent.ms);
+    // A run that hints at a file that does not load (a type error, a failed import) is checked apart from the tests.
+    if (ctx.standalone !== undefined && (v.status === 'killed' || v.ended !== null) && StandaloneChecks.wanted(site, v.output, v.ended)) {
+      const found = await ctx.standalone.check(w, site);
+      if (found === 'fails') return { status: 'stillborn', killedBy: null, ended: null, unjudged: false, durationMs };
+      if (found === 'unknown' && v.ended !== null) return { status: v.status, killedBy: null, ended: v.ended, unjudged: true, durationMs };
+    }
+    return { status: v.status, killedBy: v.status === 'killed' ? killedBy : null, ended: v.ended, unjudged: v.unjudged, durationMs };
+  };
   const subset = attempts(ctx, w, site, cov);
-  if (subset.length === 0) return { status: await runMutant(whole, {}), killedBy: null };
+  if (subset.length === 0) return verdictOf(await runMutant(whole, {}), null);
+  let last: Ran | null = null;
   for (const attempt of subset) {
-    const status = await runMutant(attempt.command, attempt.env);
-    if (status === 'survived') continue;
-    if (status === 'stillborn') return { status, killedBy: null };
+    const v = await runMutant(attempt.command, attempt.env);
+    if (v.status === 'survived') {
+      // A subset that ended oddly (exit 2, a signal) proves nothing about the tests after it: the whole command decides.
+      if (v.ended !== null) return verdictOf(await runMutant(whole, {}), null);
+      last = v;
+      continue;
+    }
     const killedBy = attempt.killer();
-    if (await cleanPasses(ctx, w, site, attempt.confirm?.() ?? attempt)) return { status, killedBy };
+    if (await cleanPasses(ctx, w, attempt.confirm?.() ?? attempt)) return verdictOf(v, killedBy);
     // The subset fails without the mutant too: its verdict proves nothing; the whole command decides.
-    return { status: await runMutant(whole, {}), killedBy: null };
+    return verdictOf(await runMutant(whole, {}), null);
   }
-  return { status: 'survived', killedBy: null };
+  return verdictOf(last ?? { status: 'survived', ended: null, unjudged: false, output: '' }, null);
 }

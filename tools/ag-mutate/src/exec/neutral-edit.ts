@@ -7,6 +7,7 @@
  * @module
  */
 import type { ProcessResult } from '@adversary-gate/core';
+import { passed } from './outcome.js';
 import type { Workspace } from './workspace.js';
 
 /** The text of a file with a behaviour-neutral comment appended (a `#` comment for Python, a block comment otherwise). */
@@ -15,8 +16,6 @@ export function neutralEdit(file: string, text: string): string {
   return /\.pyw?$/.test(file) ? `${text}${sep}# adversary-gate: a behaviour-neutral edit\n` : `${text}${sep}/* adversary-gate: a behaviour-neutral edit */\n`;
 }
 
-/** True when the run passed: exit 0, no signal, no timeout, no output cap. */
-const passed = (r: ProcessResult) => r.exitCode === 0 && !r.timedOut && r.signal === null && !r.outputCapHit && r.spawnError === null;
 
 /** Run `command` once in copy `i` with every changed file neutrally edited; the copy is restored after. */
 export async function runNeutral(ws: Workspace, i: number, command: string, texts: ReadonlyMap<string, string>, timeoutMs: number): Promise<ProcessResult> {

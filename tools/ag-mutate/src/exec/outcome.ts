@@ -1,53 +1,62 @@
 /**
- * What a mutant's test run means: killed, survived, timeout or stillborn.
+ * What a mutant's test run means: killed, survived or timeout. A run never makes a mutant
+ * stillborn: that is proven apart from the tests, by the engine's parse or compile of the
+ * mutated file before anything runs (`Site.parses`). A run that is neither a pass nor a test
+ * failure (exit 2, a signal, a killed process group) proves no kill: the mutant survives,
+ * and how the run ended is recorded; a run that could not start cannot tell either way.
  * @module
  */
 import type { ProcessResult } from '@adversary-gate/core';
 
-/** The status of a mutant that ran (no_coverage is decided before any run). */
+/** The status a mutant's run gives (stillborn and no_coverage are decided before any run). */
 export type RunStatus = 'killed' | 'survived' | 'timeout' | 'stillborn';
 
-/** True when the command runs pytest (its exit codes 2–5 mean "could not run the tests"). */
+/** A run's meaning, and how it ended when that was neither a pass nor a test failure. */
+export interface RunVerdict {
+  readonly status: RunStatus;
+  /** `exit 2`, `signal SIGKILL`…: set when the run proves no kill although it did not pass. */
+  readonly ended: string | null;
+  /** True when the run could not start (the harness failed): its survivor status is a guess. */
+  readonly unjudged: boolean;
+}
+
+/** True when the command runs pytest. */
 export function isPytest(command: string): boolean {
   return /(?:^|[\s/])(?:py\.test|pytest)(?:\s|$)|-m\s+pytest\b/.test(command);
 }
 
-const TS_ERROR = /\berror TS\d{3,5}:/;
-/**
- * Import errors. A SyntaxError is not among them: the engine re-parses every mutant before
- * it runs, so a SyntaxError in a run is the code's own (an invalid RegExp, bad JSON), a kill.
- */
-const LOAD_ERROR = /\b(?:ERR_MODULE_NOT_FOUND|Cannot find module|ImportError|ModuleNotFoundError)\b/;
+/** True when the command runs mocha (it exits with its failure count). */
+export function isMocha(command: string): boolean {
+  return /(?:^|[\s/])(?:_?mocha)(?:\s|$)/.test(command);
+}
+
+/** mocha's exit N > 1 is a test failure only when its summary counts N failing. */
+function mochaFailures(result: ProcessResult, command: string): boolean {
+  const code = result.exitCode ?? 0;
+  if (!isMocha(command) || code < 2 || code > 125) return false;
+  return new RegExp(`(?:^|\\n)\\s*${code} failing\\b`).test(`${result.stdoutTail}\n${result.stderrTail}`);
+}
 
 /**
  * Classify one mutant run.
  * - timed out → timeout (counted as killed, listed);
- * - a signal, the output cap, or a spawn failure → stillborn (the run proves nothing);
  * - exit 0 → survived;
- * - a TypeScript compile error in the output, pytest's "could not run" codes 2–5, or an
- *   import error (module not found, ImportError) naming the mutated file → stillborn: the
- *   tests never ran against the mutant;
- * - any other non-zero exit → killed.
+ * - exit 1 (every runner's "tests failed"; mocha: exit N with "N failing") → killed;
+ * - anything else (another exit code, a signal, a process group killed, the sandbox or the
+ *   spawn failing) → survived, with `ended` saying how: the tests did not report a failure.
  */
-export function classifyRun(result: ProcessResult, command: string, mutatedFile: string): RunStatus {
-  if (result.timedOut) return 'timeout';
-  if (result.spawnError !== null || result.outputCapHit || result.signal !== null || result.exitCode === null) return 'stillborn';
-  if (result.exitCode === 0) return 'survived';
-  const output = `${result.stdoutTail}\n${result.stderrTail}`;
-  if (TS_ERROR.test(output)) return 'stillborn';
-  if (isPytest(command) && result.exitCode >= 2 && result.exitCode <= 5) return 'stillborn';
-  if (LOAD_ERROR.test(output) && loadErrorNames(output, mutatedFile)) return 'stillborn';
-  return 'killed';
+export function classifyRun(result: ProcessResult, command: string): RunVerdict {
+  if (result.timedOut) return { status: 'timeout', ended: null, unjudged: false };
+  if (result.spawnError !== null) return { status: 'survived', ended: `could not run: ${result.spawnError}`, unjudged: true };
+  if (result.signal !== null) return { status: 'survived', ended: `signal ${result.signal}`, unjudged: false };
+  if (result.exitCode === 0) return { status: 'survived', ended: null, unjudged: false };
+  if (result.exitCode === 1 || mochaFailures(result, command)) return { status: 'killed', ended: null, unjudged: false };
+  const code = result.exitCode;
+  const signal = code !== null && code > 128 && code < 160 ? ` (signal ${code - 128})` : '';
+  return { status: 'survived', ended: code === null ? 'no exit code' : `exit ${code}${signal}`, unjudged: false };
 }
 
-/** A load error whose report names the mutated file (path or file name) near the error. */
-function loadErrorNames(output: string, file: string): boolean {
-  const base = file.split('/').pop()!;
-  const lines = output.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    if (!LOAD_ERROR.test(lines[i]!)) continue;
-    const window = lines.slice(Math.max(0, i - 6), i + 6).join('\n');
-    if (window.includes(file) || window.includes(base)) return true;
-  }
-  return false;
+/** True when a run passed cleanly (what a clean-tree check asks). */
+export function passed(result: ProcessResult): boolean {
+  return !result.timedOut && result.spawnError === null && result.signal === null && result.exitCode === 0;
 }

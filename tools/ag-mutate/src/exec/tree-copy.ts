@@ -5,7 +5,7 @@
  * copied lets a copy be restored exactly between mutants.
  * @module
  */
-import { copyFileSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, lchownSync, lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** Folders never copied: version control and caches that would let stale bytecode run. */
@@ -59,7 +59,9 @@ export class TreeCopy {
     if (PACKAGE_DIRS.has(path.basename(path.dirname(rel)))) {
       // An installed package (or a file beside them): linked, whatever it is.
       if (PACKAGE_CACHES.has(name)) return;
-      symlinkSync(from, to);
+      // Through the package folder's real path (as ag-run links them): a run under another
+      // uid may not pass through the tree's own parents, but can read the packages.
+      symlinkSync(path.join(this.realDir(path.dirname(from)), name), to);
       this.manifest.set(rel, { kind: 'link', size: 0, mtimeMs: 0 });
       return;
     }
@@ -87,12 +89,30 @@ export class TreeCopy {
     }
   }
 
+  private readonly realDirs = new Map<string, string>();
+
+  /** The real path of a folder of the source (asked once per folder). */
+  private realDir(dir: string): string {
+    let real = this.realDirs.get(dir);
+    if (real === undefined) {
+      real = realpathSync(dir);
+      this.realDirs.set(dir, real);
+    }
+    return real;
+  }
+
   /** A link's target for the copy: relative links that leave the tree become absolute, so they still resolve. */
   private linkTarget(from: string): string {
     const target = readlinkSync(from);
     if (path.isAbsolute(target)) return target;
     const resolved = path.resolve(path.dirname(from), target);
     return resolved === this.source || resolved.startsWith(`${this.source}${path.sep}`) ? target : resolved;
+  }
+
+  /** Give every entry of the copy (and its root) to `uid`/`gid`: a run as that user can change the copy, and nothing else. */
+  chown(uid: number, gid: number): void {
+    lchownSync(this.root, uid, gid);
+    for (const rel of this.manifest.keys()) lchownSync(path.join(this.root, rel), uid, gid);
   }
 
   /** Replace one file's bytes in the copy (a new inode; never written through a link). */

@@ -4,10 +4,10 @@
  * shared process runner, optionally inside bubblewrap).
  * @module
  */
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { bwrapArgv, childEnv, runProcess, sandboxReachedCommand, type ProcessResult } from '@adversary-gate/core';
+import { bwrapArgv, childEnv, freshIdentity, runningAsRoot, runProcess, sandboxReachedCommand, type Identity, type ProcessResult } from '@adversary-gate/core';
 import { PACKAGE_ROOT } from '../package-files.js';
 import { TreeCopy } from './tree-copy.js';
 
@@ -34,6 +34,12 @@ export class Workspace {
   readonly data: string;
   /** Harness problems met while running (recorded as faults). */
   readonly faults: string[] = [];
+  /**
+   * As root, every run gets a fresh unprivileged uid (as ag-run's runs do): it owns its copy
+   * and HOME for that run and nothing else, so no test can write the policy, the original
+   * tree or any evidence, and every process it leaves is found by its uid and killed.
+   */
+  readonly isolate: boolean = runningAsRoot();
 
   constructor(
     readonly tree: string,
@@ -44,6 +50,12 @@ export class Workspace {
     this.dir = mkdtempSync(path.join(os.tmpdir(), 'ag-mutate-'));
     this.data = path.join(this.dir, 'data');
     mkdirSync(this.data);
+    if (this.isolate) {
+      // The runs' uids may pass through the folder and record into the scratch area (sticky:
+      // none can remove or replace what another, or this process, wrote there).
+      chmodSync(this.dir, 0o711);
+      chmodSync(this.data, 0o1777);
+    }
     for (let i = 0; i < count; i++) {
       this.copies.push(TreeCopy.create(tree, path.join(this.dir, `tree${i}`)));
       const home = path.join(this.dir, `home${i}`);
@@ -56,20 +68,29 @@ export class Workspace {
   scratch(name: string): string {
     const dir = path.join(this.data, name);
     mkdirSync(dir, { recursive: true });
+    if (this.isolate) chmodSync(dir, 0o1777);
     return dir;
   }
 
+  /** A fresh uid for one run in copy `i`, given the copy and its HOME (null when not root). */
+  private identity(i: number): Identity | null {
+    if (!this.isolate) return null;
+    const user = freshIdentity();
+    this.copies[i]!.chown(user.uid, user.gid);
+    chownSync(this.homes[i]!, user.uid, user.gid);
+    return user;
+  }
+
   /** The argv of a shell command in copy `i`, inside bubblewrap when asked for. */
-  private argv(i: number, command: string): string[] {
+  private argv(i: number, command: string, user: Identity | null): string[] {
     const argv = ['/bin/sh', '-c', command];
     if (this.sandbox === 'none') return argv;
     const root = this.copies[i]!.root;
-    const wrapped = bwrapArgv(argv, { writable: [root, this.homes[i]!, this.data], chdir: root });
     // The sandbox's /tmp is empty: the original tree (the copy's dependency links point
-    // into it), where its own dependency links lead, and this package stay readable, never writable.
-    const readable = [path.resolve(this.tree), ...linkedDependencies(this.tree), PACKAGE_ROOT].filter((d) => existsSync(d)).flatMap((d) => ['--ro-bind', d, d]);
-    const at = wrapped.indexOf('--bind');
-    wrapped.splice(at < 0 ? wrapped.indexOf('--chdir') : at, 0, ...readable);
+    // into it), where its own dependency links lead, and this package stay readable, never
+    // writable (bound with traversable parents, for a run under its own uid).
+    const readOnly = [path.resolve(this.tree), ...linkedDependencies(this.tree), PACKAGE_ROOT].filter((d) => existsSync(d));
+    const wrapped = bwrapArgv(argv, { writable: [root, this.homes[i]!, this.data], readOnly, chdir: root, ...(user !== null ? { user } : {}) });
     return wrapped;
   }
 
@@ -77,7 +98,20 @@ export class Workspace {
   async run(i: number, command: string, timeoutMs: number, extra: Record<string, string> = {}): Promise<ProcessResult> {
     const env = childEnv({ home: this.homes[i]!, passEnv: this.passEnv, extra: { PYTHONDONTWRITEBYTECODE: '1', ...extra } });
     const sandboxed = this.sandbox === 'bwrap';
-    const r = await runProcess({ argv: this.argv(i, command), cwd: this.copies[i]!.root, env, timeoutMs, statusFd: sandboxed, sweep: !sandboxed });
+    // No output cap: a green suite that prints a lot stays green (the tail is kept, the timeout
+    // still ends a run that floods for ever).
+    const user = this.identity(i);
+    const r = await runProcess({
+      argv: this.argv(i, command, user),
+      cwd: this.copies[i]!.root,
+      env,
+      timeoutMs,
+      statusFd: sandboxed,
+      sweep: !sandboxed,
+      outputCapBytes: Number.POSITIVE_INFINITY,
+      // Unsandboxed the child is spawned as the uid; bwrap binds as root and drops to it inside.
+      ...(user !== null ? { ownUid: user.uid, ...(sandboxed ? {} : { user }) } : {}),
+    });
     if (sandboxed && !r.timedOut && !r.outputCapHit && !sandboxReachedCommand(r.statusText ?? '')) {
       const why = r.stderrTail.trim().split('\n').pop() ?? '';
       this.faults.push(`the sandbox could not be built for a run of "${command}"${why ? `: ${why}` : ''}`);

@@ -16,8 +16,11 @@ export const FreezeFile = v.union(
   'expected a JSON array of freeze entries, or {"schema_version": 1, "entries": [...]} with no other key',
 );
 
-/** Keys an entry may carry besides the three required ones. */
-export const OPTIONAL_ENTRY_KEYS: readonly string[] = ['reason', 'owner', 'issue'];
+/**
+ * Keys an entry may carry besides the three required ones: who and why, and the verdict-file
+ * article's `last_signature` (the failure signature last seen for the frozen test), recorded.
+ */
+export const OPTIONAL_ENTRY_KEYS: readonly string[] = ['reason', 'owner', 'issue', 'last_signature'];
 
 const REQUIRED = ['nodeid', 'expires', 'covers'] as const;
 
@@ -27,6 +30,8 @@ export interface JudgedEntry {
   readonly nodeid: string | null;
   readonly expires: string | null;
   readonly covers: string[] | null;
+  /** The entry's `last_signature`, when it carries one as a string. */
+  readonly last_signature?: string;
   readonly status: 'valid' | 'expired' | 'missing_field' | 'malformed';
 }
 
@@ -46,7 +51,7 @@ export function judgeEntry(index: number, raw: unknown, today: string): JudgedEn
   const nodeid = typeof e.nodeid === 'string' ? e.nodeid : null;
   const expires = typeof e.expires === 'string' ? e.expires : null;
   const covers = isStringList(e.covers) ? [...e.covers] : null;
-  const base = { index, nodeid, expires, covers };
+  const base = { index, nodeid, expires, covers, ...(typeof e.last_signature === 'string' ? { last_signature: e.last_signature } : {}) };
   if (REQUIRED.some((k) => !Object.hasOwn(e, k) || e[k] === null)) return { ...base, status: 'missing_field' };
   const unknownKey = Object.keys(e).some((k) => !(REQUIRED as readonly string[]).includes(k) && !OPTIONAL_ENTRY_KEYS.includes(k));
   const wellFormed =

@@ -11,7 +11,11 @@ export type TamperKind =
   | 'test_file_deleted'
   | 'test_file_renamed'
   | 'runner_config_changed'
-  | 'always_equal';
+  | 'always_equal'
+  | 'expectation_changed'
+  | 'placeholder_test'
+  | 'runner_hook_added'
+  | 'assertion_redefined';
 
 /** One finding, with the line it points at (new side, or baseline side where the detail says so). */
 export interface TamperFinding {

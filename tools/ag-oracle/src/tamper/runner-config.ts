@@ -23,6 +23,11 @@ export const RUNNER_CONFIG_GLOBS: readonly string[] = [
   '**/vitest.workspace.*',
   '**/{.mocharc,.mocharc.*,mocha.opts}',
   '**/{.c8rc,.c8rc.*,.nycrc,.nycrc.*}',
+  // a local module or package that shadows the runner or its plugin system (`python -m
+  // pytest` imports the checkout's own `pytest.py` first), or installed packages in the tree
+  '**/{pytest,_pytest,pluggy}.py',
+  '**/{pytest,_pytest,pluggy}/**',
+  '**/node_modules/**',
 ];
 
 // Case-blind: on a case-insensitive file system `CONFTEST.PY` is the runner's conftest.py.

@@ -5,10 +5,15 @@
 import type { ChangedFile } from '@adversary-gate/core';
 import { scanRunnerConfig, type SideReader } from './config-scan.js';
 import { scanChangedFile, type TestFileRules } from './diff-scan.js';
+import { expectationFindings, type ExpectationRules } from './expectations.js';
 import { sortFindings, type TamperFinding } from './finding.js';
+import { placeholderFindings } from './placeholders.js';
+import { assertionRedefinedFindings } from './assert-redefined.js';
+import { runnerHookFindings } from './runner-hooks.js';
+import { testLanguage } from './test-files.js';
 
 /** What the scan needs from the outside world. */
-export interface TamperContext extends TestFileRules {
+export interface TamperContext extends TestFileRules, ExpectationRules {
   /** True when a repository path exists on the baseline tree. */
   readonly existsOnBaseline: (path: string) => Promise<boolean>;
   readonly read: SideReader;
@@ -17,7 +22,8 @@ export interface TamperContext extends TestFileRules {
 /**
  * Every tampering finding for the changed files, sorted. A test file counts as existing on
  * the baseline when the diff modifies or renames it, or the baseline tree holds its path
- * (a copy is a new file).
+ * (a copy is a new file). Placeholder tests are read from the patch tree's text of each
+ * changed test file, so a body emptied by deleted lines is seen too.
  */
 export async function findTampering(files: readonly ChangedFile[], ctx: TamperContext): Promise<TamperFinding[]> {
   const findings: TamperFinding[] = [];
@@ -25,6 +31,14 @@ export async function findTampering(files: readonly ChangedFile[], ctx: TamperCo
     const existed = file.status === 'modified' || file.status === 'renamed' || (await ctx.existsOnBaseline(file.path));
     findings.push(...scanChangedFile(file, ctx, existed));
     findings.push(...(await scanRunnerConfig(file, ctx.read)));
+    findings.push(...expectationFindings(file, ctx));
+    findings.push(...runnerHookFindings(file, ctx.isTestFile(file.path) || /(?:^|\/)conftest\.py$/i.test(file.path)));
+    if (file.status !== 'deleted' && !file.binary && testLanguage(file.path) !== null) {
+      const bytes = await ctx.read('patch', file.path);
+      const text = Buffer.isBuffer(bytes) ? bytes.toString('utf8') : null;
+      if (ctx.isTestFile(file.path)) findings.push(...placeholderFindings(file, text));
+      findings.push(...assertionRedefinedFindings(file, text, ctx.isTestFile(file.path)));
+    }
   }
   return sortFindings(findings);
 }

@@ -41,3 +41,13 @@ export function testLanguage(path: string): 'js' | 'py' | null {
   if (/\.pyi?$/i.test(path)) return 'py';
   return null;
 }
+
+/** Snapshot files of jest, vitest and ava: recorded expectations, read line by line. */
+export const SNAPSHOT_GLOBS: readonly string[] = ['**/__snapshots__/**', '**/*.snap'];
+
+const snapshot = picomatch([...SNAPSHOT_GLOBS], { dot: true });
+
+/** True for a snapshot file. */
+export function isSnapshot(path: string): boolean {
+  return snapshot(path);
+}

@@ -1,0 +1,39 @@
+// As root, every test run ag-mutate starts gets a fresh unprivileged uid (as ag-run's do):
+// a test cannot write the trusted policy or any file outside its own copy.
+import test from 'ava';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runningAsRoot } from '@adversary-gate/core';
+import { makeRepo } from './helpers/repo.js';
+import { measured } from './helpers/artefact.js';
+
+const CODE = 'export const twice = (x) => x * 2;\n';
+
+test('a test cannot write a file outside its copy (the trusted policy); an honest test still runs green', async (t) => {
+  const outside = mkdtempSync(path.join(os.tmpdir(), 'agm-policy-'));
+  chmodSync(outside, 0o755);
+  t.teardown(() => rmSync(outside, { recursive: true, force: true }));
+  const policy = path.join(outside, 'adversary-gate.json');
+  writeFileSync(policy, '{"floors":{"suite_strength":0.75}}\n');
+  chmodSync(policy, 0o644);
+  const spec = `import test from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { twice } from '../src/twice.js';
+test('twice', () => {
+  // The attack: lower the floor in the trusted policy (its path is known to the attacker).
+  try { writeFileSync(${JSON.stringify(policy)}, '{"floors":{"suite_strength":0}}\\n'); } catch {}
+  // The honest part: the test may write inside its own copy.
+  writeFileSync(new URL('../scratch.txt', import.meta.url), 'ok');
+  assert.equal(twice(2), 4);
+});
+`;
+  const repo = makeRepo({ 'package.json': '{"type":"module"}\n' }, { 'src/twice.js': CODE, 'test/twice.test.js': spec });
+  t.teardown(repo.cleanup);
+  const m = await measured(t, ['--diff', repo.diff, '--tree', repo.tree, '--test-command', 'node test/twice.test.js', '--jobs', '2'], repo.file('m.json'));
+  t.is(m.reason, null, JSON.stringify(m.baseline_runs));
+  t.is(m.suite_strength, 1);
+  if (runningAsRoot()) t.is(readFileSync(policy, 'utf8'), '{"floors":{"suite_strength":0.75}}\n');
+  else t.log('not root: the runs keep the caller uid (nothing to isolate from); the policy is the caller\'s own file');
+});
