@@ -19,7 +19,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { $, fs, minimist, os, path } from 'zx';
-import { detectProject, wirePytest } from '@adversary-gate/core';
+import { detectProject, gitTreeId, wirePytest } from '@adversary-gate/core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const argv = minimist(process.argv.slice(2), {
@@ -171,6 +171,10 @@ const digest = (file) => {
   }
 };
 
+// The exported trees' git ids, taken before any of the patch's code runs: every evidence file
+// must have measured these trees (an export shaped by .gitattributes differs from the commit).
+const [baselineTree, patchTree] = await Promise.all(['baseline', 'patch'].map((side) => gitTreeId(path.join(out, side), ['node_modules'])));
+
 // First: the oracle digests the exported trees before any of the patch's code has run.
 await measure([
   bin('ag-oracle'),
@@ -269,16 +273,14 @@ if (oracleNow !== null && oracleNow !== oracleDigest) {
 }
 
 const evidence = ['run', 'diffcov', 'mutation', 'oracle'].flatMap((k) => ['--evidence', path.join(out, `${k}.json`)]);
-// The trees every evidence file must have measured, from git itself (never from the evidence).
-const treeOf = async (sha) => (await $`git rev-parse ${`${sha}^{tree}`}`).stdout.trim();
 await measure([
   bin('ag-decide'),
   '--diff',
   diff,
   '--baseline-tree',
-  await treeOf(baseSha),
+  baselineTree,
   '--patch-tree',
-  await treeOf(headSha),
+  patchTree,
   ...evidence,
   ...policyArgs,
   '--out',

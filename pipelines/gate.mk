@@ -99,11 +99,15 @@ $(O)/trees: $(O)/subject
 	git archive $$(cut -d' ' -f2 $(call q,$<)) | tar -x -C $(call q,$(COVERAGE_TREE))
 	touch $(call q,$@)
 
+# The exported trees' git ids, taken before any of the patch's code runs (the oracle's order).
+$(O)/tree-ids: $(O)/trees
+	{ node $(call q,$(GATE_DIR)lib/tree-id.mjs) $(call q,$(OUT)/baseline) && node $(call q,$(GATE_DIR)lib/tree-id.mjs) $(call q,$(OUT)/patch); } > $(call q,$@)
+
 $(O)/changes.diff: $(O)/subject
 	git diff --no-color --no-ext-diff --find-renames $$(cut -d' ' -f1 $(call q,$<)) $$(cut -d' ' -f2 $(call q,$<)) > $(call q,$@)
 
 # First: the oracle reads the exported trees before any test code has run.
-$(O)/oracle.json: $(O)/changes.diff $(O)/trees
+$(O)/oracle.json: $(O)/changes.diff $(O)/trees $(O)/tree-ids
 	-$(ARGS) $(WITH_POLICY) $(call q,$(BIN)/ag-oracle) --diff $(call q,$<) --baseline $(call q,$(OUT)/baseline) \
 	  --patch $(call q,$(OUT)/patch) "$$@" --quiet --out $(call q,$@)
 
@@ -152,6 +156,5 @@ $(O)/mutation.json: $(O)/changes.diff $(O)/trees $(O)/deps.stamp | $(O)/oracle.j
 # Missing evidence is HOLD, never an error: ag-decide writes a verdict on every path.
 $(O)/verdict.json: $(O)/changes.diff $(EVIDENCE)
 	-$(ARGS) $(foreach e,run diffcov mutation oracle,set -- "$$@" --evidence $(call q,$(OUT)/$(e).json);) $(WITH_POLICY) \
-	  set -- "$$@" --baseline-tree "$$(git rev-parse "$$(cut -d' ' -f1 $(call q,$(OUT)/subject))^{tree}")" \
-	    --patch-tree "$$(git rev-parse "$$(cut -d' ' -f2 $(call q,$(OUT)/subject))^{tree}")"; \
+	  set -- "$$@" --baseline-tree "$$(sed -n 1p $(call q,$(OUT)/tree-ids))" --patch-tree "$$(sed -n 2p $(call q,$(OUT)/tree-ids))"; \
 	  $(call q,$(BIN)/ag-decide) --diff $(call q,$<) "$$@" --out $(call q,$@) --markdown $(call q,$(OUT)/verdict.md)

@@ -121,6 +121,9 @@ with_policy() {
   if [ -n "$POLICY" ]; then "$@" --policy "$POLICY"; else "$@"; fi
 }
 
+# The exported trees' git ids, taken before any of the patch's code runs.
+baseline_tree=$(node "$here/lib/tree-id.mjs" 9>&- "$OUT/baseline") && patch_tree=$(node "$here/lib/tree-id.mjs" 9>&- "$OUT/patch") || exit 3
+
 # 1. did the patch touch what it must not: first, on the exported trees, before any of the
 # patch's code (its tests, its coverage command) has run and could rewrite what it digests.
 with_policy "$BIN/ag-oracle" 9>&- --diff "$OUT/changes.diff" --baseline "$OUT/baseline" --patch "$OUT/patch" \
@@ -230,8 +233,8 @@ fi
 # 5. the verdict (written whatever the tools did: missing evidence is HOLD)
 set --
 for kind in run diffcov mutation oracle; do set -- "$@" --evidence "$OUT/$kind.json"; done
-# The trees every evidence file must have measured, from git itself (never from the evidence).
-set -- "$@" --baseline-tree "$(git rev-parse "$base_sha^{tree}")" --patch-tree "$(git rev-parse "$head_sha^{tree}")"
+# The trees every evidence file must have measured, as exported (never from the evidence).
+set -- "$@" --baseline-tree "$baseline_tree" --patch-tree "$patch_tree"
 with_policy "$BIN/ag-decide" 9>&- --diff "$OUT/changes.diff" "$@" \
   --out "$OUT/verdict.json" --markdown "$OUT/verdict.md"
 decided=$?

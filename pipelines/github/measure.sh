@@ -31,9 +31,10 @@ as_root sysctl -q -w kernel.apparmor_restrict_unprivileged_userns=0 >/dev/null 2
 as_root chown -R 0:0 "$AG_GATE" || exit 3
 as_root chmod -R go-w "$AG_GATE" || exit 3
 
-# sudo resets the environment: pass exactly the settings and the toolchain's PATH. git runs as
-# root in a checkout the runner user owns, which git allows only when told so.
-set -- PATH="$PATH" GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=safe.directory GIT_CONFIG_VALUE_0='*'
+# gate.sh gets exactly the settings given (an input left empty is not a setting: what is
+# detected applies) and the toolchain's PATH, never the rest of the job's environment. git
+# runs as root in a checkout the runner user owns, which git allows only when told so.
+set -- -i PATH="$PATH" HOME="${HOME:-/root}" LANG="${LANG:-C.UTF-8}" GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=safe.directory GIT_CONFIG_VALUE_0='*'
 for v in AG_TEST_COMMAND AG_COVERAGE_COMMAND AG_COVERAGE_REPORT AG_JUNIT AG_TIMEOUT AG_SANDBOX AG_PYTHON AG_ROUNDS AG_MUTATE_MAX; do
   eval "val=\${$v:-}"
   [ -n "$val" ] && set -- "$@" "$v=$val"

@@ -81,7 +81,7 @@ for (const pipeline of PIPELINES) {
   });
 }
 
-test('gate.sh: a patch whose tests hang ends within the timeout in every tool (ag-mutate too), as a HOLD', (t) => {
+test('gate.sh: a patch whose tests hang ends within the timeout in every tool (ag-mutate too), and the hang rejects', (t) => {
   const base = scratch(t, 'ag-e2e-hang-');
   const hang =
     "import { test } from 'node:test';\ntest('waits for ever', () => new Promise(() => setInterval(() => {}, 1000)));\n";
@@ -92,8 +92,11 @@ test('gate.sh: a patch whose tests hang ends within the timeout in every tool (a
   t.not(r.code, null, 'the pipeline ended on its own');
   t.is(flag(bins.calls().find((c) => c.tool === 'ag-mutate')!.args, '--timeout'), '4');
   const v = verdictAt(path.join(repo, 'ag'));
-  t.is(v.verdict, 'HOLD', JSON.stringify(v.reasons));
-  t.is(r.code, 2, r.stderr);
+  // The baseline passed the command within the limit and the patch hangs in every round:
+  // direct evidence against the patch (ag-run's class `hang`), whatever the other tools say.
+  t.is(v.verdict, 'REJECT', JSON.stringify(v.reasons));
+  t.is(r.code, 1, r.stderr);
+  t.true(v.reasons.some((reason) => reason.code === 'CLAIM_FAILED' && reason.message.includes('(hang)')), JSON.stringify(v.reasons));
   t.true(existsSync(path.join(repo, 'ag', 'mutation.json')), 'ag-mutate wrote its evidence');
   t.deepEqual(
     v.reasons.filter((reason) => reason.evidence === 'mutation' && reason.code.startsWith('EVIDENCE_')),

@@ -49,25 +49,25 @@ export const PROCESSES: readonly AdversarialCase[] = [
     verdict: 'REJECT',
     code: 'CLAIM_FAILED',
   },
-  { id: 'E53', what: 'a test that hangs past the timeout', env: { AG_TIMEOUT: '2' }, patch: { 'test/hang.test.js': newTest("test('hangs', async () => {\n  await new Promise((resolve) => setTimeout(resolve, 6000));\n});") }, verdict: 'HOLD', code: 'CLAIM_UNVERIFIED' },
-  { id: 'E54', what: 'a hanging test that ignores SIGTERM', env: { AG_TIMEOUT: '2' }, patch: { 'test/hang.test.js': newTest("process.on('SIGTERM', () => {});\n\ntest('hangs', async () => {\n  await new Promise((resolve) => setTimeout(resolve, 6000));\n});") }, verdict: 'HOLD', code: 'CLAIM_UNVERIFIED' },
+  { id: 'E53', what: 'a test that hangs past the timeout', env: { AG_TIMEOUT: '2' }, patch: { 'test/hang.test.js': newTest("test('hangs', async () => {\n  await new Promise((resolve) => setTimeout(resolve, 6000));\n});") }, verdict: 'REJECT', code: 'CLAIM_FAILED' },
+  // The baseline passes the command within the limit and the patch hangs in every round: a hang (REJECT).
+  { id: 'E54', what: 'a hanging test that ignores SIGTERM', env: { AG_TIMEOUT: '2' }, patch: { 'test/hang.test.js': newTest("process.on('SIGTERM', () => {});\n\ntest('hangs', async () => {\n  await new Promise((resolve) => setTimeout(resolve, 6000));\n});") }, verdict: 'REJECT', code: 'CLAIM_FAILED' },
   // The run killed at the cap reported none of the baseline's tests: lost (REJECT), and the claim unverified.
-  { id: 'E55', what: 'an output flood past the capture cap', patch: { 'test/flood.test.js': newTest("test('floods', () => {\n  const line = 'x'.repeat(1023) + '\\n';\n  for (let i = 0; i < 12 * 1024; i++) process.stdout.write(line);\n});") }, verdict: 'REJECT', code: 'TEST_LOST', also: ['CLAIM_UNVERIFIED'] },
+  { id: 'E55', what: 'an output flood past the capture cap', patch: { 'test/flood.test.js': newTest("test('floods', () => {\n  const line = 'x'.repeat(1023) + '\\n';\n  for (let i = 0; i < 12 * 1024; i++) process.stdout.write(line);\n});") }, verdict: 'HOLD', code: 'CLAIM_UNVERIFIED' },
   // node --test reports a test file killed by SIGXFSZ as a failed test: a FAIL, not UNRUNNABLE.
   { id: 'E56', what: 'a test writes a file past the size limit', patch: { 'test/fill.test.js': newTest("test('fills the disk', () => {\n  const chunk = Buffer.alloc(1 << 20, 120);\n  const fd = openSync('big.bin', 'w');\n  for (let i = 0; i < 300; i++) writeSync(fd, chunk);\n  closeSync(fd);\n  unlinkSync('big.bin');\n});", "import { closeSync, openSync, unlinkSync, writeSync } from 'node:fs';\n") }, verdict: 'REJECT', code: 'CLAIM_FAILED' },
   {
     // As root, ag-run gives every execution a fresh uid with RLIMIT_NPROC (128 here) and stops
-    // it at 3/4 of the limit: both patch runs are rlimit_nproc, the full suite's tests are
-    // lost (REJECT, as for E55's flood). As another user there is no uid of its own to hold a
+    // it at 3/4 of the limit: both patch runs are rlimit_nproc, and the tests of a run the gate
+    // had to stop are not measured, not lost (HOLD, as for E55's flood). As another user there is no uid of its own to hold a
     // real bomb, so this one is bounded (1,000 processes) and ends at the timeout: a timed-out
     // suite has no deltas, the claim is unverified (HOLD).
     id: 'E57',
     what: 'a process explosion inside a test',
     env: { AG_TIMEOUT: '10', AG_MAX_PROCESSES: '128' },
     patch: (ctx) => ({ 'test/bomb.test.js': newTest(`test('spawns', () => {\n  spawnSync('bash', ['-c', 'for i in $(seq 1000); do sleep ${sleepTag(ctx.nonce)} & done; wait']);\n});`, "import { spawnSync } from 'node:child_process';\n") }),
-    verdict: asRoot ? 'REJECT' : 'HOLD',
-    code: asRoot ? 'TEST_LOST' : 'CLAIM_UNVERIFIED',
-    also: asRoot ? ['CLAIM_UNVERIFIED'] : [],
+    verdict: 'HOLD',
+    code: 'CLAIM_UNVERIFIED',
     check: (ctx, r) => {
       const run = JSON.parse(readFileSync(path.join(r.out, 'run.json'), 'utf8')) as { claims: { patch: { kind: string }[] }[] };
       const kinds = run.claims.flatMap((c) => c.patch.map((e) => e.kind));

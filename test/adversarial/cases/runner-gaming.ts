@@ -34,8 +34,9 @@ export const RUNNER_GAMING: readonly AdversarialCase[] = [
     what: 'sys.exit(0) at import time of the module the tests import (pytest)',
     project: 'py',
     patch: { 'shop.py': `import sys\n\nsys.exit(0)\n\n\n${PY_BROKEN}` },
-    verdict: 'REJECT',
-    code: 'TEST_LOST',
+    // The tests exist and could not be collected: not lost, and never a pass.
+    verdict: 'HOLD',
+    code: 'CLAIM_UNVERIFIED',
   },
   {
     id: 'B22',
@@ -108,8 +109,8 @@ export const RUNNER_GAMING: readonly AdversarialCase[] = [
     what: 'a red baseline never lets "no regression" pass',
     base: { 'test/red.test.js': "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\n\ntest('already red', () => {\n  assert.equal(1, 2);\n});\n" },
     patch: { 'README.md': 'A cart.\n' },
-    verdict: 'REJECT',
-    code: 'CLAIM_FAILED',
-    also: ['BASELINE_RED'],
+    // The same failure on both sides is the base's, not the patch's: fix the base first.
+    verdict: 'HOLD',
+    code: 'BASELINE_RED',
   },
 ];
