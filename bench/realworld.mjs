@@ -22,17 +22,71 @@ const SHARED = path.resolve(ROOT, '../shared/realworld');
 
 /** The honest commits and what a careful reviewer concludes (../shared/realworld/README.md). */
 const COMMITS = [
-  { project: 'fresh', branch: 'master', commit: 'ee73673', accept: ['ACCEPT'], what: 'HTAB as optional whitespace (case label)' },
-  { project: 'fresh', branch: 'master', commit: '32bd871', accept: ['ACCEPT', 'HOLD'], what: 'fix issue 35; a test renamed, expectation inverted' },
+  {
+    project: 'fresh',
+    branch: 'master',
+    commit: 'ee73673',
+    accept: ['ACCEPT'],
+    what: 'HTAB as optional whitespace (case label)',
+  },
+  {
+    project: 'fresh',
+    branch: 'master',
+    commit: '32bd871',
+    accept: ['ACCEPT', 'HOLD'],
+    what: 'fix issue 35; a test renamed, expectation inverted',
+  },
   { project: 'fresh', branch: 'master', commit: 'a96e891', accept: ['ACCEPT'], what: 'README typo' },
-  { project: 'path-to-regexp', branch: 'master', commit: 'a4a8552', accept: ['ACCEPT'], what: 'escape backslash; rows added to the cases table' },
-  { project: 'path-to-regexp', branch: 'master', commit: '9a78879', accept: ['ACCEPT', 'HOLD'], what: 'error on trailing backslash; a describe block renamed' },
-  { project: 'path-to-regexp', branch: 'master', commit: '1e796b5', accept: ['ACCEPT', 'HOLD'], what: 'README only (flaky redos suite: HOLD naming it at most)' },
-  { project: 'camelcase', branch: 'main', commit: '79b9a64', accept: ['ACCEPT', 'HOLD'], what: 'keep leading _ and $; five expectations changed' },
-  { project: 'camelcase', branch: 'main', commit: 'e7dccc9', accept: ['ACCEPT'], what: 'fix incorrect camelization; 4 assertions added' },
+  {
+    project: 'path-to-regexp',
+    branch: 'master',
+    commit: 'a4a8552',
+    accept: ['ACCEPT'],
+    what: 'escape backslash; rows added to the cases table',
+  },
+  {
+    project: 'path-to-regexp',
+    branch: 'master',
+    commit: '9a78879',
+    accept: ['ACCEPT', 'HOLD'],
+    what: 'error on trailing backslash; a describe block renamed',
+  },
+  {
+    project: 'path-to-regexp',
+    branch: 'master',
+    commit: '1e796b5',
+    accept: ['ACCEPT', 'HOLD'],
+    what: 'README only (flaky redos suite: HOLD naming it at most)',
+  },
+  {
+    project: 'camelcase',
+    branch: 'main',
+    commit: '79b9a64',
+    accept: ['ACCEPT', 'HOLD'],
+    what: 'keep leading _ and $; five expectations changed',
+  },
+  {
+    project: 'camelcase',
+    branch: 'main',
+    commit: 'e7dccc9',
+    accept: ['ACCEPT'],
+    what: 'fix incorrect camelization; 4 assertions added',
+  },
   { project: 'camelcase', branch: 'main', commit: '2f1e273', accept: ['ACCEPT'], what: 'readme + index.d.ts' },
-  { project: 'more-itertools', branch: 'master', commit: 'cca3294', accept: ['ACCEPT'], what: 'fix last() when __reversed__ is None' },
-  { project: 'more-itertools', branch: 'master', commit: 'f51a53b', accept: ['ACCEPT'], what: 'empty interleave_evenly input' },
+  {
+    project: 'more-itertools',
+    branch: 'master',
+    commit: 'cca3294',
+    accept: ['ACCEPT'],
+    what: 'fix last() when __reversed__ is None',
+  },
+  {
+    project: 'more-itertools',
+    branch: 'master',
+    commit: 'f51a53b',
+    accept: ['ACCEPT'],
+    what: 'empty interleave_evenly input',
+  },
 ];
 
 const args = process.argv.slice(2);
@@ -50,7 +104,8 @@ mkdirSync(work, { recursive: true });
 
 function clone(project, branch) {
   const dir = path.join(work, project);
-  if (!existsSync(dir)) execFileSync('git', ['clone', '-q', path.join(SHARED, `${project}.bundle`), dir], { stdio: 'ignore' });
+  if (!existsSync(dir))
+    execFileSync('git', ['clone', '-q', path.join(SHARED, `${project}.bundle`), dir], { stdio: 'ignore' });
   execFileSync('git', ['checkout', '-q', '-f', branch], { cwd: dir });
   return dir;
 }
@@ -61,11 +116,15 @@ for (const c of COMMITS.filter((x) => only === undefined || only.includes(x.proj
   const out = path.join(work, `${c.project}-${c.commit}`);
   rmSync(out, { recursive: true, force: true });
   const started = Date.now();
-  const r = spawnSync('sh', [path.join(ROOT, 'pipelines/gate.sh'), '--base', `${c.commit}^`, '--head', c.commit, '--out', out], {
-    cwd: dir,
-    encoding: 'utf8',
-    env: { ...process.env, CI: 'true' },
-  });
+  const r = spawnSync(
+    'sh',
+    [path.join(ROOT, 'pipelines/gate.sh'), '--base', `${c.commit}^`, '--head', c.commit, '--out', out],
+    {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, CI: 'true' },
+    },
+  );
   const seconds = (Date.now() - started) / 1000;
   let verdict = 'none';
   let codes = [];
@@ -78,7 +137,9 @@ for (const c of COMMITS.filter((x) => only === undefined || only.includes(x.proj
   }
   const agrees = c.accept.includes(verdict);
   rows.push({ ...c, verdict, codes, seconds, agrees });
-  console.log(`${c.project} ${c.commit} ${verdict} ${agrees ? 'agrees' : 'DISAGREES'} ${seconds.toFixed(0)} s  ${codes.join(' ')}`);
+  console.log(
+    `${c.project} ${c.commit} ${verdict} ${agrees ? 'agrees' : 'DISAGREES'} ${seconds.toFixed(0)} s  ${codes.join(' ')}`,
+  );
 }
 
 const count = (f) => rows.filter(f).length;
@@ -96,7 +157,10 @@ const table = [
   '',
   '| project | commit | what | verdict | a reviewer says | reasons | time |',
   '|---|---|---|---|---|---|---|',
-  ...rows.map((r) => `| ${r.project} | ${r.commit} | ${r.what} | ${r.verdict} | ${r.accept.join(' or ')} | ${r.codes.join(', ')} | ${r.seconds.toFixed(0)} s |`),
+  ...rows.map(
+    (r) =>
+      `| ${r.project} | ${r.commit} | ${r.what} | ${r.verdict} | ${r.accept.join(' or ')} | ${r.codes.join(', ')} | ${r.seconds.toFixed(0)} s |`,
+  ),
   '',
   `${totals.commits} commits: ${totals.accept} ACCEPT, ${totals.hold} HOLD (${totals.falseHold} where a reviewer accepts), ${totals.falseReject} REJECT (all false: every commit is honest); ${totals.agree} agree with the reviewer; ${totals.seconds.toFixed(0)} s in all.`,
   '',

@@ -141,26 +141,42 @@ console.error(
 // Each side installed once, in its own copy (install-deps.sh); equal package files share one.
 let installed = true;
 if (installCommand !== '') {
-  const sideFiles = ['package.json', 'package-lock.json', 'npm-shrinkwrap.json', 'pnpm-lock.yaml', 'yarn.lock', '.npmrc', '.yarnrc.yml'];
+  const sideFiles = [
+    'package.json',
+    'package-lock.json',
+    'npm-shrinkwrap.json',
+    'pnpm-lock.yaml',
+    'yarn.lock',
+    '.npmrc',
+    '.yarnrc.yml',
+  ];
   const read = (side, f) => fs.readFileSync(path.join(out, side, f), 'utf8');
   const same = sideFiles.every((f) => {
     const [a, b] = ['baseline', 'patch'].map((side) => (fs.existsSync(path.join(out, side, f)) ? read(side, f) : null));
     return a === b;
   });
   const install = async (side) =>
-    (await $({ nothrow: true, quiet: false })`sh ${path.join(here, 'lib', 'install-deps.sh')} ${path.join(out, side)} ${path.join(work, `deps-${side}`)} ${String(argv['install-timeout'] ?? 900)} ${installCommand}`).exitCode === 0;
+    (
+      await $({
+        nothrow: true,
+        quiet: false,
+      })`sh ${path.join(here, 'lib', 'install-deps.sh')} ${path.join(out, side)} ${path.join(work, `deps-${side}`)} ${String(argv['install-timeout'] ?? 900)} ${installCommand}`
+    ).exitCode === 0;
   installed = await install('baseline');
-  if (installed && same) await fs.symlink(path.join(work, 'deps-baseline', 'node_modules'), path.join(out, 'patch', 'node_modules'));
+  if (installed && same)
+    await fs.symlink(path.join(work, 'deps-baseline', 'node_modules'), path.join(out, 'patch', 'node_modules'));
   else if (installed) installed = await install('patch');
   if (installed) {
     const packages = fs.realpathSync(path.join(out, 'patch', 'node_modules'));
     await fs.mkdirp(path.join(coverageTree, 'node_modules'));
     for (const name of fs.readdirSync(packages)) {
-      if (name !== '.cache' && name !== '.vite') await fs.symlink(path.join(packages, name), path.join(coverageTree, 'node_modules', name));
+      if (name !== '.cache' && name !== '.vite')
+        await fs.symlink(path.join(packages, name), path.join(coverageTree, 'node_modules', name));
     }
   } else console.error('gate.mjs: the install failed: the tests are not run (HOLD: run and mutation evidence missing)');
 }
-if (testCommand === '') console.error(`gate.mjs: no test command: ${plan.problems.join('; ') || 'nothing detected'} (HOLD)`);
+if (testCommand === '')
+  console.error(`gate.mjs: no test command: ${plan.problems.join('; ') || 'nothing detected'} (HOLD)`);
 const measured = installed && testCommand !== '';
 const oracleFile = path.join(out, 'oracle.json');
 const digest = (file) => {
@@ -173,7 +189,9 @@ const digest = (file) => {
 
 // The exported trees' git ids, taken before any of the patch's code runs: every evidence file
 // must have measured these trees (an export shaped by .gitattributes differs from the commit).
-const [baselineTree, patchTree] = await Promise.all(['baseline', 'patch'].map((side) => gitTreeId(path.join(out, side), ['node_modules'])));
+const [baselineTree, patchTree] = await Promise.all(
+  ['baseline', 'patch'].map((side) => gitTreeId(path.join(out, side), ['node_modules'])),
+);
 
 // First: the oracle digests the exported trees before any of the patch's code has run.
 await measure([
@@ -191,29 +209,30 @@ await measure([
 ]);
 const oracleDigest = digest(oracleFile);
 
-if (measured) await measure([
-  bin('ag-run'),
-  '--baseline',
-  path.join(out, 'baseline'),
-  '--patch',
-  path.join(out, 'patch'),
-  '--diff',
-  diff,
-  '--test-command',
-  testCommand,
-  '--full-suite-command',
-  fullSuite,
-  '--rounds',
-  String(argv.rounds),
-  '--timeout',
-  String(argv.timeout),
-  '--sandbox',
-  argv.sandbox,
-  ...(junit ? ['--junit', junit] : []),
-  '--quiet',
-  '--out',
-  path.join(out, 'run.json'),
-]);
+if (measured)
+  await measure([
+    bin('ag-run'),
+    '--baseline',
+    path.join(out, 'baseline'),
+    '--patch',
+    path.join(out, 'patch'),
+    '--diff',
+    diff,
+    '--test-command',
+    testCommand,
+    '--full-suite-command',
+    fullSuite,
+    '--rounds',
+    String(argv.rounds),
+    '--timeout',
+    String(argv.timeout),
+    '--sandbox',
+    argv.sandbox,
+    ...(junit ? ['--junit', junit] : []),
+    '--quiet',
+    '--out',
+    path.join(out, 'run.json'),
+  ]);
 
 const coverageArgs = [];
 if (coverageCommand && measured) {
@@ -242,27 +261,28 @@ await measure([
   path.join(out, 'diffcov.md'),
 ]);
 
-if (measured) await measure([
-  bin('ag-mutate'),
-  '--diff',
-  diff,
-  '--tree',
-  path.join(out, 'patch'),
-  '--test-command',
-  testCommand,
-  '--max',
-  String(argv['mutate-max']),
-  '--timeout',
-  String(argv.timeout),
-  '--python',
-  argv.python,
-  '--sandbox',
-  argv.sandbox,
-  ...policyArgs,
-  '--quiet',
-  '--out',
-  path.join(out, 'mutation.json'),
-]);
+if (measured)
+  await measure([
+    bin('ag-mutate'),
+    '--diff',
+    diff,
+    '--tree',
+    path.join(out, 'patch'),
+    '--test-command',
+    testCommand,
+    '--max',
+    String(argv['mutate-max']),
+    '--timeout',
+    String(argv.timeout),
+    '--python',
+    argv.python,
+    '--sandbox',
+    argv.sandbox,
+    ...policyArgs,
+    '--quiet',
+    '--out',
+    path.join(out, 'mutation.json'),
+  ]);
 
 // oracle.json must still be what ag-oracle wrote before the patch's code ran. A changed one
 // is moved aside (never uploaded or read as evidence): ag-decide then holds on it as missing.

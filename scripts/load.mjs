@@ -67,13 +67,21 @@ const bin = writeProbeBin(ROOT, path.join(work, 'bin'));
 const sha256 = (text) => `sha256:${createHash('sha256').update(text).digest('hex')}`;
 const mb = (kb) => `${(kb / 1024).toFixed(0)} MB`;
 const s = (ms) => `${(ms / 1000).toFixed(1)} s`;
-const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 /** Run gate.sh in `repo`; resolves with its exit code and wall time. */
 function runGate(repo, out, env) {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn('sh', [GATE, '--base', 'main~1', '--head', 'main', '--out', out], { cwd: repo, env, stdio: 'ignore' });
+    const child = spawn('sh', [GATE, '--base', 'main~1', '--head', 'main', '--out', out], {
+      cwd: repo,
+      env,
+      stdio: 'ignore',
+    });
     child.on('close', (code) => resolve({ code: code ?? 2, ms: Date.now() - started }));
   });
 }
@@ -82,14 +90,19 @@ function runGate(repo, out, env) {
 function buildRepoAsync(patch, patchFiles, message) {
   const code = `import { buildDemoRepo } from ${JSON.stringify(REPO_BUILDER)}; process.stdout.write(buildDemoRepo('js', ${JSON.stringify(patch)}, { patchFiles: ${JSON.stringify(patchFiles)}, message: ${JSON.stringify(message)} }));`;
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--input-type=module', '-e', code], (error, stdout) => (error ? reject(error) : resolve(stdout)));
+    execFile(process.execPath, ['--input-type=module', '-e', code], (error, stdout) =>
+      error ? reject(error) : resolve(stdout),
+    );
   });
 }
 
 /** Every problem with one pipeline's evidence (empty: none lost, none mixed, verdict right). */
 function checkPipeline(p) {
   const problems = [];
-  const diff = execFileSync('git', ['diff', '--no-color', '--no-ext-diff', '--find-renames', 'main~1', 'main'], { cwd: p.repo, encoding: 'utf8' });
+  const diff = execFileSync('git', ['diff', '--no-color', '--no-ext-diff', '--find-renames', 'main~1', 'main'], {
+    cwd: p.repo,
+    encoding: 'utf8',
+  });
   const digest = sha256(diff);
   if (!diff.includes(p.marker)) problems.push('its own diff lacks its marker');
   for (const kind of KINDS) {
@@ -99,18 +112,23 @@ function checkPipeline(p) {
       continue;
     }
     const a = JSON.parse(readFileSync(file, 'utf8'));
-    if (a.subject?.diff_sha256 !== digest) problems.push(`${kind}.json bound to ${a.subject?.diff_sha256}, not its repository's diff ${digest}`);
+    if (a.subject?.diff_sha256 !== digest)
+      problems.push(`${kind}.json bound to ${a.subject?.diff_sha256}, not its repository's diff ${digest}`);
     for (const i of a.inputs ?? []) {
-      if (i.role === 'diff' && !i.path.startsWith(p.out)) problems.push(`${kind}.json names a diff outside its folder: ${i.path}`);
+      if (i.role === 'diff' && !i.path.startsWith(p.out))
+        problems.push(`${kind}.json names a diff outside its folder: ${i.path}`);
     }
     if (kind === 'verdict') {
       if (a.verdict !== p.variant.verdict) problems.push(`verdict ${a.verdict}, expected ${p.variant.verdict}`);
       const codes = a.reasons.map((r) => r.code);
-      if (p.variant.code === null ? codes.length > 0 : !codes.includes(p.variant.code)) problems.push(`reasons ${codes.join(',') || '(none)'}, expected ${p.variant.code ?? 'none'}`);
-      for (const e of a.evidence) if (!e.path.startsWith(p.out)) problems.push(`verdict read evidence outside its folder: ${e.path}`);
+      if (p.variant.code === null ? codes.length > 0 : !codes.includes(p.variant.code))
+        problems.push(`reasons ${codes.join(',') || '(none)'}, expected ${p.variant.code ?? 'none'}`);
+      for (const e of a.evidence)
+        if (!e.path.startsWith(p.out)) problems.push(`verdict read evidence outside its folder: ${e.path}`);
     }
   }
-  if (p.result.code !== EXIT[p.variant.verdict]) problems.push(`gate.sh exit ${p.result.code}, expected ${EXIT[p.variant.verdict]}`);
+  if (p.result.code !== EXIT[p.variant.verdict])
+    problems.push(`gate.sh exit ${p.result.code}, expected ${EXIT[p.variant.verdict]}`);
   return problems;
 }
 
@@ -122,7 +140,13 @@ function toolTable(records) {
     if (rs.length === 0) continue;
     const rss = rs.map((r) => r.max_rss_kb);
     const ms = rs.map((r) => r.ms).sort((a, b) => a - b);
-    rows.push({ tool: t, runs: rs.length, peak: Math.max(...rss), median: ms[Math.floor(ms.length / 2)], max: ms[ms.length - 1] });
+    rows.push({
+      tool: t,
+      runs: rs.length,
+      peak: Math.max(...rss),
+      median: ms[Math.floor(ms.length / 2)],
+      max: ms[ms.length - 1],
+    });
   }
   return rows;
 }
@@ -130,11 +154,19 @@ function toolTable(records) {
 async function pipelines() {
   const count = Number(opts.count);
   const concurrency = Number(opts.concurrency);
-  console.log(`load: ${count} pipelines, ${concurrency} at a time, on ${os.availableParallelism()} cores, ${opts.rounds} claim rounds, mutant budget ${opts['mutate-max']}; load average before: ${load()}`);
+  console.log(
+    `load: ${count} pipelines, ${concurrency} at a time, on ${os.availableParallelism()} cores, ${opts.rounds} claim rounds, mutant budget ${opts['mutate-max']}; load average before: ${load()}`,
+  );
   const list = [];
   for (let i = 0; i < count; i++) {
     const variant = VARIANTS[i % VARIANTS.length];
-    list.push({ i, variant, marker: `notes/load-${i}.md`, out: path.join(work, 'evidence', `p${i}`), probe: path.join(work, 'probe', `p${i}.jsonl`) });
+    list.push({
+      i,
+      variant,
+      marker: `notes/load-${i}.md`,
+      out: path.join(work, 'evidence', `p${i}`),
+      probe: path.join(work, 'probe', `p${i}.jsonl`),
+    });
   }
   mkdirSync(path.join(work, 'probe'), { recursive: true });
 
@@ -146,7 +178,15 @@ async function pipelines() {
   const worker = async () => {
     for (let k = next++; k < list.length; k = next++) {
       const p = list[k];
-      const env = { ...process.env, ...PROJECTS.js.env, AG_ROUNDS: opts.rounds, AG_TIMEOUT: '300', AG_MUTATE_MAX: opts['mutate-max'], AG_BIN_DIR: bin, AG_LOAD_PROBE_LOG: p.probe };
+      const env = {
+        ...process.env,
+        ...PROJECTS.js.env,
+        AG_ROUNDS: opts.rounds,
+        AG_TIMEOUT: '300',
+        AG_MUTATE_MAX: opts['mutate-max'],
+        AG_BIN_DIR: bin,
+        AG_LOAD_PROBE_LOG: p.probe,
+      };
       if (!p.variant.coverage) env.AG_COVERAGE_COMMAND = '';
       running++;
       peakRunning = Math.max(peakRunning, running);
@@ -166,19 +206,31 @@ async function pipelines() {
     p.problems = checkPipeline(p);
     if (p.problems.length > 0) {
       failed++;
-      console.log(`  p${p.i} (${p.variant.patch}${p.variant.coverage ? '' : ', no coverage'}): ${p.problems.join('; ')}`);
+      console.log(
+        `  p${p.i} (${p.variant.patch}${p.variant.coverage ? '' : ', no coverage'}): ${p.problems.join('; ')}`,
+      );
     }
   }
   const records = list.flatMap((p) => readProbeLog(p.probe));
   const times = list.map((p) => p.result.ms).sort((a, b) => a - b);
-  console.log(`\n| pipelines | at a time | wall | per pipeline (median / max) | verdicts right | evidence lost or mixed |`);
+  console.log(
+    `\n| pipelines | at a time | wall | per pipeline (median / max) | verdicts right | evidence lost or mixed |`,
+  );
   console.log(`|---|---|---|---|---|---|`);
-  console.log(`| ${count} | ${peakRunning} | ${s(wall)} | ${s(times[Math.floor(times.length / 2)])} / ${s(times[times.length - 1])} | ${count - failed}/${count} | ${failed === 0 ? 0 : 'see above'} |`);
+  console.log(
+    `| ${count} | ${peakRunning} | ${s(wall)} | ${s(times[Math.floor(times.length / 2)])} / ${s(times[times.length - 1])} | ${count - failed}/${count} | ${failed === 0 ? 0 : 'see above'} |`,
+  );
   printTools(records);
   const byVerdict = {};
   for (const p of list) byVerdict[p.variant.verdict] = (byVerdict[p.variant.verdict] ?? 0) + 1;
-  console.log(`\nexpected verdicts: ${Object.entries(byVerdict).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-  console.log(`machine memory in use: ${mb(memory.startKb)} before, peak ${mb(memory.peakKb)} (+${mb(memory.peakKb - memory.startKb)}; other users of the machine included)`);
+  console.log(
+    `\nexpected verdicts: ${Object.entries(byVerdict)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  );
+  console.log(
+    `machine memory in use: ${mb(memory.startKb)} before, peak ${mb(memory.peakKb)} (+${mb(memory.peakKb - memory.startKb)}; other users of the machine included)`,
+  );
   console.log(`load average after: ${load()}; work folder ${work}`);
   if (opts.keep === undefined) for (const p of list) rmSync(p.repo, { recursive: true, force: true });
   return failed === 0;
@@ -187,33 +239,56 @@ async function pipelines() {
 function printTools(records) {
   console.log(`\n| tool | processes | peak RSS (largest) | wall (median / max) |`);
   console.log(`|---|---|---|---|`);
-  for (const r of toolTable(records)) console.log(`| ${r.tool} | ${r.runs} | ${mb(r.peak)} | ${s(r.median)} / ${s(r.max)} |`);
+  for (const r of toolTable(records))
+    console.log(`| ${r.tool} | ${r.runs} | ${mb(r.peak)} | ${s(r.median)} / ${s(r.max)} |`);
 }
 
 async function bigrepo() {
   const files = Number(opts.files);
   const fixtures = Number(opts.fixtures);
-  console.log(`load: a ${files}-file repository (${fixtures} protected fixtures), patch ${opts.drift ? 'with' : 'without'} fixture drift; load average before: ${load()}`);
+  console.log(
+    `load: a ${files}-file repository (${fixtures} protected fixtures), patch ${opts.drift ? 'with' : 'without'} fixture drift; load average before: ${load()}`,
+  );
   const genStarted = Date.now();
   const big = generateBigRepo(path.join(work, 'bigrepo'), { files, fixtures, drift: opts.drift });
-  console.log(`load: generated and committed in ${s(Date.now() - genStarted)} (${big.tracked} tracked files, diff touches ${big.changed.length}: ${big.changed.join(', ')})`);
+  console.log(
+    `load: generated and committed in ${s(Date.now() - genStarted)} (${big.tracked} tracked files, diff touches ${big.changed.length}: ${big.changed.join(', ')})`,
+  );
   const out = path.join(work, 'bigrepo-evidence');
   const probe = path.join(work, 'bigrepo-probe.jsonl');
   rmSync(probe, { force: true });
-  const env = { ...process.env, ...big.env, AG_ROUNDS: opts.rounds, AG_TIMEOUT: '300', AG_MUTATE_MAX: opts['mutate-max'], AG_BIN_DIR: bin, AG_LOAD_PROBE_LOG: probe };
+  const env = {
+    ...process.env,
+    ...big.env,
+    AG_ROUNDS: opts.rounds,
+    AG_TIMEOUT: '300',
+    AG_MUTATE_MAX: opts['mutate-max'],
+    AG_BIN_DIR: bin,
+    AG_LOAD_PROBE_LOG: probe,
+  };
   const mem = memorySampler(500);
   const result = await runGate(big.dir, out, env);
   const memory = mem.stop();
-  const verdict = existsSync(path.join(out, 'verdict.json')) ? JSON.parse(readFileSync(path.join(out, 'verdict.json'), 'utf8')) : null;
+  const verdict = existsSync(path.join(out, 'verdict.json'))
+    ? JSON.parse(readFileSync(path.join(out, 'verdict.json'), 'utf8'))
+    : null;
   const codes = verdict?.reasons.map((r) => r.code) ?? [];
-  const right = verdict !== null && verdict.verdict === big.expect.verdict && big.expect.codes.every((c) => codes.includes(c)) && (big.expect.codes.length > 0 || codes.length === 0);
+  const right =
+    verdict !== null &&
+    verdict.verdict === big.expect.verdict &&
+    big.expect.codes.every((c) => codes.includes(c)) &&
+    (big.expect.codes.length > 0 || codes.length === 0);
   const records = readProbeLog(probe);
   const toolMs = records.filter((r) => TOOLS.includes(r.tool)).reduce((a, r) => a + r.ms, 0);
   console.log(`\n| files | gate.sh wall | in the tools | export, diff and coverage | verdict | expected |`);
   console.log(`|---|---|---|---|---|---|`);
-  console.log(`| ${big.tracked} | ${s(result.ms)} | ${s(toolMs)} | ${s(result.ms - toolMs)} | ${verdict?.verdict ?? 'none'} ${codes.join(',')} | ${big.expect.verdict} ${big.expect.codes.join(',')} |`);
+  console.log(
+    `| ${big.tracked} | ${s(result.ms)} | ${s(toolMs)} | ${s(result.ms - toolMs)} | ${verdict?.verdict ?? 'none'} ${codes.join(',')} | ${big.expect.verdict} ${big.expect.codes.join(',')} |`,
+  );
   printTools(records);
-  console.log(`\nmachine memory in use: ${mb(memory.startKb)} before, peak ${mb(memory.peakKb)} (+${mb(memory.peakKb - memory.startKb)}; other users of the machine included)`);
+  console.log(
+    `\nmachine memory in use: ${mb(memory.startKb)} before, peak ${mb(memory.peakKb)} (+${mb(memory.peakKb - memory.startKb)}; other users of the machine included)`,
+  );
   console.log(`load average after: ${load()}; work folder ${work}`);
   if (opts.keep === undefined) rmSync(big.dir, { recursive: true, force: true });
   return right;

@@ -64,7 +64,9 @@ const tree = path.join(work, 'tree');
 rmSync(tree, { recursive: true, force: true });
 stageTree(tree);
 const files = ruleFiles();
-const tests = [...RULE_TESTS, ...(opts['with-decide'] ? INTAKE_TESTS : [])].filter((t) => existsSync(path.join(tree, PKG, t)));
+const tests = [...RULE_TESTS, ...(opts['with-decide'] ? INTAKE_TESTS : [])].filter((t) =>
+  existsSync(path.join(tree, PKG, t)),
+);
 const diff = files.map((f) => addedFileDiff(f, readFileSync(path.join(ROOT, f), 'utf8'))).join('');
 writeFileSync(path.join(work, 'rules.diff'), diff);
 
@@ -74,13 +76,19 @@ const mutantCommand = `cd ${PKG} && ${ava} --fail-fast ${tests.join(' ')}`;
 const out = path.join(work, 'mutation.json');
 const args = [
   path.join(ROOT, 'tools/ag-mutate/bin/ag-mutate.js'),
-  '--diff', path.join(work, 'rules.diff'),
-  '--tree', tree,
-  '--test-command', testCommand,
-  '--mutant-command', mutantCommand,
-  '--jobs', opts.jobs,
+  '--diff',
+  path.join(work, 'rules.diff'),
+  '--tree',
+  tree,
+  '--test-command',
+  testCommand,
+  '--mutant-command',
+  mutantCommand,
+  '--jobs',
+  opts.jobs,
   '--progress',
-  '--out', out,
+  '--out',
+  out,
 ];
 if (opts.max !== undefined) args.push('--max', opts.max);
 
@@ -96,11 +104,15 @@ if (r.status !== 0) {
 }
 const m = JSON.parse(readFileSync(out, 'utf8'));
 const c = m.counts;
-console.log(`\nsuite strength ${m.suite_strength === null ? `not measured (${m.reason})` : m.suite_strength.toFixed(4)}` +
-  ` — killed ${c.killed}, timeout ${c.timeout}, survived ${c.survived}, no_coverage ${c.no_coverage}, stillborn ${c.stillborn}; ${seconds} s, --jobs ${opts.jobs}`);
+console.log(
+  `\nsuite strength ${m.suite_strength === null ? `not measured (${m.reason})` : m.suite_strength.toFixed(4)}` +
+    ` — killed ${c.killed}, timeout ${c.timeout}, survived ${c.survived}, no_coverage ${c.no_coverage}, stillborn ${c.stillborn}; ${seconds} s, --jobs ${opts.jobs}`,
+);
 const survivors = m.mutants.filter((x) => x.status === 'survived' || x.status === 'no_coverage');
 for (const s of survivors) {
-  console.log(`  ${s.status.padEnd(11)} ${s.file}:${s.line}:${s.column} ${s.operator}: ${JSON.stringify(s.original)} → ${JSON.stringify(s.replacement)}`);
+  console.log(
+    `  ${s.status.padEnd(11)} ${s.file}:${s.line}:${s.column} ${s.operator}: ${JSON.stringify(s.original)} → ${JSON.stringify(s.replacement)}`,
+  );
 }
 console.log(`mutation.json: ${out}`);
 if (opts.keep === undefined) rmSync(tree, { recursive: true, force: true });

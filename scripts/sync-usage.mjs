@@ -8,14 +8,24 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TOOLS = { 'ag-run': [], 'ag-diffcov': [], 'ag-mutate': ['merge', 'import'], 'ag-oracle': [], 'ag-decide': ['check', 'stats'] };
+const TOOLS = {
+  'ag-run': [],
+  'ag-diffcov': [],
+  'ag-mutate': ['merge', 'import'],
+  'ag-oracle': [],
+  'ag-decide': ['check', 'stats'],
+};
 
 for (const [tool, subs] of Object.entries(TOOLS)) {
   const helps = [undefined, ...subs].map((sub) => {
-    const r = spawnSync(process.execPath, [path.join(ROOT, 'tools', tool, 'bin', `${tool}.js`), ...(sub ? [sub] : []), '--help'], {
-      encoding: 'utf8',
-      env: { ...process.env, NO_COLOR: '1' },
-    });
+    const r = spawnSync(
+      process.execPath,
+      [path.join(ROOT, 'tools', tool, 'bin', `${tool}.js`), ...(sub ? [sub] : []), '--help'],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1' },
+      },
+    );
     if (r.status !== 0) throw new Error(`${tool} ${sub ?? ''} --help exited ${r.status}`);
     return r.stdout.replace(/\n+$/, '');
   });

@@ -11,7 +11,13 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** The overlay stack of each patch, per project. */
 export const PATCHES = {
-  js: { clean: ['clean'], break: ['clean', 'break'], skip: ['clean', 'break', 'skip'], weak: ['clean', 'weak'], oracle: ['clean', 'oracle'] },
+  js: {
+    clean: ['clean'],
+    break: ['clean', 'break'],
+    skip: ['clean', 'break', 'skip'],
+    weak: ['clean', 'weak'],
+    oracle: ['clean', 'oracle'],
+  },
   py: { clean: ['clean'], break: ['clean', 'break'] },
 };
 
@@ -31,12 +37,20 @@ export function putFiles(dir, files) {
  * A temporary git repository with two commits on `main`: the project's baseline (plus
  * `baseFiles`), then the named patch's overlays (plus `patchFiles`). Returns its directory.
  */
-export function buildDemoRepo(project, patch, { baseFiles = {}, patchFiles = {}, message = `agent patch: ${patch}` } = {}) {
+export function buildDemoRepo(
+  project,
+  patch,
+  { baseFiles = {}, patchFiles = {}, message = `agent patch: ${patch}` } = {},
+) {
   const layers = patch === null ? [] : PATCHES[project]?.[patch];
   if (layers === undefined) throw new Error(`unknown demo patch ${project}/${patch}`);
   const dir = mkdtempSync(path.join(os.tmpdir(), `ag-demo-${project}-`));
   const projectDir = path.join(here, 'projects', project);
-  const git = (...args) => execFileSync('git', ['-c', 'user.name=demo', '-c', 'user.email=demo@example.invalid', ...args], { cwd: dir, stdio: 'pipe' });
+  const git = (...args) =>
+    execFileSync('git', ['-c', 'user.name=demo', '-c', 'user.email=demo@example.invalid', ...args], {
+      cwd: dir,
+      stdio: 'pipe',
+    });
   cpSync(path.join(projectDir, 'base'), dir, { recursive: true });
   putFiles(dir, baseFiles);
   git('init', '-q', '-b', 'main');

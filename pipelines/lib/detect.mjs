@@ -18,7 +18,9 @@ for (let i = 0; i < args.length; i++) {
   else if (a === '--python' && i + 1 < args.length) python = args[++i];
   else if (a === '--allow-scripts') allowScripts = true;
   else {
-    console.error(`detect.mjs: unexpected argument ${a} (usage: detect.mjs --tree DIR [--python PATH] [--allow-scripts])`);
+    console.error(
+      `detect.mjs: unexpected argument ${a} (usage: detect.mjs --tree DIR [--python PATH] [--allow-scripts])`,
+    );
     process.exit(3);
   }
 }

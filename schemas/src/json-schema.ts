@@ -29,7 +29,8 @@ export function generateJsonSchemas(): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, schema] of Object.entries(JSON_SCHEMA_FILES)) {
     const json = toJsonSchema(schema, { target: 'draft-2020-12', errorMode: 'ignore' }) as Record<string, unknown>;
-    out[name] = `${JSON.stringify(JSON.parse(canonicalJson({ ...json, $id: `${SCHEMA_BASE_URI}/${name}` })), null, 2)}\n`;
+    out[name] =
+      `${JSON.stringify(JSON.parse(canonicalJson({ ...json, $id: `${SCHEMA_BASE_URI}/${name}` })), null, 2)}\n`;
   }
   return out;
 }

@@ -5,7 +5,10 @@
 import * as v from 'valibot';
 
 /** A digest written as `sha256:` followed by 64 lowercase hex digits. */
-export const Sha256 = v.pipe(v.string(), v.regex(/^sha256:[0-9a-f]{64}$/, 'expected "sha256:" and 64 lowercase hex digits'));
+export const Sha256 = v.pipe(
+  v.string(),
+  v.regex(/^sha256:[0-9a-f]{64}$/, 'expected "sha256:" and 64 lowercase hex digits'),
+);
 
 /** A non-negative safe integer (counts, line numbers, sizes). */
 export const Count = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
@@ -45,7 +48,10 @@ export const ToolId = v.strictObject({
 
 /** What an artefact is about: the digest of the unified diff it measured. */
 /** A git tree id (SHA-1, or SHA-256 in a repository that uses it), lower-case hex. */
-export const GitTreeId = v.pipe(v.string(), v.regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/, 'must be a git tree id (40 or 64 lower-case hex digits)'));
+export const GitTreeId = v.pipe(
+  v.string(),
+  v.regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/, 'must be a git tree id (40 or 64 lower-case hex digits)'),
+);
 
 /**
  * What the evidence measured: the diff, and (written by the tools from 0.2 on; optional so

@@ -23,7 +23,8 @@ export async function readRegularFile(file: string, maxBytes = DEFAULT_MAX_BYTES
   }
   if (st.isSymbolicLink()) throw new LoadError('E_NOT_REGULAR_FILE', file, 'is a symbolic link, refused');
   if (!st.isFile()) throw new LoadError('E_NOT_REGULAR_FILE', file, 'is not a regular file');
-  if (st.size > maxBytes) throw new LoadError('E_TOO_LARGE', file, `is ${st.size} bytes, over the ${maxBytes}-byte cap`);
+  if (st.size > maxBytes)
+    throw new LoadError('E_TOO_LARGE', file, `is ${st.size} bytes, over the ${maxBytes}-byte cap`);
   let handle;
   try {
     handle = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);

@@ -2,7 +2,7 @@
  * Every artefact schema, keyed by kind, and the loader that dispatches on `schema`.
  * @module
  */
-import * as v from 'valibot';
+import type * as v from 'valibot';
 import { DiffcovArtefact } from './artefacts/diffcov.js';
 import { LogRecord } from './artefacts/log.js';
 import { MutationArtefact } from './artefacts/mutation.js';
@@ -44,7 +44,11 @@ export function kindOf(file: string, value: unknown): ArtefactKind {
   if (kind === undefined) throw new LoadError('E_UNKNOWN_SCHEMA', file, `unknown schema ${JSON.stringify(rec.schema)}`);
   if (!('schema_version' in rec)) throw new LoadError('E_SCHEMA_VERSION', file, 'missing field "schema_version"');
   if (rec.schema_version !== SCHEMA_VERSION) {
-    throw new LoadError('E_SCHEMA_VERSION', file, `schema_version ${JSON.stringify(rec.schema_version)} is not supported (expected ${SCHEMA_VERSION})`);
+    throw new LoadError(
+      'E_SCHEMA_VERSION',
+      file,
+      `schema_version ${JSON.stringify(rec.schema_version)} is not supported (expected ${SCHEMA_VERSION})`,
+    );
   }
   return kind;
 }
@@ -64,9 +68,17 @@ export function parseArtefact(file: string, bytes: Buffer, expect?: ArtefactKind
  * Read, parse and validate an artefact file through the strict loader.
  * @throws LoadError
  */
-export async function loadArtefact<K extends ArtefactKind>(file: string, expect: K, maxBytes?: number): Promise<LoadedArtefact<K>>;
+export async function loadArtefact<K extends ArtefactKind>(
+  file: string,
+  expect: K,
+  maxBytes?: number,
+): Promise<LoadedArtefact<K>>;
 export async function loadArtefact(file: string, expect?: ArtefactKind, maxBytes?: number): Promise<LoadedArtefact>;
-export async function loadArtefact(file: string, expect?: ArtefactKind, maxBytes = DEFAULT_MAX_BYTES): Promise<LoadedArtefact> {
+export async function loadArtefact(
+  file: string,
+  expect?: ArtefactKind,
+  maxBytes = DEFAULT_MAX_BYTES,
+): Promise<LoadedArtefact> {
   const bytes = await readRegularFile(file, maxBytes);
   return parseArtefact(file, bytes, expect);
 }
@@ -75,7 +87,11 @@ export async function loadArtefact(file: string, expect?: ArtefactKind, maxBytes
  * Read any JSON file (policy, claims, freeze list…) strictly and validate it with `schema`.
  * @throws LoadError
  */
-export async function loadJson<S extends v.GenericSchema>(file: string, schema: S, maxBytes = DEFAULT_MAX_BYTES): Promise<{ bytes: Buffer; value: v.InferOutput<S> }> {
+export async function loadJson<S extends v.GenericSchema>(
+  file: string,
+  schema: S,
+  maxBytes = DEFAULT_MAX_BYTES,
+): Promise<{ bytes: Buffer; value: v.InferOutput<S> }> {
   const bytes = await readRegularFile(file, maxBytes);
   const value = parseStrictJson(file, decodeUtf8Strict(file, bytes));
   return { bytes, value: validateOrThrow(file, schema, value) };

@@ -23,7 +23,11 @@ function checkString(file: string, text: string, s: string, node: ValueNode | { 
   if (!s.isWellFormed()) throw new LoadError('E_ENCODING', file, `lone surrogate in a string at ${where(node)}`);
   // momoa accepts raw control characters inside strings; JSON (RFC 8259 §7) does not.
   if (RAW_CONTROL.test(text.slice(node.loc.start.offset, node.loc.end.offset))) {
-    throw new LoadError('E_EVIDENCE_MALFORMED', file, `not valid JSON: unescaped control character in a string at ${where(node)}`);
+    throw new LoadError(
+      'E_EVIDENCE_MALFORMED',
+      file,
+      `not valid JSON: unescaped control character in a string at ${where(node)}`,
+    );
   }
 }
 
@@ -34,8 +38,14 @@ function toValue(file: string, text: string, node: ValueNode): unknown {
       for (const member of node.members) {
         const key = member.name.type === 'String' ? member.name.value : member.name.name;
         checkString(file, text, key, member.name);
-        if (FORBIDDEN_KEYS.has(key)) throw new LoadError('E_FORBIDDEN_KEY', file, `forbidden key ${JSON.stringify(key)} at ${where(member.name)}`);
-        if (Object.hasOwn(out, key)) throw new LoadError('E_DUPLICATE_KEY', file, `duplicate key ${oneLine(JSON.stringify(key))} at ${where(member.name)}`);
+        if (FORBIDDEN_KEYS.has(key))
+          throw new LoadError('E_FORBIDDEN_KEY', file, `forbidden key ${JSON.stringify(key)} at ${where(member.name)}`);
+        if (Object.hasOwn(out, key))
+          throw new LoadError(
+            'E_DUPLICATE_KEY',
+            file,
+            `duplicate key ${oneLine(JSON.stringify(key))} at ${where(member.name)}`,
+          );
         out[key] = toValue(file, text, member.value);
       }
       // Plain prototype again, so consumers see ordinary objects (keys were already vetted).
@@ -49,7 +59,8 @@ function toValue(file: string, text: string, node: ValueNode): unknown {
     case 'Number': {
       const raw = text.slice(node.loc.start.offset, node.loc.end.offset);
       const value = node.value;
-      if (!Number.isFinite(value)) throw new LoadError('E_NUMBER', file, `number ${raw} is not finite at ${where(node)}`);
+      if (!Number.isFinite(value))
+        throw new LoadError('E_NUMBER', file, `number ${raw} is not finite at ${where(node)}`);
       if (Object.is(value, -0)) throw new LoadError('E_NUMBER', file, `negative zero at ${where(node)}`);
       if (/^-?\d+$/.test(raw) && !Number.isSafeInteger(value)) {
         throw new LoadError('E_NUMBER', file, `integer ${raw} is beyond the safe range at ${where(node)}`);
@@ -115,7 +126,8 @@ function plainValue(root: unknown): boolean {
     if (typeof value === 'string') {
       if (!value.isWellFormed()) return false;
     } else if (typeof value === 'number') {
-      if (!Number.isFinite(value) || Object.is(value, -0) || (Number.isInteger(value) && !Number.isSafeInteger(value))) return false;
+      if (!Number.isFinite(value) || Object.is(value, -0) || (Number.isInteger(value) && !Number.isSafeInteger(value)))
+        return false;
     } else if (Array.isArray(value)) {
       for (const item of value) stack.push(item);
     } else if (value !== null && typeof value === 'object') {

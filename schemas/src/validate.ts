@@ -25,7 +25,13 @@ const MAX_PROBLEM = 400;
 /** One line: control characters (a received value may hold newlines) escaped, and cut to a bound. */
 export function oneLine(text: string, max = MAX_PROBLEM): string {
   const escaped = text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) =>
-    c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    c === '\n'
+      ? '\\n'
+      : c === '\r'
+        ? '\\r'
+        : c === '\t'
+          ? '\\t'
+          : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
   return escaped.length > max ? `${escaped.slice(0, max)}…` : escaped;
 }

@@ -110,7 +110,13 @@ export async function sweepDeadTemps(dir: string, limit = SWEEP_LIMIT): Promise<
   }
   const removed: string[] = [];
   for (const name of dead) {
-    if (await fs.rm(path.join(dir, name), { force: true }).then(() => true, () => false)) removed.push(name);
+    if (
+      await fs.rm(path.join(dir, name), { force: true }).then(
+        () => true,
+        () => false,
+      )
+    )
+      removed.push(name);
   }
   return removed;
 }
@@ -132,7 +138,19 @@ function halves(text: string | Uint8Array): [Uint8Array, Uint8Array] {
 export type OutputMode = 'replace' | 'in-place';
 
 /** errno codes that say the path given is wrong (exit 3), not that the machine failed. */
-const PATH_ERRORS = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'EACCES', 'EPERM', 'EROFS', 'ENAMETOOLONG', 'ELOOP', 'EEXIST', 'ENXIO', 'ETXTBSY']);
+const PATH_ERRORS = new Set([
+  'ENOENT',
+  'ENOTDIR',
+  'EISDIR',
+  'EACCES',
+  'EPERM',
+  'EROFS',
+  'ENAMETOOLONG',
+  'ELOOP',
+  'EEXIST',
+  'ENXIO',
+  'ETXTBSY',
+]);
 
 function errnoOf(error: unknown): string {
   return (error as NodeJS.ErrnoException | null)?.code ?? 'error';
@@ -186,10 +204,18 @@ export function checkOutputTarget(file: string): OutputMode {
   if (st.isSymbolicLink()) {
     const to = statSync(file, { throwIfNoEntry: false });
     if (to !== undefined && (to.isCharacterDevice() || to.isFIFO())) return 'in-place';
-    const what = to === undefined ? 'leads nowhere' : to.isFile() ? 'leads to a regular file: give that path (or `-` for stdout)' : `leads to ${nodeKind(to)}`;
+    const what =
+      to === undefined
+        ? 'leads nowhere'
+        : to.isFile()
+          ? 'leads to a regular file: give that path (or `-` for stdout)'
+          : `leads to ${nodeKind(to)}`;
     throw new OutputError(file, `is a symbolic link that ${what}; refused (the writer replaces only regular files)`);
   }
-  throw new OutputError(file, `is ${nodeKind(st)}; refused (the writer replaces only regular files and writes in place only to character devices and FIFOs)`);
+  throw new OutputError(
+    file,
+    `is ${nodeKind(st)}; refused (the writer replaces only regular files and writes in place only to character devices and FIFOs)`,
+  );
 }
 
 /** Write `text` into a character device or FIFO as it is: no temporary file, no rename, nothing recorded to take back. */
@@ -277,12 +303,15 @@ export async function writeAtomic(file: string, text: string | Uint8Array): Prom
   } catch (error) {
     await handle.close();
     await fs.rm(tmp, { force: true });
-    throw error instanceof Error && 'code' in error ? writeFailure(file, 'cannot write its temporary file', error) : error;
+    throw error instanceof Error && 'code' in error
+      ? writeFailure(file, 'cannot write its temporary file', error)
+      : error;
   }
   await handle.close();
   try {
     // Checked again just before the rename: a device or FIFO put there meanwhile is never replaced.
-    if (checkOutputTarget(file) !== 'replace') throw new OutputError(file, 'became a device or FIFO while being written; refused');
+    if (checkOutputTarget(file) !== 'replace')
+      throw new OutputError(file, 'became a device or FIFO while being written; refused');
     await fs.rename(tmp, file);
   } catch (error) {
     await fs.rm(tmp, { force: true });
@@ -333,7 +362,10 @@ export async function appendArtefact(file: string, value: unknown): Promise<stri
     return text;
   }
   try {
-    await fs.appendFile(file, text, { flag: constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, mode: 0o644 });
+    await fs.appendFile(file, text, {
+      flag: constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
+      mode: 0o644,
+    });
   } catch (error) {
     throw writeFailure(file, 'cannot append to it', error);
   }

@@ -11,7 +11,11 @@ test('the committed JSON Schema files equal what the valibot schemas generate', 
   const committed = (await fs.readdir(jsonDir)).filter((f) => f.endsWith('.schema.json')).sort();
   t.deepEqual(committed, Object.keys(generated).sort(), 'run `npm run generate -w schemas`');
   for (const [name, text] of Object.entries(generated)) {
-    t.is(await fs.readFile(path.join(jsonDir, name), 'utf8'), text, `json/${name} is stale: run \`npm run generate -w schemas\``);
+    t.is(
+      await fs.readFile(path.join(jsonDir, name), 'utf8'),
+      text,
+      `json/${name} is stale: run \`npm run generate -w schemas\``,
+    );
   }
 });
 

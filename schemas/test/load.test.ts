@@ -12,7 +12,12 @@ async function tmpFile(name: string, data: string | Buffer): Promise<string> {
   return file;
 }
 
-async function refuses(t: import('ava').ExecutionContext, data: string | Buffer, code: LoadErrorCode, fragment: string) {
+async function refuses(
+  t: import('ava').ExecutionContext,
+  data: string | Buffer,
+  code: LoadErrorCode,
+  fragment: string,
+) {
   const file = await tmpFile('evidence.json', data);
   const error = await t.throwsAsync(loadArtefact(file), { instanceOf: LoadError });
   t.is(error?.code, code);
@@ -29,17 +34,34 @@ test('a valid artefact loads with its kind', async (t) => {
   t.is(loaded.kind, 'oracle');
 });
 
-test('a UTF-8 byte-order mark is refused', (t) => refuses(t, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(oracleText())]), 'E_ENCODING', 'byte-order mark'));
-test('invalid UTF-8 is refused', (t) => refuses(t, Buffer.concat([Buffer.from(oracleText().slice(0, -1)), Buffer.from([0xff]), Buffer.from('}')]), 'E_ENCODING', 'UTF-8'));
+test('a UTF-8 byte-order mark is refused', (t) =>
+  refuses(
+    t,
+    Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(oracleText())]),
+    'E_ENCODING',
+    'byte-order mark',
+  ));
+test('invalid UTF-8 is refused', (t) =>
+  refuses(
+    t,
+    Buffer.concat([Buffer.from(oracleText().slice(0, -1)), Buffer.from([0xff]), Buffer.from('}')]),
+    'E_ENCODING',
+    'UTF-8',
+  ));
 test('a duplicate key is refused (JSON.parse would keep the last)', (t) =>
   refuses(t, oracleText().replace('"faults":[]', '"faults":[],"faults":[]'), 'E_DUPLICATE_KEY', '"faults"'));
-test('a __proto__ key is refused', (t) => refuses(t, oracleText().replace('"faults":[]', '"faults":[],"__proto__":{"x":1}'), 'E_FORBIDDEN_KEY', '__proto__'));
-test('a constructor key is refused', (t) => refuses(t, oracleText().replace('"faults":[]', '"faults":[],"constructor":1'), 'E_FORBIDDEN_KEY', 'constructor'));
+test('a __proto__ key is refused', (t) =>
+  refuses(t, oracleText().replace('"faults":[]', '"faults":[],"__proto__":{"x":1}'), 'E_FORBIDDEN_KEY', '__proto__'));
+test('a constructor key is refused', (t) =>
+  refuses(t, oracleText().replace('"faults":[]', '"faults":[],"constructor":1'), 'E_FORBIDDEN_KEY', 'constructor'));
 test('a number beyond the safe integer range is refused', (t) =>
   refuses(t, oracleText().replace('"faults":[]', '"faults":[],"n":9007199254740993'), 'E_NUMBER', '9007199254740993'));
-test('a number that overflows to Infinity is refused', (t) => refuses(t, oracleText().replace('"faults":[]', '"faults":[],"n":1e400'), 'E_NUMBER', 'not finite'));
-test('NaN is malformed JSON', (t) => refuses(t, oracleText().replace('"faults":[]', '"faults":NaN'), 'E_EVIDENCE_MALFORMED', 'not valid JSON'));
-test('an unknown key is refused', (t) => refuses(t, JSON.stringify({ ...sampleOracle(), override: 'ACCEPT' }), 'E_UNKNOWN_KEY', 'override'));
+test('a number that overflows to Infinity is refused', (t) =>
+  refuses(t, oracleText().replace('"faults":[]', '"faults":[],"n":1e400'), 'E_NUMBER', 'not finite'));
+test('NaN is malformed JSON', (t) =>
+  refuses(t, oracleText().replace('"faults":[]', '"faults":NaN'), 'E_EVIDENCE_MALFORMED', 'not valid JSON'));
+test('an unknown key is refused', (t) =>
+  refuses(t, JSON.stringify({ ...sampleOracle(), override: 'ACCEPT' }), 'E_UNKNOWN_KEY', 'override'));
 test('an unknown nested key is refused', (t) => {
   const o = sampleDiffcov();
   (o.totals as Record<string, unknown>).skip_checks = true;
@@ -50,15 +72,22 @@ test('a missing field is refused', (t) => {
   delete o.diff_coverage_ratio;
   return refuses(t, JSON.stringify(o), 'E_MISSING_FIELD', 'diff_coverage_ratio');
 });
-test('a wrong type is refused', (t) => refuses(t, JSON.stringify({ ...sampleDiffcov(), diff_coverage_ratio: '0.9' }), 'E_TYPE', 'diff_coverage_ratio'));
-test('a ratio above 1 is refused', (t) => refuses(t, JSON.stringify({ ...sampleDiffcov(), diff_coverage_ratio: 1.5 }), 'E_NUMBER', 'diff_coverage_ratio'));
-test('a newer schema_version is refused, not guessed', (t) => refuses(t, JSON.stringify({ ...sampleOracle(), schema_version: 2 }), 'E_SCHEMA_VERSION', 'schema_version 2'));
-test('a string schema_version is refused', (t) => refuses(t, JSON.stringify({ ...sampleOracle(), schema_version: '1' }), 'E_SCHEMA_VERSION', 'schema_version "1"'));
-test('an unknown schema is refused', (t) => refuses(t, JSON.stringify({ ...sampleOracle(), schema: 'other/thing' }), 'E_UNKNOWN_SCHEMA', 'other/thing'));
+test('a wrong type is refused', (t) =>
+  refuses(t, JSON.stringify({ ...sampleDiffcov(), diff_coverage_ratio: '0.9' }), 'E_TYPE', 'diff_coverage_ratio'));
+test('a ratio above 1 is refused', (t) =>
+  refuses(t, JSON.stringify({ ...sampleDiffcov(), diff_coverage_ratio: 1.5 }), 'E_NUMBER', 'diff_coverage_ratio'));
+test('a newer schema_version is refused, not guessed', (t) =>
+  refuses(t, JSON.stringify({ ...sampleOracle(), schema_version: 2 }), 'E_SCHEMA_VERSION', 'schema_version 2'));
+test('a string schema_version is refused', (t) =>
+  refuses(t, JSON.stringify({ ...sampleOracle(), schema_version: '1' }), 'E_SCHEMA_VERSION', 'schema_version "1"'));
+test('an unknown schema is refused', (t) =>
+  refuses(t, JSON.stringify({ ...sampleOracle(), schema: 'other/thing' }), 'E_UNKNOWN_SCHEMA', 'other/thing'));
 test('an empty file is refused', (t) => refuses(t, '', 'E_EVIDENCE_MALFORMED', 'empty'));
 test('a top-level array is refused', (t) => refuses(t, '[]', 'E_TYPE', 'top level'));
-test('nesting beyond the depth cap is refused', (t) => refuses(t, `${'['.repeat(5000)}${']'.repeat(5000)}`, 'E_TOO_LARGE', 'nesting'));
-test('a lone surrogate is refused', (t) => refuses(t, oracleText().replace('"ag-oracle"', '"ag-\\ud800"'), 'E_ENCODING', 'surrogate'));
+test('nesting beyond the depth cap is refused', (t) =>
+  refuses(t, `${'['.repeat(5000)}${']'.repeat(5000)}`, 'E_TOO_LARGE', 'nesting'));
+test('a lone surrogate is refused', (t) =>
+  refuses(t, oracleText().replace('"ag-oracle"', '"ag-\\ud800"'), 'E_ENCODING', 'surrogate'));
 test('a path with .. inside an artefact is refused', (t) => {
   const o = sampleDiffcov();
   (o.files as Array<Record<string, unknown>>)[0]!.path = '../etc/passwd';
@@ -99,7 +128,10 @@ test('a FIFO is refused without hanging', async (t) => {
 test('a directory and a missing file are refused with their own codes', async (t) => {
   const dir = await fs.mkdtemp(path.join(scratch, 'ag-dir-'));
   t.is((await t.throwsAsync(loadArtefact(dir), { instanceOf: LoadError }))?.code, 'E_NOT_REGULAR_FILE');
-  t.is((await t.throwsAsync(loadArtefact(path.join(dir, 'nope.json')), { instanceOf: LoadError }))?.code, 'E_EVIDENCE_MISSING');
+  t.is(
+    (await t.throwsAsync(loadArtefact(path.join(dir, 'nope.json')), { instanceOf: LoadError }))?.code,
+    'E_EVIDENCE_MISSING',
+  );
 });
 
 test('an artefact of another kind than expected is refused', async (t) => {

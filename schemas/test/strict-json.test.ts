@@ -19,13 +19,19 @@ test('escaped control characters and raw tabs between tokens still read', (t) =>
 
 test('a refusal that quotes a received value holding a newline stays on one line', (t) => {
   const schema = v.strictObject({ outcome: v.picklist(['passed', 'failed']) });
-  const error = t.throws(() => validateOrThrow('r.json', schema, parseStrictJson('r.json', '{"outcome":"TAP version 13\\npassed"}')), { instanceOf: LoadError });
+  const error = t.throws(
+    () => validateOrThrow('r.json', schema, parseStrictJson('r.json', '{"outcome":"TAP version 13\\npassed"}')),
+    { instanceOf: LoadError },
+  );
   t.false(error?.message.includes('\n'), error?.message);
   t.true(error?.message.includes('TAP version 13\\npassed'), error?.message);
 });
 
 test('a refusal naming a key with a newline stays on one line', (t) => {
-  const unknown = t.throws(() => validateOrThrow('r.json', v.strictObject({}), parseStrictJson('r.json', '{"a\\nb":1}')), { instanceOf: LoadError });
+  const unknown = t.throws(
+    () => validateOrThrow('r.json', v.strictObject({}), parseStrictJson('r.json', '{"a\\nb":1}')),
+    { instanceOf: LoadError },
+  );
   t.false(unknown?.message.includes('\n'), unknown?.message);
   const duplicate = t.throws(() => parseStrictJson('r.json', '{"a\\nb":1,"a\\nb":2}'), { instanceOf: LoadError });
   t.is(duplicate?.code, 'E_DUPLICATE_KEY');
@@ -33,7 +39,10 @@ test('a refusal naming a key with a newline stays on one line', (t) => {
 });
 
 test('a refusal quoting a huge value is cut to a readable line', (t) => {
-  const error = t.throws(() => validateOrThrow('r.json', v.strictObject({ n: v.number() }), { n: 'x'.repeat(100_000) }), { instanceOf: LoadError });
+  const error = t.throws(
+    () => validateOrThrow('r.json', v.strictObject({ n: v.number() }), { n: 'x'.repeat(100_000) }),
+    { instanceOf: LoadError },
+  );
   t.true((error?.message.length ?? Infinity) < 600);
 });
 
@@ -43,22 +52,40 @@ function t0(fn: () => unknown): { code: string; message: string } | null {
     fn();
     return null;
   } catch (error) {
-    return error instanceof LoadError ? { code: error.code, message: error.message } : { code: 'not a LoadError', message: String(error) };
+    return error instanceof LoadError
+      ? { code: error.code, message: error.message }
+      : { code: 'not a LoadError', message: String(error) };
   }
 }
 
 test('a key repeated anywhere is found, also when written with an escape or after strings full of brackets, quotes and colons', (t) => {
   t.is(refusal('{"a":1,"\\u0061":2}')?.code, 'E_DUPLICATE_KEY');
   t.regex(refusal('{"x":"{[\\":,]}","y":{"k":[1,{"k":2}],"k":3}}')?.message ?? '', /duplicate key "k" at line 1/);
-  t.is(refusal('{"a":{"b":1},"c":{"b":1},"d":["a","a"]}'), null, 'the same key in two objects, and equal strings in an array, are fine');
-  t.deepEqual(parseStrictJson('f.json', '{"x":"{[\\":,]}","a":[{"k":1},{"k":2}]}'), { x: '{[":,]}', a: [{ k: 1 }, { k: 2 }] });
+  t.is(
+    refusal('{"a":{"b":1},"c":{"b":1},"d":["a","a"]}'),
+    null,
+    'the same key in two objects, and equal strings in an array, are fine',
+  );
+  t.deepEqual(parseStrictJson('f.json', '{"x":"{[\\":,]}","a":[{"k":1},{"k":2}]}'), {
+    x: '{[":,]}',
+    a: [{ k: 1 }, { k: 2 }],
+  });
 });
 
-test('every value the quick path lets through is exactly what the strict path builds; everything else gets the strict path\'s refusal with its line', (t) => {
-  const value = { n: [0, 1.5, -2, 9007199254740991, 1e300], s: ['é', '\u2028', ''], o: { '10': 1, '2': 2, b: null, t: true }, e: [] };
+test("every value the quick path lets through is exactly what the strict path builds; everything else gets the strict path's refusal with its line", (t) => {
+  const value = {
+    n: [0, 1.5, -2, 9007199254740991, 1e300],
+    s: ['é', '\u2028', ''],
+    o: { '10': 1, '2': 2, b: null, t: true },
+    e: [],
+  };
   t.deepEqual(parseStrictJson('f.json', JSON.stringify(value)), value);
   t.deepEqual(Object.keys(parseStrictJson('f.json', '{"b":1,"10":2,"2":3}') as object), ['2', '10', 'b']);
-  t.deepEqual(parseStrictJson('f.json', '{"big":1e20}'), { big: 1e20 }, 'not written as an integer: the strict path reads it');
+  t.deepEqual(
+    parseStrictJson('f.json', '{"big":1e20}'),
+    { big: 1e20 },
+    'not written as an integer: the strict path reads it',
+  );
   for (const [text, code] of [
     ['{"n":9007199254740993}', 'E_NUMBER'],
     ['{"n":-0}', 'E_NUMBER'],

@@ -3,11 +3,31 @@
 // Devices are made with mknod in a scratch folder (never the real /dev/null).
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import { appendArtefact, checkOutputTarget, closeWriteSession, InvalidArtefactError, openWriteSession, OutputError, writeArtefact, writeAtomic } from '../src/index.js';
+import {
+  appendArtefact,
+  checkOutputTarget,
+  closeWriteSession,
+  InvalidArtefactError,
+  openWriteSession,
+  OutputError,
+  writeArtefact,
+  writeAtomic,
+} from '../src/index.js';
 import { SAMPLE_DIGEST, sampleOracle } from './samples.js';
 import { scratch } from './scratch.js';
 
@@ -100,7 +120,10 @@ test('a FIFO with a reader gets the text in place and stays a FIFO', async (t) =
 test('a FIFO nobody reads is refused at once, never waited on, and stays a FIFO', async (t) => {
   const dir = await tmp();
   const pipe = fifo(dir);
-  await t.throwsAsync(writeAtomic(pipe, 'x\n'), { instanceOf: OutputError, message: `cannot write ${pipe}: is a FIFO no process reads; refused rather than wait` });
+  await t.throwsAsync(writeAtomic(pipe, 'x\n'), {
+    instanceOf: OutputError,
+    message: `cannot write ${pipe}: is a FIFO no process reads; refused rather than wait`,
+  });
   t.true(lstatSync(pipe).isFIFO());
 });
 
@@ -109,7 +132,10 @@ test('a block device and a socket are refused, named, and left as they are', asy
   // Major 241 is reserved for local use: no driver, so even a wrong open could reach no disk.
   const block = path.join(dir, 'disk');
   execFileSync('mknod', [block, 'b', '241', '0']);
-  await t.throwsAsync(writeAtomic(block, 'x\n'), { instanceOf: OutputError, message: /^cannot write .*disk: is a block device; refused/ });
+  await t.throwsAsync(writeAtomic(block, 'x\n'), {
+    instanceOf: OutputError,
+    message: /^cannot write .*disk: is a block device; refused/,
+  });
   t.true(lstatSync(block).isBlockDevice());
   const sock = path.join(dir, 'sock');
   const server = net.createServer();
@@ -123,11 +149,20 @@ test('a block device and a socket are refused, named, and left as they are', asy
 test('a missing directory, a directory, and a file as the directory: one line naming the path, nothing created', async (t) => {
   const dir = await tmp();
   const missing = path.join(dir, 'no', 'such', 'run.json');
-  await t.throwsAsync(writeAtomic(missing, 'x'), { instanceOf: OutputError, message: `cannot write ${missing}: directory ${path.join(dir, 'no', 'such')} does not exist` });
+  await t.throwsAsync(writeAtomic(missing, 'x'), {
+    instanceOf: OutputError,
+    message: `cannot write ${missing}: directory ${path.join(dir, 'no', 'such')} does not exist`,
+  });
   mkdirSync(path.join(dir, 'sub'));
-  await t.throwsAsync(writeAtomic(path.join(dir, 'sub'), 'x'), { instanceOf: OutputError, message: /sub: is a directory; refused/ });
+  await t.throwsAsync(writeAtomic(path.join(dir, 'sub'), 'x'), {
+    instanceOf: OutputError,
+    message: /sub: is a directory; refused/,
+  });
   writeFileSync(path.join(dir, 'plain'), 'p');
-  await t.throwsAsync(writeAtomic(path.join(dir, 'plain', 'run.json'), 'x'), { instanceOf: OutputError, message: /plain is not a directory$/ });
+  await t.throwsAsync(writeAtomic(path.join(dir, 'plain', 'run.json'), 'x'), {
+    instanceOf: OutputError,
+    message: /plain is not a directory$/,
+  });
   t.deepEqual(readdirSync(dir).sort(), ['plain', 'sub']);
   t.deepEqual(readdirSync(path.join(dir, 'sub')), []);
 });
@@ -137,11 +172,17 @@ test('a symbolic link to a regular file or to nowhere is refused; the file behin
   const real = path.join(dir, 'real.json');
   writeFileSync(real, 'keep');
   symlinkSync(real, path.join(dir, 'link.json'));
-  await t.throwsAsync(writeAtomic(path.join(dir, 'link.json'), 'x'), { instanceOf: OutputError, message: /link\.json: is a symbolic link that leads to a regular file/ });
+  await t.throwsAsync(writeAtomic(path.join(dir, 'link.json'), 'x'), {
+    instanceOf: OutputError,
+    message: /link\.json: is a symbolic link that leads to a regular file/,
+  });
   t.is(readFileSync(real, 'utf8'), 'keep');
   t.true(lstatSync(path.join(dir, 'link.json')).isSymbolicLink());
   symlinkSync(path.join(dir, 'gone'), path.join(dir, 'dangling.json'));
-  await t.throwsAsync(writeAtomic(path.join(dir, 'dangling.json'), 'x'), { instanceOf: OutputError, message: /leads nowhere/ });
+  await t.throwsAsync(writeAtomic(path.join(dir, 'dangling.json'), 'x'), {
+    instanceOf: OutputError,
+    message: /leads nowhere/,
+  });
   t.deepEqual(readdirSync(dir).sort(), ['dangling.json', 'link.json', 'real.json']);
 });
 
@@ -161,9 +202,18 @@ test('writeArtefact validates against the schema its value names: an invalid or 
   const dir = await tmp();
   const file = path.join(dir, 'oracle.json');
   const bad = { ...sampleOracle(), tampering: 'none' };
-  await t.throwsAsync(writeArtefact(file, bad), { instanceOf: InvalidArtefactError, message: /^internal error: refusing to write .*oracle\.json: field "tampering": / });
-  await t.throwsAsync(writeArtefact(file, { v: 1 }), { instanceOf: InvalidArtefactError, message: /missing field "schema"/ });
-  await t.throwsAsync(writeArtefact(file, { ...sampleOracle(), extra: 1 }), { instanceOf: InvalidArtefactError, message: /unknown key "extra"/ });
+  await t.throwsAsync(writeArtefact(file, bad), {
+    instanceOf: InvalidArtefactError,
+    message: /^internal error: refusing to write .*oracle\.json: field "tampering": /,
+  });
+  await t.throwsAsync(writeArtefact(file, { v: 1 }), {
+    instanceOf: InvalidArtefactError,
+    message: /missing field "schema"/,
+  });
+  await t.throwsAsync(writeArtefact(file, { ...sampleOracle(), extra: 1 }), {
+    instanceOf: InvalidArtefactError,
+    message: /unknown key "extra"/,
+  });
   t.deepEqual(readdirSync(dir), []);
   const text = await writeArtefact(file, sampleOracle());
   t.is(readFileSync(file, 'utf8'), text);
@@ -180,7 +230,10 @@ test('appendArtefact validates each record and appends it as one line; devices i
   const dev = nullDevice(dir);
   await appendArtefact(dev, logRecord());
   t.true(lstatSync(dev).isCharacterDevice());
-  await t.throwsAsync(appendArtefact(path.join(dir, 'no', 'log.jsonl'), logRecord()), { instanceOf: OutputError, message: /does not exist/ });
+  await t.throwsAsync(appendArtefact(path.join(dir, 'no', 'log.jsonl'), logRecord()), {
+    instanceOf: OutputError,
+    message: /does not exist/,
+  });
   await t.throwsAsync(appendArtefact(dir, logRecord()), { instanceOf: OutputError, message: /is a directory/ });
   const pipe = fifo(dir);
   await t.throwsAsync(appendArtefact(pipe, logRecord()), { instanceOf: OutputError, message: /no process reads/ });

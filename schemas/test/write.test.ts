@@ -3,7 +3,16 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { scratch } from './scratch.js';
 import { spawnSync } from 'node:child_process';
-import { canonicalJson, closeWriteSession, openWriteSession, removeWritten, sha256, sha256File, sweepDeadTemps, writeAtomic } from '../src/index.js';
+import {
+  canonicalJson,
+  closeWriteSession,
+  openWriteSession,
+  removeWritten,
+  sha256,
+  sha256File,
+  sweepDeadTemps,
+  writeAtomic,
+} from '../src/index.js';
 
 /** Canonical JSON written atomically (writeArtefact itself, which also validates, is tested in write-target.test.ts). */
 const writeJson = (file: string, value: unknown) => writeAtomic(file, canonicalJson(value));
@@ -37,33 +46,44 @@ test('sha256 digests carry the sha256: prefix', async (t) => {
 
 // A write session and its hooks are process-wide (one command per process): those tests run serially.
 
-test.serial('a write killed halfway leaves the target as it was: the half exists only in the temporary file', async (t) => {
-  const dir = await fs.mkdtemp(path.join(scratch, 'ag-write-'));
-  const file = path.join(dir, 'run.json');
-  await fs.writeFile(file, '{"old":true}\n');
-  const text = canonicalJson({ a: 'x'.repeat(100) });
-  let seen: { target: string; temp: string; tempName: string } | undefined;
-  const session = openWriteSession({
-    midWrite: async (tmp) => {
-      seen = { target: await fs.readFile(file, 'utf8'), temp: await fs.readFile(tmp, 'utf8'), tempName: path.basename(tmp) };
-    },
-  });
-  try {
-    await writeAtomic(file, text);
-  } finally {
-    closeWriteSession(session);
-  }
-  t.is(seen?.target, '{"old":true}\n');
-  t.is(seen?.temp, text.slice(0, Math.floor(text.length / 2)));
-  t.regex(seen?.tempName ?? '', /^\.run\.json\.\d+\.[0-9a-f]{12}\.tmp$/);
-  t.is(await fs.readFile(file, 'utf8'), text, 'a hook that returns lets the write complete whole');
-});
+test.serial(
+  'a write killed halfway leaves the target as it was: the half exists only in the temporary file',
+  async (t) => {
+    const dir = await fs.mkdtemp(path.join(scratch, 'ag-write-'));
+    const file = path.join(dir, 'run.json');
+    await fs.writeFile(file, '{"old":true}\n');
+    const text = canonicalJson({ a: 'x'.repeat(100) });
+    let seen: { target: string; temp: string; tempName: string } | undefined;
+    const session = openWriteSession({
+      midWrite: async (tmp) => {
+        seen = {
+          target: await fs.readFile(file, 'utf8'),
+          temp: await fs.readFile(tmp, 'utf8'),
+          tempName: path.basename(tmp),
+        };
+      },
+    });
+    try {
+      await writeAtomic(file, text);
+    } finally {
+      closeWriteSession(session);
+    }
+    t.is(seen?.target, '{"old":true}\n');
+    t.is(seen?.temp, text.slice(0, Math.floor(text.length / 2)));
+    t.regex(seen?.tempName ?? '', /^\.run\.json\.\d+\.[0-9a-f]{12}\.tmp$/);
+    t.is(await fs.readFile(file, 'utf8'), text, 'a hook that returns lets the write complete whole');
+  },
+);
 
 test.serial('a write that fails mid-way removes its temporary file and leaves the target untouched', async (t) => {
   const dir = await fs.mkdtemp(path.join(scratch, 'ag-write-'));
   const file = path.join(dir, 'out.json');
   await fs.writeFile(file, 'before');
-  const session = openWriteSession({ midWrite: () => { throw new Error('disk full'); } });
+  const session = openWriteSession({
+    midWrite: () => {
+      throw new Error('disk full');
+    },
+  });
   try {
     await t.throwsAsync(writeJson(file, { v: 1 }), { message: 'disk full' });
   } finally {
@@ -75,7 +95,11 @@ test.serial('a write that fails mid-way removes its temporary file and leaves th
 
 test.serial('a hook before the first byte that throws writes nothing at all', async (t) => {
   const dir = await fs.mkdtemp(path.join(scratch, 'ag-write-'));
-  const session = openWriteSession({ beforeWrite: () => { throw new Error('stop'); } });
+  const session = openWriteSession({
+    beforeWrite: () => {
+      throw new Error('stop');
+    },
+  });
   try {
     await t.throwsAsync(writeJson(path.join(dir, 'out.json'), { v: 1 }));
   } finally {
@@ -113,7 +137,8 @@ test('the next write into a directory sweeps the temporary files of writers that
   const dead = spawnSync(process.execPath, ['-e', '']).pid;
   const deadTemp = `.run.json.${dead}.0123456789ab.tmp`;
   const liveTemp = `.run.json.${process.ppid}.0123456789ab.tmp`;
-  for (const name of [deadTemp, liveTemp, '.notes.tmp', 'data.json']) await fs.writeFile(path.join(dir, name), '{"half":');
+  for (const name of [deadTemp, liveTemp, '.notes.tmp', 'data.json'])
+    await fs.writeFile(path.join(dir, name), '{"half":');
   t.deepEqual(await sweepDeadTemps(dir, 0), [], 'a sweep reads a bounded number of entries');
   await writeJson(path.join(dir, 'verdict.json'), { v: 1 });
   t.deepEqual((await fs.readdir(dir)).sort(), ['.notes.tmp', liveTemp, 'data.json', 'verdict.json'].sort());

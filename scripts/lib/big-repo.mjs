@@ -64,15 +64,24 @@ export function generateBigRepo(dir, { files, fixtures, drift }) {
     mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
     writeFileSync(path.join(dir, rel), text);
   };
-  const git = (...args) => execFileSync('git', ['-c', 'user.name=load', '-c', 'user.email=load@example.invalid', ...args], { cwd: dir, stdio: 'pipe', maxBuffer: 1 << 30 });
+  const git = (...args) =>
+    execFileSync('git', ['-c', 'user.name=load', '-c', 'user.email=load@example.invalid', ...args], {
+      cwd: dir,
+      stdio: 'pipe',
+      maxBuffer: 1 << 30,
+    });
   const fixed = ['package.json', 'adversary-gate.json', 'src/calc.js', 'test/calc.test.js'];
   const modules = Math.max(2, files - fixtures - fixed.length);
   mkdirSync(dir, { recursive: true });
-  write('package.json', `${JSON.stringify({ name: 'big', private: true, type: 'module', scripts: { test: 'node --test test/calc.test.js' } })}\n`);
+  write(
+    'package.json',
+    `${JSON.stringify({ name: 'big', private: true, type: 'module', scripts: { test: 'node --test test/calc.test.js' } })}\n`,
+  );
   write('adversary-gate.json', `${JSON.stringify(POLICY, null, 2)}\n`);
   write('src/calc.js', 'export function add(a, b) {\n  return a + b;\n}\n');
   write('test/calc.test.js', TEST_BASE);
-  for (let n = 0; n < modules; n++) write(modulePath(n), moduleText(n, n === 1 ? 3 : 2 + (n % 7), n === 1 ? 1 : n === 0 ? 0 : n % 5));
+  for (let n = 0; n < modules; n++)
+    write(modulePath(n), moduleText(n, n === 1 ? 3 : 2 + (n % 7), n === 1 ? 1 : n === 0 ? 0 : n % 5));
   for (let n = 0; n < fixtures; n++) write(fixturePath(n), `${JSON.stringify({ id: n, expected: n * 2 })}\n`);
   git('init', '-q', '-b', 'main');
   git('add', '-A');
@@ -80,7 +89,10 @@ export function generateBigRepo(dir, { files, fixtures, drift }) {
 
   const changed = [modulePath(0), 'src/calc.js', 'test/calc.test.js'];
   write(modulePath(0), moduleText(0, 5, 2));
-  write('src/calc.js', 'export function add(a, b) {\n  return a + b;\n}\n\nexport function double(x) {\n  return x * 2;\n}\n');
+  write(
+    'src/calc.js',
+    'export function add(a, b) {\n  return a + b;\n}\n\nexport function double(x) {\n  return x * 2;\n}\n',
+  );
   write('test/calc.test.js', TEST_PATCH);
   if (drift) {
     write(fixturePath(0), `${JSON.stringify({ id: 0, expected: 1 })}\n`);
@@ -98,6 +110,8 @@ export function generateBigRepo(dir, { files, fixtures, drift }) {
       AG_COVERAGE_COMMAND: `mkdir -p coverage && node --test --experimental-test-coverage --test-reporter=lcov --test-reporter-destination=coverage/lcov.info ${tests}`,
       AG_COVERAGE_REPORT: 'coverage/lcov.info',
     },
-    expect: drift ? { verdict: 'REJECT', codes: ['FIXTURE_DRIFT', 'ORACLE_TOUCHED'] } : { verdict: 'ACCEPT', codes: [] },
+    expect: drift
+      ? { verdict: 'REJECT', codes: ['FIXTURE_DRIFT', 'ORACLE_TOUCHED'] }
+      : { verdict: 'ACCEPT', codes: [] },
   };
 }

@@ -16,7 +16,10 @@ export function writeProbeBin(root, dir) {
   const probe = path.join(root, 'scripts/lib/rss-probe.mjs');
   for (const t of TOOLS) {
     const file = path.join(dir, t);
-    writeFileSync(file, `#!/bin/sh\nexec "${process.execPath}" --import="${probe}" "${path.join(root, 'tools', t, 'bin', `${t}.js`)}" "$@"\n`);
+    writeFileSync(
+      file,
+      `#!/bin/sh\nexec "${process.execPath}" --import="${probe}" "${path.join(root, 'tools', t, 'bin', `${t}.js`)}" "$@"\n`,
+    );
     chmodSync(file, 0o755);
   }
   return dir;
@@ -29,5 +32,8 @@ export function writeProbeBin(root, dir) {
  */
 export function readProbeLog(log) {
   if (!existsSync(log)) return [];
-  return readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return readFileSync(log, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }

@@ -3,7 +3,15 @@
 // trees, three claim rounds and every mutant; this is the subset, and it says what it left out.
 
 /** The workspace packages with their own unit tests (a change anywhere inside runs all of them). */
-const PACKAGES = ['schemas', 'tools/ag-core', 'tools/ag-run', 'tools/ag-diffcov', 'tools/ag-mutate', 'tools/ag-oracle', 'tools/ag-decide'];
+const PACKAGES = [
+  'schemas',
+  'tools/ag-core',
+  'tools/ag-run',
+  'tools/ag-diffcov',
+  'tools/ag-mutate',
+  'tools/ag-oracle',
+  'tools/ag-decide',
+];
 
 /** Paths outside the packages that an end-to-end test file exercises. */
 const E2E_BY_PREFIX = [
@@ -56,7 +64,12 @@ export function planTests(changed, listDir, withE2e = false) {
     else untested.push(p);
   }
   const files = [...e2e].sort();
-  return { packages: [...packages].sort(), e2e: withE2e ? files : [], untested: untested.sort(), e2eLeftOut: withE2e ? [] : files };
+  return {
+    packages: [...packages].sort(),
+    e2e: withE2e ? files : [],
+    untested: untested.sort(),
+    e2eLeftOut: withE2e ? [] : files,
+  };
 }
 
 /**

@@ -13,7 +13,10 @@ import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
-const { values, positionals } = parseArgs({ options: { junit: { type: 'string' }, 'fail-fast': { type: 'boolean', default: false } }, allowPositionals: true });
+const { values, positionals } = parseArgs({
+  options: { junit: { type: 'string' }, 'fail-fast': { type: 'boolean', default: false } },
+  allowPositionals: true,
+});
 if (values.junit === undefined || positionals.length === 0) {
   console.error('usage: run-tests.mjs --junit FILE TARGET...');
   process.exit(3);
@@ -38,15 +41,24 @@ let worst = 0;
 for (const [dir, files] of groups) {
   if (files.length === 0 && !wanted.has(dir)) continue;
   console.log(`# ${dir}: ava ${files.length === 0 ? '(whole suite)' : files.join(' ')}`);
-  const r = spawnSync(process.execPath, [path.join(tree, 'node_modules/ava/entrypoints/cli.mjs'), '--tap', ...(values['fail-fast'] ? ['--fail-fast'] : []), ...files], {
-    cwd: path.join(tree, dir),
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-    // Under the gate's address-space limit, V8's WebAssembly guard regions cannot be
-    // reserved and tsx (its lexer is Wasm) dies; without the trap handler Wasm needs none.
-    env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --disable-wasm-trap-handler`.trim() },
-    maxBuffer: 256 * 1024 * 1024,
-  });
+  const r = spawnSync(
+    process.execPath,
+    [
+      path.join(tree, 'node_modules/ava/entrypoints/cli.mjs'),
+      '--tap',
+      ...(values['fail-fast'] ? ['--fail-fast'] : []),
+      ...files,
+    ],
+    {
+      cwd: path.join(tree, dir),
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      // Under the gate's address-space limit, V8's WebAssembly guard regions cannot be
+      // reserved and tsx (its lexer is Wasm) dies; without the trap handler Wasm needs none.
+      env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --disable-wasm-trap-handler`.trim() },
+      maxBuffer: 256 * 1024 * 1024,
+    },
+  );
   process.stdout.write(r.stdout ?? '');
   const code = r.status ?? 2;
   if (code !== 0) worst = worst === 0 || worst === 1 ? code : worst;

@@ -62,8 +62,15 @@ const base = sha(opts.base);
 const head = sha(opts.head);
 const out = path.resolve(opts.out);
 rmSync(out, { recursive: true, force: true });
-const trees = { baseline: path.join(out, 'baseline'), patch: path.join(out, 'patch'), coverage: path.join(out, 'coverage-tree') };
-for (const [side, commit] of [['baseline', base], ['patch', head]]) {
+const trees = {
+  baseline: path.join(out, 'baseline'),
+  patch: path.join(out, 'patch'),
+  coverage: path.join(out, 'coverage-tree'),
+};
+for (const [side, commit] of [
+  ['baseline', base],
+  ['patch', head],
+]) {
   mkdirSync(trees[side], { recursive: true });
   execFileSync('sh', ['-c', `git archive ${commit} | tar -x -C "${trees[side]}"`], { cwd: ROOT });
 }
@@ -84,13 +91,20 @@ const targets = testArgs(plan);
 const testCommand = `node ${path.join(HERE, 'run-tests.mjs')} --junit ${JUNIT} ${targets.join(' ')}`;
 const t0 = Date.now();
 const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
-console.log(`self-check: ${opts.base} ${base.slice(0, 12)} → ${opts.head} ${head.slice(0, 12)}: ${changed.length} changed paths`);
-console.log('self-check: tests run (a subset: the whole `npm test` takes about 5 min, too long for 3 claim rounds on two trees and every mutant):');
+console.log(
+  `self-check: ${opts.base} ${base.slice(0, 12)} → ${opts.head} ${head.slice(0, 12)}: ${changed.length} changed paths`,
+);
+console.log(
+  'self-check: tests run (a subset: the whole `npm test` takes about 5 min, too long for 3 claim rounds on two trees and every mutant):',
+);
 for (const p of plan.packages) console.log(`  ${p}: its whole unit suite`);
 for (const f of plan.e2e) console.log(`  test/${f} (end-to-end)`);
-if (targets.length === 0) console.log('  none: no changed path selects a test (the run will be UNRUNNABLE, the verdict HOLD)');
+if (targets.length === 0)
+  console.log('  none: no changed path selects a test (the run will be UNRUNNABLE, the verdict HOLD)');
 if (plan.e2eLeftOut.length > 0) {
-  console.log(`  not run: ${plan.e2eLeftOut.map((f) => `test/${f}`).join(', ')} (end-to-end: a whole pipeline per case; AG_SELF_CHECK_E2E=1 runs them)`);
+  console.log(
+    `  not run: ${plan.e2eLeftOut.map((f) => `test/${f}`).join(', ')} (end-to-end: a whole pipeline per case; AG_SELF_CHECK_E2E=1 runs them)`,
+  );
 }
 if (plan.untested.length > 0) console.log(`  not exercised by any selected test: ${plan.untested.join(', ')}`);
 console.log(`self-check: test command: ${testCommand}`);
@@ -98,14 +112,33 @@ console.log(`self-check: test command: ${testCommand}`);
 // ---- trees: dependencies and builds ----
 const builds = packagesToBuild(plan);
 const same = builds.filter((p) => !changed.some((c) => c.startsWith(`${p}/`)));
-const pp = await prepareTree(ROOT, trees.patch, builds.filter((p) => existsSync(path.join(trees.patch, p))), path.join(out, 'build-patch.log'));
-const pb = await prepareTree(ROOT, trees.baseline, builds.filter((p) => existsSync(path.join(trees.baseline, p))), path.join(out, 'build-baseline.log'), {
-  from: trees.patch,
-  packages: same,
-});
-console.log(`self-check: patch tree: built ${pp.built.join(' ') || 'nothing'} (${secs(pp.ms)}); baseline tree: built ${pb.built.join(' ') || 'nothing'}, dist/ of the unchanged packages copied from the patch tree (${secs(pb.ms)})`);
-for (const [side, r] of [['baseline', pb], ['patch', pp]]) {
-  if (r.failed.length > 0) console.log(`self-check: build failed on the ${side}: ${r.failed.join(' ')} (see ${out}/build-${side}.log); its tests will say so`);
+const pp = await prepareTree(
+  ROOT,
+  trees.patch,
+  builds.filter((p) => existsSync(path.join(trees.patch, p))),
+  path.join(out, 'build-patch.log'),
+);
+const pb = await prepareTree(
+  ROOT,
+  trees.baseline,
+  builds.filter((p) => existsSync(path.join(trees.baseline, p))),
+  path.join(out, 'build-baseline.log'),
+  {
+    from: trees.patch,
+    packages: same,
+  },
+);
+console.log(
+  `self-check: patch tree: built ${pp.built.join(' ') || 'nothing'} (${secs(pp.ms)}); baseline tree: built ${pb.built.join(' ') || 'nothing'}, dist/ of the unchanged packages copied from the patch tree (${secs(pb.ms)})`,
+);
+for (const [side, r] of [
+  ['baseline', pb],
+  ['patch', pp],
+]) {
+  if (r.failed.length > 0)
+    console.log(
+      `self-check: build failed on the ${side}: ${r.failed.join(' ')} (see ${out}/build-${side}.log); its tests will say so`,
+    );
 }
 cpSync(trees.patch, trees.coverage, { recursive: true, verbatimSymlinks: true });
 
@@ -126,35 +159,112 @@ const tool = (name, args) => {
 const ev = (k) => path.join(out, `${k}.json`);
 
 tool('ag-run', [
-  '--baseline', trees.baseline, '--patch', trees.patch, '--diff', diffFile,
-  '--test-command', testCommand, '--rounds', rounds, '--timeout', timeout, '--junit', JUNIT,
-  '--jobs', jobs, ...passBench, '--quiet', '--out', ev('run'),
+  '--baseline',
+  trees.baseline,
+  '--patch',
+  trees.patch,
+  '--diff',
+  diffFile,
+  '--test-command',
+  testCommand,
+  '--rounds',
+  rounds,
+  '--timeout',
+  timeout,
+  '--junit',
+  JUNIT,
+  '--jobs',
+  jobs,
+  ...passBench,
+  '--quiet',
+  '--out',
+  ev('run'),
 ]);
 
 const covStarted = Date.now();
-const c8 = spawnSync('sh', ['-c', `node_modules/.bin/c8 --reporter=lcov --report-dir=coverage --exclude='**/test/**' --exclude='**/dist/**' ${testCommand}`], {
-  cwd: trees.coverage,
-  stdio: ['ignore', 'ignore', 'ignore'],
-  env: { ...env, ...benchEnv, NODE_OPTIONS: '' },
-});
+const c8 = spawnSync(
+  'sh',
+  [
+    '-c',
+    `node_modules/.bin/c8 --reporter=lcov --report-dir=coverage --exclude='**/test/**' --exclude='**/dist/**' ${testCommand}`,
+  ],
+  {
+    cwd: trees.coverage,
+    stdio: ['ignore', 'ignore', 'ignore'],
+    env: { ...env, ...benchEnv, NODE_OPTIONS: '' },
+  },
+);
 const lcov = path.join(trees.coverage, 'coverage/lcov.info');
-console.log(`self-check: coverage (c8) exit ${c8.status} (${secs(Date.now() - covStarted)})${existsSync(lcov) ? '' : ': no report'}`);
+console.log(
+  `self-check: coverage (c8) exit ${c8.status} (${secs(Date.now() - covStarted)})${existsSync(lcov) ? '' : ': no report'}`,
+);
 const covArgs = existsSync(lcov) ? ['--coverage', lcov, '--root', trees.coverage] : [];
-tool('ag-diffcov', ['--diff', diffFile, ...covArgs, '--policy', policy, '--quiet', '--out', ev('diffcov'), '--markdown', path.join(out, 'diffcov.md')]);
-
-tool('ag-mutate', [
-  '--diff', diffFile, '--tree', trees.patch, '--test-command', testCommand, '--max', mutateMax,
-  '--mutant-command', testCommand.replace(' --junit ', ' --fail-fast --junit '),
-  '--jobs', jobs, ...passBench, '--policy', policy, '--quiet', '--out', ev('mutation'),
+tool('ag-diffcov', [
+  '--diff',
+  diffFile,
+  ...covArgs,
+  '--policy',
+  policy,
+  '--quiet',
+  '--out',
+  ev('diffcov'),
+  '--markdown',
+  path.join(out, 'diffcov.md'),
 ]);
 
-tool('ag-oracle', ['--diff', diffFile, '--baseline', trees.baseline, '--patch', trees.patch, '--policy', policy, '--quiet', '--out', ev('oracle')]);
+tool('ag-mutate', [
+  '--diff',
+  diffFile,
+  '--tree',
+  trees.patch,
+  '--test-command',
+  testCommand,
+  '--max',
+  mutateMax,
+  '--mutant-command',
+  testCommand.replace(' --junit ', ' --fail-fast --junit '),
+  '--jobs',
+  jobs,
+  ...passBench,
+  '--policy',
+  policy,
+  '--quiet',
+  '--out',
+  ev('mutation'),
+]);
+
+tool('ag-oracle', [
+  '--diff',
+  diffFile,
+  '--baseline',
+  trees.baseline,
+  '--patch',
+  trees.patch,
+  '--policy',
+  policy,
+  '--quiet',
+  '--out',
+  ev('oracle'),
+]);
 
 const evidence = ['run', 'diffcov', 'mutation', 'oracle'].flatMap((k) => ['--evidence', ev(k)]);
-tool('ag-decide', ['--diff', diffFile, ...evidence, '--policy', policy, '--out', ev('verdict'), '--markdown', path.join(out, 'verdict.md'), '--quiet']);
+tool('ag-decide', [
+  '--diff',
+  diffFile,
+  ...evidence,
+  '--policy',
+  policy,
+  '--out',
+  ev('verdict'),
+  '--markdown',
+  path.join(out, 'verdict.md'),
+  '--quiet',
+]);
 
 const page = path.join(out, 'verdict.md');
 if (existsSync(page)) console.log(`\n${readFileSync(page, 'utf8')}`);
 console.log(`self-check: whole run ${secs(Date.now() - t0)}; artefacts in ${out}`);
-const check = spawnSync(path.join(BIN, 'ag-decide'), ['check', ev('verdict'), '--diff', diffFile], { stdio: ['ignore', 'inherit', 'inherit'] });
+const check = spawnSync(path.join(BIN, 'ag-decide'), ['check', ev('verdict'), '--diff', diffFile], {
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
 process.exit(check.status ?? 2);

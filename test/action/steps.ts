@@ -42,7 +42,10 @@ function substitute(text: string, values: (expr: string) => string): string {
 }
 
 /** Run the action at `actionPath` with `with` inputs; returns each step's result, stopping at the first failure. */
-export function runAction(r: Runner, withInputs: Record<string, string>): { steps: StepResult[]; outputs: Record<string, string>; summary: string } {
+export function runAction(
+  r: Runner,
+  withInputs: Record<string, string>,
+): { steps: StepResult[]; outputs: Record<string, string>; summary: string } {
   const action = parse(readFileSync(path.join(r.actionPath, 'action.yml'), 'utf8')) as Action;
   if (action.runs.using !== 'composite') throw new Error('not a composite action');
   const envFile = path.join(r.temp, 'github_env');
@@ -85,14 +88,20 @@ export function runAction(r: Runner, withInputs: Record<string, string>): { step
     };
     for (const [k, v] of Object.entries(step.env ?? {})) env[k] = substitute(String(v), expr);
     writeFileSync(outFile, '');
-    const res = spawnSync('bash', ['-e', '-c', substitute(step.run, expr)], { cwd: r.workspace, env, encoding: 'utf8', maxBuffer: 64 << 20 });
+    const res = spawnSync('bash', ['-e', '-c', substitute(step.run, expr)], {
+      cwd: r.workspace,
+      env,
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    });
     steps.push({ name: step.name ?? '', status: res.status, stdout: res.stdout, stderr: res.stderr });
     for (const line of readFileSync(envFile, 'utf8').split('\n')) {
       const i = line.indexOf('=');
       if (i > 0) added[line.slice(0, i)] = line.slice(i + 1);
     }
     writeFileSync(envFile, '');
-    if (step.id !== undefined && existsSync(outFile)) appendFileSync(path.join(r.temp, `outputs-${step.id}`), readFileSync(outFile, 'utf8'));
+    if (step.id !== undefined && existsSync(outFile))
+      appendFileSync(path.join(r.temp, `outputs-${step.id}`), readFileSync(outFile, 'utf8'));
     if (res.status !== 0) break;
   }
   const outputs: Record<string, string> = {};

@@ -20,7 +20,9 @@ const jobs = Math.max(1, Number(process.env.AG_ADV_JOBS ?? 2) || 2);
 const slot = limiter(jobs);
 // AG_ADV_ONLY=id,id runs just those cases (while working on them; the suite runs them all).
 const ONLY = process.env.AG_ADV_ONLY?.split(',').filter((id) => id !== '');
-const SELECTED = (process.env.AG_ADV_PENDING === '1' ? PENDING : CASES).filter((c) => ONLY === undefined || ONLY.includes(c.id));
+const SELECTED = (process.env.AG_ADV_PENDING === '1' ? PENDING : CASES).filter(
+  (c) => ONLY === undefined || ONLY.includes(c.id),
+);
 const noSandbox = SELECTED.some((c) => c.sandbox) ? probeBwrap() : null;
 const outcomes: Outcome[] = [];
 const started = Date.now();
@@ -30,13 +32,27 @@ const server = createServer((s) => {
   s.on('error', () => {}); // a client that resets is what some attacks do
   s.end('host\n');
 });
-const port = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+const port = await new Promise<number>((resolve) =>
+  server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
+);
 test.after.always(() => server.close());
 
 /** Codes ag-run and ag-oracle give: a REJECT on them does not depend on coverage or mutation. */
 const RUN_AND_ORACLE = new Set([
-  'CLAIM_FAILED', 'COLLATERAL_REGRESSION', 'ORACLE_TOUCHED', 'FIXTURE_DRIFT', 'FREEZE_INVALID', 'TEST_LOST', 'TEST_SKIPPED',
-  'CLAIM_UNVERIFIED', 'CRITERION_UNPROVEN', 'BASELINE_RED', 'TAMPER_SUSPECTED', 'TEST_FLAKY', 'TEST_RENAMED', 'TRUSTED_TEST_FAILED',
+  'CLAIM_FAILED',
+  'COLLATERAL_REGRESSION',
+  'ORACLE_TOUCHED',
+  'FIXTURE_DRIFT',
+  'FREEZE_INVALID',
+  'TEST_LOST',
+  'TEST_SKIPPED',
+  'CLAIM_UNVERIFIED',
+  'CRITERION_UNPROVEN',
+  'BASELINE_RED',
+  'TAMPER_SUSPECTED',
+  'TEST_FLAKY',
+  'TEST_RENAMED',
+  'TRUSTED_TEST_FAILED',
 ]);
 
 /** Codes of ag-mutate's evidence and of ag-diffcov's: all HOLD. */
@@ -64,7 +80,12 @@ function economy(c: AdversarialCase): Record<string, string> {
 
 async function judge(c: AdversarialCase, ctx: CaseContext): Promise<GateResult> {
   const sandboxEnv: Record<string, string> = c.sandbox ? { AG_SANDBOX: 'bwrap' } : {};
-  const env = { ...PROJECT_ENV[c.project ?? 'js'], ...economy(c), ...sandboxEnv, ...(typeof c.env === 'function' ? c.env(ctx) : (c.env ?? {})) };
+  const env = {
+    ...PROJECT_ENV[c.project ?? 'js'],
+    ...economy(c),
+    ...sandboxEnv,
+    ...(typeof c.env === 'function' ? c.env(ctx) : (c.env ?? {})),
+  };
   if (c.pipeline) return c.pipeline(ctx, env);
   return runGate(ctx.repo, env);
 }
@@ -73,7 +94,14 @@ for (const c of SELECTED) {
   const title = `${c.id}: ${c.what} → ${c.verdict}${c.code ? ` ${c.code}` : ''}${c.sandbox ? ' (bwrap)' : ''}`;
   test(title, async (t) => {
     if (c.sandbox && noSandbox !== null) {
-      outcomes.push({ id: c.id, control: c.control ?? false, got: null, expected: c.verdict, passed: false, why: `not run: ${noSandbox}` });
+      outcomes.push({
+        id: c.id,
+        control: c.control ?? false,
+        got: null,
+        expected: c.verdict,
+        passed: false,
+        why: `not run: ${noSandbox}`,
+      });
       // A case that cannot run is never a pass: it fails, naming why (bwrap is a stated requirement).
       t.fail(`not run: needs the sandbox: ${noSandbox}`);
       return;
@@ -95,7 +123,9 @@ for (const c of SELECTED) {
       const got = r.verdict?.verdict ?? 'none';
       const codes = r.verdict?.reasons.map((x) => x.code) ?? [];
       const problem = c.check?.(ctx, r) ?? null;
-      const codeOk = (c.code === null ? codes.length === 0 : codes.includes(c.code)) && (c.also ?? []).every((x) => codes.includes(x));
+      const codeOk =
+        (c.code === null ? codes.length === 0 : codes.includes(c.code)) &&
+        (c.also ?? []).every((x) => codes.includes(x));
       const passed = got === c.verdict && codeOk && r.code === EXIT[c.verdict] && problem === null;
       outcomes.push({ id: c.id, control: c.control ?? false, got, expected: c.verdict, passed });
       const detail = `${r.stderr.trim().split('\n').slice(-3).join(' | ')}\nreasons: ${JSON.stringify(r.verdict?.reasons.map((x) => `${x.code}: ${x.message}`) ?? null)}`;

@@ -35,13 +35,22 @@ export const PROJECT_ENV: Readonly<Record<'js' | 'py', Readonly<Record<string, s
 };
 
 /** Run a command to its end; never rejects. */
-export function exec(cmd: string, args: readonly string[], cwd: string, env: Readonly<Record<string, string>> = {}): Promise<Exit> {
+export function exec(
+  cmd: string,
+  args: readonly string[],
+  cwd: string,
+  env: Readonly<Record<string, string>> = {},
+): Promise<Exit> {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
     child.on('error', (e) => resolve({ code: null, stdout, stderr: `${stderr}${e.message}` }));
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
@@ -59,7 +68,12 @@ export function readVerdict(file: string): VerdictFile | null {
 
 /** pipelines/gate.sh on `repo` (base main~1, head main), evidence in `repo/ag`. */
 export async function runGate(repo: string, env: Readonly<Record<string, string>>): Promise<GateResult> {
-  const r = await exec('sh', [path.join(ROOT, 'pipelines/gate.sh'), '--base', 'main~1', '--head', 'main', '--out', 'ag'], repo, env);
+  const r = await exec(
+    'sh',
+    [path.join(ROOT, 'pipelines/gate.sh'), '--base', 'main~1', '--head', 'main', '--out', 'ag'],
+    repo,
+    env,
+  );
   const out = path.join(repo, 'ag');
   return { ...r, out, verdict: readVerdict(path.join(out, 'verdict.json')) };
 }
@@ -73,7 +87,11 @@ const KINDS = ['run', 'diffcov', 'mutation', 'oracle'] as const;
 export async function decideAgain(out: string, diff = path.join(out, 'changes.diff')): Promise<GateResult> {
   const policy = path.join(out, 'baseline/adversary-gate.json');
   const evidence = KINDS.flatMap((k) => ['--evidence', path.join(out, `${k}.json`)]);
-  await exec(path.join(BIN, 'ag-decide'), ['--diff', diff, ...evidence, '--policy', policy, '--out', path.join(out, 'verdict.json')], out);
+  await exec(
+    path.join(BIN, 'ag-decide'),
+    ['--diff', diff, ...evidence, '--policy', policy, '--out', path.join(out, 'verdict.json')],
+    out,
+  );
   const r = await exec(path.join(BIN, 'ag-decide'), ['check', path.join(out, 'verdict.json'), '--diff', diff], out);
   return { ...r, out, verdict: readVerdict(path.join(out, 'verdict.json')) };
 }
@@ -89,7 +107,8 @@ export function limiter(n: number): <T>(task: () => Promise<T>) => Promise<T> {
       return await task();
     } finally {
       const next = waiting.shift();
-      if (next) next(); // the slot passes straight to the next task
+      if (next)
+        next(); // the slot passes straight to the next task
       else active -= 1;
     }
   };
@@ -97,7 +116,11 @@ export function limiter(n: number): <T>(task: () => Promise<T>) => Promise<T> {
 
 /** Whether bubblewrap can build a sandbox here (probed once): null when it can, else why not. */
 export function probeBwrap(): string | null {
-  const r = spawnSync('bwrap', ['--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', 'true'], { encoding: 'utf8', timeout: 10_000 });
+  const r = spawnSync(
+    'bwrap',
+    ['--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', 'true'],
+    { encoding: 'utf8', timeout: 10_000 },
+  );
   if (r.error) return `no bwrap (${(r.error as NodeJS.ErrnoException).code ?? r.error.message})`;
   if (r.status !== 0) return `bwrap cannot build a sandbox: ${(r.stderr || `exit ${r.status}`).trim().split('\n')[0]}`;
   return null;

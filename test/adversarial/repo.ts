@@ -30,7 +30,12 @@ export function putTree(dir: string, files: Files): void {
  */
 export function buildCaseRepo(project: 'js' | 'py', base: Files, patch: Files, message: string): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), `ag-adv-${project}-`));
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=adv', '-c', 'user.email=adv@example.invalid', '-c', 'core.autocrlf=false', ...args], { cwd: dir, stdio: 'pipe' });
+  const git = (...args: string[]) =>
+    execFileSync(
+      'git',
+      ['-c', 'user.name=adv', '-c', 'user.email=adv@example.invalid', '-c', 'core.autocrlf=false', ...args],
+      { cwd: dir, stdio: 'pipe' },
+    );
   cpSync(path.join(ROOT, 'pipelines/demo/projects', project, 'base'), dir, { recursive: true });
   putTree(dir, base);
   git('init', '-q', '-b', 'main');

@@ -12,7 +12,11 @@ export interface Outcome {
 }
 
 /** The summary lines for the outcomes so far and the cases held back as pending. */
-export function summarize(outcomes: readonly Outcome[], pending: readonly { id: string; what: string }[], elapsedMs: number): string[] {
+export function summarize(
+  outcomes: readonly Outcome[],
+  pending: readonly { id: string; what: string }[],
+  elapsedMs: number,
+): string[] {
   const ran = outcomes.filter((o) => o.got !== null);
   const notRun = outcomes.filter((o) => o.got === null);
   const attacks = ran.filter((o) => !o.control);

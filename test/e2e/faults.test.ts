@@ -8,7 +8,18 @@
 // (same commits, same diff: the same evidence), which a stub-only control shows to ACCEPT.
 import test, { type ExecutionContext } from 'ava';
 import { spawn } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadArtefact } from '@adversary-gate/schemas';
@@ -52,7 +63,9 @@ function exec(cmd: string, args: readonly string[], cwd: string, env: Readonly<R
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
     child.on('error', (e) => resolve({ code: null, stderr: `${stderr}${e.message}` }));
     child.on('close', (code) => resolve({ code, stderr }));
   });
@@ -94,7 +107,12 @@ const binDirs = new Map<Tool | 'stubs-only', string>();
 
 /** gate.sh on the shared repository with the evidence in `repo/<out>`. */
 function gate(out: string, env: Readonly<Record<string, string>>): Promise<Exit> {
-  return slots(() => exec('sh', [path.join(ROOT, 'pipelines/gate.sh'), '--base', 'main~1', '--head', 'main', '--out', out], repo, { ...ENV, ...env }));
+  return slots(() =>
+    exec('sh', [path.join(ROOT, 'pipelines/gate.sh'), '--base', 'main~1', '--head', 'main', '--out', out], repo, {
+      ...ENV,
+      ...env,
+    }),
+  );
 }
 
 /** A sh script standing in for `tool`: copies the control run's artefact to its --out. */
@@ -152,7 +170,9 @@ test.before(async () => {
   control = path.join(repo, 'control');
   const verdict = readVerdict(path.join(control, 'verdict.json'));
   if (r.code !== 0 || verdict?.verdict !== 'ACCEPT') {
-    throw new Error(`the control run did not ACCEPT (exit ${r.code}): ${JSON.stringify(verdict?.reasons)}\n${r.stderr}`);
+    throw new Error(
+      `the control run did not ACCEPT (exit ${r.code}): ${JSON.stringify(verdict?.reasons)}\n${r.stderr}`,
+    );
   }
   const shared = mkdtempSync(path.join(os.tmpdir(), 'ag-faults-report-'));
   chmodSync(shared, 0o755);
@@ -165,7 +185,10 @@ test.before(async () => {
 
 /** Settings of a cell where only `tool` (and ag-decide) is real: the control's coverage report, copied. */
 function stubbed(tool: Tool | 'stubs-only'): Record<string, string> {
-  return { AG_BIN_DIR: binDirs.get(tool)!, AG_COVERAGE_COMMAND: `mkdir -p coverage && cp '${controlReport}' coverage/lcov.info` };
+  return {
+    AG_BIN_DIR: binDirs.get(tool)!,
+    AG_COVERAGE_COMMAND: `mkdir -p coverage && cp '${controlReport}' coverage/lcov.info`,
+  };
 }
 
 test.after.always(() => {
@@ -190,7 +213,8 @@ for (const stage of STAGES) {
       const r = await gate(name, env);
       const why = `exit ${r.code}\n${r.stderr}`;
 
-      for (const output of OUTPUTS[tool]) t.false(existsSync(path.join(out, output)), `${output} exists after the fault\n${why}`);
+      for (const output of OUTPUTS[tool])
+        t.false(existsSync(path.join(out, output)), `${output} exists after the fault\n${why}`);
       const verdict = readVerdict(path.join(out, 'verdict.json'));
       t.not(r.code, 0, why);
       t.not(verdict?.verdict, 'ACCEPT', why);
@@ -203,7 +227,11 @@ for (const stage of STAGES) {
       // A writer killed mid-write cannot clean up: its hidden temporary file stays until the
       // next write into the directory sweeps it, and only ag-decide writes after ag-decide.
       await assertWhole(t, out, tool === 'ag-decide' && stage === 'mid-write' ? 'verdict.json' : undefined);
-      if (tool === 'ag-decide' && stage === 'mid-write') t.true(entries(out).some((e) => TEMP.test(e)), 'the killed write left its temporary file');
+      if (tool === 'ag-decide' && stage === 'mid-write')
+        t.true(
+          entries(out).some((e) => TEMP.test(e)),
+          'the killed write left its temporary file',
+        );
     });
   }
 }
@@ -214,21 +242,68 @@ test('the switch never reaches the commands under test: ag-run and ag-mutate chi
   const diff = path.join(out, 'changes.diff');
   const probe = 'test -z "${AG_FAULT+set}"';
   const env = { AG_FAULT: 'ag-oracle:kill' };
-  const runArgs = ['--baseline', path.join(out, 'baseline'), '--patch', path.join(out, 'patch'), '--diff', diff, '--test-command', probe, '--runner', 'generic', '--rounds', '1', '--quiet'];
-  const hidden = await slots(() => exec(path.join(BIN, 'ag-run'), [...runArgs, '--out', path.join(out, 'hidden.json')], out, env));
-  const passed = await slots(() => exec(path.join(BIN, 'ag-run'), [...runArgs, '--pass-env', 'AG_FAULT', '--out', path.join(out, 'passed.json')], out, env));
+  const runArgs = [
+    '--baseline',
+    path.join(out, 'baseline'),
+    '--patch',
+    path.join(out, 'patch'),
+    '--diff',
+    diff,
+    '--test-command',
+    probe,
+    '--runner',
+    'generic',
+    '--rounds',
+    '1',
+    '--quiet',
+  ];
+  const hidden = await slots(() =>
+    exec(path.join(BIN, 'ag-run'), [...runArgs, '--out', path.join(out, 'hidden.json')], out, env),
+  );
+  const passed = await slots(() =>
+    exec(
+      path.join(BIN, 'ag-run'),
+      [...runArgs, '--pass-env', 'AG_FAULT', '--out', path.join(out, 'passed.json')],
+      out,
+      env,
+    ),
+  );
   t.is(hidden.code, 0, hidden.stderr);
   t.is(passed.code, 0, passed.stderr);
   // The probe's own exit on every execution, both sides (how ag-run then classes a claim that
   // fails on the baseline too is its business, not this test's).
   const exits = async (file: string) =>
-    (await loadArtefact(path.join(out, file), 'run')).value.claims.flatMap((c) => [c.baseline, ...c.patch].map((e) => e?.exit_code));
+    (await loadArtefact(path.join(out, file), 'run')).value.claims.flatMap((c) =>
+      [c.baseline, ...c.patch].map((e) => e?.exit_code),
+    );
   const hiddenExits = await exits('hidden.json');
   const passedExits = await exits('passed.json');
   t.true(hiddenExits.length > 1 && hiddenExits.every((code) => code === 0), JSON.stringify(hiddenExits));
-  t.true(passedExits.length > 1 && passedExits.every((code) => code === 1), `the probe sees the switch when it is passed on purpose: ${JSON.stringify(passedExits)}`);
+  t.true(
+    passedExits.length > 1 && passedExits.every((code) => code === 1),
+    `the probe sees the switch when it is passed on purpose: ${JSON.stringify(passedExits)}`,
+  );
 
-  const mutate = await slots(() => exec(path.join(BIN, 'ag-mutate'), ['--diff', diff, '--tree', path.join(out, 'patch'), '--test-command', probe, '--max', '1', '--quiet', '--out', path.join(out, 'm.json')], out, env));
+  const mutate = await slots(() =>
+    exec(
+      path.join(BIN, 'ag-mutate'),
+      [
+        '--diff',
+        diff,
+        '--tree',
+        path.join(out, 'patch'),
+        '--test-command',
+        probe,
+        '--max',
+        '1',
+        '--quiet',
+        '--out',
+        path.join(out, 'm.json'),
+      ],
+      out,
+      env,
+    ),
+  );
   t.is(mutate.code, 0, mutate.stderr);
   const mutation = (await loadArtefact(path.join(out, 'm.json'), 'mutation')).value;
   t.deepEqual(mutation.counts.survived + mutation.counts.no_coverage, 1, JSON.stringify(mutation));

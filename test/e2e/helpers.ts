@@ -1,7 +1,6 @@
 import type { ExecutionContext } from 'ava';
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildDemoRepo } from '../../pipelines/demo/repo.mjs';
 import { PROJECTS } from '../../pipelines/demo/scenarios.mjs';

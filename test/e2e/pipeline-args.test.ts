@@ -96,7 +96,10 @@ test('gate.sh: a patch whose tests hang ends within the timeout in every tool (a
   // direct evidence against the patch (ag-run's class `hang`), whatever the other tools say.
   t.is(v.verdict, 'REJECT', JSON.stringify(v.reasons));
   t.is(r.code, 1, r.stderr);
-  t.true(v.reasons.some((reason) => reason.code === 'CLAIM_FAILED' && reason.message.includes('(hang)')), JSON.stringify(v.reasons));
+  t.true(
+    v.reasons.some((reason) => reason.code === 'CLAIM_FAILED' && (reason.message ?? '').includes('(hang)')),
+    JSON.stringify(v.reasons),
+  );
   t.true(existsSync(path.join(repo, 'ag', 'mutation.json')), 'ag-mutate wrote its evidence');
   t.deepEqual(
     v.reasons.filter((reason) => reason.evidence === 'mutation' && reason.code.startsWith('EVIDENCE_')),

@@ -45,7 +45,26 @@ function help(tool: string, sub: string | undefined): string {
 }
 
 test('usageBlocks reads only the text blocks of the usage section', (t) => {
-  const md = ['# x', '## Usage', '', '```text', 'A', '```', '', '```sh', 'x --y', '```', '````text', 'B', '```', '````', '## Other', '```text', 'C', '```'].join('\n');
+  const md = [
+    '# x',
+    '## Usage',
+    '',
+    '```text',
+    'A',
+    '```',
+    '',
+    '```sh',
+    'x --y',
+    '```',
+    '````text',
+    'B',
+    '```',
+    '````',
+    '## Other',
+    '```text',
+    'C',
+    '```',
+  ].join('\n');
   t.deepEqual(usageBlocks(md), ['A', 'B\n```']);
   t.deepEqual(usageBlocks('# no usage\n'), []);
 });
@@ -55,7 +74,17 @@ for (const [tool, subs] of Object.entries(TOOLS)) {
     const readme = path.join(ROOT, 'tools', tool, 'README.md');
     const blocks = usageBlocks(readFileSync(readme, 'utf8'));
     const expected = [undefined, ...subs].map((sub) => help(tool, sub));
-    t.is(blocks.length, expected.length, `${readme}: ${USAGE_HEADING} must hold ${expected.length} \`\`\`text block(s): ${[tool, ...subs.map((s) => `${tool} ${s}`)].map((c) => `${c} --help`).join(', ')}`);
-    expected.forEach((text, i) => t.is(blocks[i], text, `${readme}: block ${i + 1} differs from \`${tool}${i === 0 ? '' : ` ${subs[i - 1]}`} --help\`; paste its output`));
+    t.is(
+      blocks.length,
+      expected.length,
+      `${readme}: ${USAGE_HEADING} must hold ${expected.length} \`\`\`text block(s): ${[tool, ...subs.map((s) => `${tool} ${s}`)].map((c) => `${c} --help`).join(', ')}`,
+    );
+    expected.forEach((text, i) =>
+      t.is(
+        blocks[i],
+        text,
+        `${readme}: block ${i + 1} differs from \`${tool}${i === 0 ? '' : ` ${subs[i - 1]}`} --help\`; paste its output`,
+      ),
+    );
   });
 }

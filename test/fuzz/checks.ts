@@ -12,10 +12,18 @@ import { errorLine } from './harness.js';
  */
 export function inputRefusal(error: unknown, file: string): string | null {
   if (!(error instanceof Error)) return `threw a non-Error: ${String(error)}`;
-  if (error.name !== 'LoadError' && error.name !== 'InputError') return `threw ${errorLine(error)}, not the project's input error`;
-  if (error.message.includes('\n')) return `refusal spans several lines: ${JSON.stringify(error.message.slice(0, 300))}`;
+  if (error.name !== 'LoadError' && error.name !== 'InputError')
+    return `threw ${errorLine(error)}, not the project's input error`;
+  if (error.message.includes('\n'))
+    return `refusal spans several lines: ${JSON.stringify(error.message.slice(0, 300))}`;
   if (!error.message.startsWith(file)) return `refusal does not name the file: ${error.message.slice(0, 200)}`;
-  if (error.message.slice(file.length).replace(/^[:\d]*:\s*/, '').trim() === '') return `refusal names no problem: ${error.message}`;
+  if (
+    error.message
+      .slice(file.length)
+      .replace(/^[:\d]*:\s*/, '')
+      .trim() === ''
+  )
+    return `refusal names no problem: ${error.message}`;
   return null;
 }
 
@@ -67,7 +75,8 @@ export function schemaProblem(schema: v.GenericSchema, value: unknown, what: str
 export function relPathProblem(p: string): string | null {
   if (p === '' || p.startsWith('/') || /^[A-Za-z]:/.test(p)) return `path ${JSON.stringify(p)} is empty or absolute`;
   if (p.includes('\\') || p.includes('\0')) return `path ${JSON.stringify(p)} holds a backslash or NUL`;
-  if (p.split('/').some((s) => s === '..' || s === '')) return `path ${JSON.stringify(p)} escapes or has an empty segment`;
+  if (p.split('/').some((s) => s === '..' || s === ''))
+    return `path ${JSON.stringify(p)} escapes or has an empty segment`;
   return null;
 }
 

@@ -34,7 +34,11 @@ export interface BinaryRun {
 /** Run a tool's binary with `node`, killed after {@link RUN_MS}. */
 export function runBinary(tool: string, args: readonly string[], cwd: string): Promise<BinaryRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin(tool), ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [bin(tool), ...args], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let stdout = '';
     let stderr = '';
     let timedOut = false;
@@ -59,12 +63,16 @@ function runProblem(tool: string, r: BinaryRun): string | null {
   if (/^\s+at /m.test(r.stderr)) return `${tool} printed a stack trace: ${r.stderr.slice(0, 300)}`;
   const lines = r.stderr.split('\n').filter((l) => l !== '');
   if (lines.length > 1) return `${tool} printed ${lines.length} stderr lines: ${r.stderr.slice(0, 300)}`;
-  if (lines.length === 1 && !lines[0]!.startsWith(`${tool}: `)) return `${tool}'s stderr line does not say who speaks: ${lines[0]}`;
+  if (lines.length === 1 && !lines[0]!.startsWith(`${tool}: `))
+    return `${tool}'s stderr line does not say who speaks: ${lines[0]}`;
   return null;
 }
 
 async function exists(file: string): Promise<boolean> {
-  return fs.access(file).then(() => true, () => false);
+  return fs.access(file).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** The evidence kind whose file a seed name is (`accept/run.json` → run). */
@@ -81,13 +89,24 @@ export const decideBinary: ReaderSpec = {
   read: async (f, bytes, from) => {
     const dir = path.dirname(f);
     const kind = from.endsWith('adversary-gate.json') ? 'policy' : kindOf(from);
-    const files = new Map<string, Buffer>([...EVIDENCE.map((k) => [`${k}.json`, seed(`accept/${k}.json`).bytes] as const), ['adversary-gate.json', seed('accept/adversary-gate.json').bytes]]);
+    const files = new Map<string, Buffer>([
+      ...EVIDENCE.map((k) => [`${k}.json`, seed(`accept/${k}.json`).bytes] as const),
+      ['adversary-gate.json', seed('accept/adversary-gate.json').bytes],
+    ]);
     files.set(kind === 'policy' ? 'adversary-gate.json' : `${kind}.json`, bytes);
     for (const [name, b] of files) await fs.writeFile(path.join(dir, name), b);
     await fs.writeFile(path.join(dir, 'changes.diff'), seed('accept/changes.diff').bytes);
     // A stale ACCEPT where the verdict goes: it must be gone or replaced whatever happens.
     await fs.writeFile(path.join(dir, 'verdict.json'), seed('accept/verdict.json').bytes);
-    const args = ['--diff', 'changes.diff', ...EVIDENCE.flatMap((k) => ['--evidence', `${k}.json`]), '--policy', 'adversary-gate.json', '--out', 'verdict.json'];
+    const args = [
+      '--diff',
+      'changes.diff',
+      ...EVIDENCE.flatMap((k) => ['--evidence', `${k}.json`]),
+      '--policy',
+      'adversary-gate.json',
+      '--out',
+      'verdict.json',
+    ];
     const run = await runBinary('ag-decide', args, dir);
     const out = path.join(dir, 'verdict.json');
     const verdict = (await exists(out)) ? await fs.readFile(out) : null;
@@ -104,16 +123,23 @@ export const decideBinary: ReaderSpec = {
     const doc = plainJson(verdict) as { verdict?: string } | undefined;
     const bad = schemaProblem(VerdictArtefact, doc, 'verdict.json');
     if (bad !== null) return bad;
-    if (doc!.verdict !== ['ACCEPT', 'REJECT', 'HOLD'][run.code!]) return `exit ${run.code} but the verdict says ${doc!.verdict}`;
+    if (doc!.verdict !== ['ACCEPT', 'REJECT', 'HOLD'][run.code!])
+      return `exit ${run.code} but the verdict says ${doc!.verdict}`;
     if (run.code !== 0) return null;
-    if (kind === 'policy') return plainJson(bytes) === undefined ? 'ACCEPT under a policy plain JSON cannot read' : null;
+    if (kind === 'policy')
+      return plainJson(bytes) === undefined ? 'ACCEPT under a policy plain JSON cannot read' : null;
     const why = acceptUnwarranted(kind, plainJson(bytes));
     return why === null ? null : `ACCEPT, but ${why}`;
   },
 };
 
 /** One report per parser family (line text, XML, JSON, Go); the in-process properties cover every format. */
-const COVERAGE = ['coverage/cart.lcov', 'coverage/cart.cobertura.xml', 'coverage/cart.istanbul.json', 'coverage/cart.go.out'];
+const COVERAGE = [
+  'coverage/cart.lcov',
+  'coverage/cart.cobertura.xml',
+  'coverage/cart.istanbul.json',
+  'coverage/cart.go.out',
+];
 
 /** ag-diffcov over a fuzzed coverage report or diff, as a binary. */
 export const diffcovBinary: ReaderSpec = {
@@ -132,7 +158,11 @@ export const diffcovBinary: ReaderSpec = {
     else await fs.writeFile(diff, seed('accept/changes.diff').bytes);
     const out = path.join(dir, 'diffcov.json');
     await fs.rm(out, { force: true });
-    const run = await runBinary('ag-diffcov', ['--diff', diff, '--coverage', report, '--root', '/repo', '--out', out], dir);
+    const run = await runBinary(
+      'ag-diffcov',
+      ['--diff', diff, '--coverage', report, '--root', '/repo', '--out', out],
+      dir,
+    );
     const artefact = (await exists(out)) ? await fs.readFile(out) : null;
     return { run, artefact, named: [diff, report] };
   },
@@ -143,7 +173,9 @@ export const diffcovBinary: ReaderSpec = {
     if (p !== null) return p;
     if (run.code === 3) {
       if (artefact !== null) return 'exit 3 left a diffcov.json behind';
-      return named.some((n) => run.stderr.startsWith(`ag-diffcov: ${n}: `)) ? null : `exit 3 without naming the file: ${run.stderr}`;
+      return named.some((n) => run.stderr.startsWith(`ag-diffcov: ${n}: `))
+        ? null
+        : `exit 3 without naming the file: ${run.stderr}`;
     }
     if (run.code !== 0) return `exit ${run.code}: ${run.stderr.trim()}`;
     if (artefact === null) return 'exit 0 without a diffcov.json';

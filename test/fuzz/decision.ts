@@ -26,48 +26,70 @@ const empty = (x: unknown) => Array.isArray(x) && x.length === 0;
  * Why an ACCEPT would claim more than this evidence shows (null when the evidence, read as
  * plain JSON, meets every requirement of its kind under the seed policy).
  */
-export function acceptUnwarranted(kind: string, doc: unknown, floors = { diff_coverage: 0.8, suite_strength: 0.75 }): string | null {
+export function acceptUnwarranted(
+  kind: string,
+  doc: unknown,
+  floors = { diff_coverage: 0.8, suite_strength: 0.75 },
+): string | null {
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return `${kind}: not a JSON object`;
   const a = doc as Json;
-  if (a.schema !== `adversary-gate/${kind}` || a.schema_version !== 1) return `${kind}: schema ${JSON.stringify(a.schema)} version ${JSON.stringify(a.schema_version)}`;
+  if (a.schema !== `adversary-gate/${kind}` || a.schema_version !== 1)
+    return `${kind}: schema ${JSON.stringify(a.schema)} version ${JSON.stringify(a.schema_version)}`;
   if (a.subject?.diff_sha256 !== diff.sha256) return `${kind}: bound to another diff`;
   if (!empty(a.faults)) return `${kind}: faults recorded`;
   switch (kind) {
     case 'run': {
       const claims = a.claims as Json[];
       if (!Array.isArray(claims) || claims.length === 0) return 'run: no claim';
-      const bad = claims.find((c) => c.status !== 'VERIFIED' || !Array.isArray(c.patch) || c.patch.length !== a.rounds || !c.patch.every((e: Json) => e.outcome === 'PASS'));
+      const bad = claims.find(
+        (c) =>
+          c.status !== 'VERIFIED' ||
+          !Array.isArray(c.patch) ||
+          c.patch.length !== a.rounds ||
+          !c.patch.every((e: Json) => e.outcome === 'PASS'),
+      );
       if (bad) return `run: claim ${bad.id} is not VERIFIED in every round`;
-      if (a.full_suite?.patch !== null && a.full_suite?.patch?.outcome !== 'PASS') return 'run: the full suite did not pass on the patch';
-      if (a.full_suite?.baseline !== null && a.full_suite?.baseline?.outcome !== 'PASS') return 'run: the full suite was red on the baseline';
+      if (a.full_suite?.patch !== null && a.full_suite?.patch?.outcome !== 'PASS')
+        return 'run: the full suite did not pass on the patch';
+      if (a.full_suite?.baseline !== null && a.full_suite?.baseline?.outcome !== 'PASS')
+        return 'run: the full suite was red on the baseline';
       const d = a.test_deltas as Json | null;
-      if (d === null || !empty(d.tests_lost) || !empty(d.tests_newly_skipped) || !empty(d.tests_pass_to_fail)) return 'run: test deltas missing or not empty';
-      if (!Array.isArray(a.criteria) || a.criteria.some((c: Json) => c.proven !== true)) return 'run: a criterion not proven';
+      if (d === null || !empty(d.tests_lost) || !empty(d.tests_newly_skipped) || !empty(d.tests_pass_to_fail))
+        return 'run: test deltas missing or not empty';
+      if (!Array.isArray(a.criteria) || a.criteria.some((c: Json) => c.proven !== true))
+        return 'run: a criterion not proven';
       return null;
     }
     case 'diffcov': {
       if (a.diff_coverage_source !== 'computed') return `diffcov: source ${a.diff_coverage_source}`;
       if (!empty(a.pragmas)) return 'diffcov: coverage pragmas added';
       const { measured, covered } = a.totals ?? {};
-      if (a.diff_coverage_ratio === null) return a.reason === 'no_executable_changed_lines' && measured === 0 ? null : 'diffcov: ratio null';
-      if (!(a.diff_coverage_ratio >= floors.diff_coverage)) return `diffcov: ratio ${a.diff_coverage_ratio} below the floor`;
-      if (measured === 0 || a.diff_coverage_ratio !== covered / measured) return 'diffcov: ratio does not follow from the totals';
+      if (a.diff_coverage_ratio === null)
+        return a.reason === 'no_executable_changed_lines' && measured === 0 ? null : 'diffcov: ratio null';
+      if (!(a.diff_coverage_ratio >= floors.diff_coverage))
+        return `diffcov: ratio ${a.diff_coverage_ratio} below the floor`;
+      if (measured === 0 || a.diff_coverage_ratio !== covered / measured)
+        return 'diffcov: ratio does not follow from the totals';
       return null;
     }
     case 'mutation': {
       if (a.suite_strength_unverified !== false) return 'mutation: strength unverified';
       if (a.shard !== null) return 'mutation: an unmerged shard';
-      if (a.suite_strength === null) return ['no_source_changed', 'budget_zero'].includes(a.reason) ? null : `mutation: strength null (${a.reason})`;
+      if (a.suite_strength === null)
+        return ['no_source_changed', 'budget_zero'].includes(a.reason) ? null : `mutation: strength null (${a.reason})`;
       if (!(a.suite_strength >= floors.suite_strength)) return `mutation: strength ${a.suite_strength} below the floor`;
       const c = a.counts ?? {};
       const judged = c.killed + c.timeout + c.survived + c.no_coverage;
-      if (judged === 0 || a.suite_strength !== (c.killed + c.timeout) / judged) return 'mutation: strength does not follow from the counts';
+      if (judged === 0 || a.suite_strength !== (c.killed + c.timeout) / judged)
+        return 'mutation: strength does not follow from the counts';
       return null;
     }
     case 'oracle': {
       if (!empty(a.oracle_touched) || !empty(a.tampering)) return 'oracle: protected paths touched or tampering seen';
-      if (!Array.isArray(a.fixtures) || a.fixtures.some((f: Json) => f.expected !== f.actual)) return 'oracle: fixture drift';
-      if (a.freeze?.frozen_only !== false || (a.freeze?.entries ?? []).some((e: Json) => e.status !== 'valid')) return 'oracle: freeze list problems';
+      if (!Array.isArray(a.fixtures) || a.fixtures.some((f: Json) => f.expected !== f.actual))
+        return 'oracle: fixture drift';
+      if (a.freeze?.frozen_only !== false || (a.freeze?.entries ?? []).some((e: Json) => e.status !== 'valid'))
+        return 'oracle: freeze list problems';
       return null;
     }
     default:
@@ -81,7 +103,8 @@ let intactDir: Promise<string> | null = null;
 function intact(): Promise<string> {
   intactDir ??= (async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ag-fuzz-accept-'));
-    for (const f of [...EVIDENCE.map((k) => `${k}.json`), 'adversary-gate.json']) await fs.writeFile(path.join(dir, f), seed(`accept/${f}`).bytes);
+    for (const f of [...EVIDENCE.map((k) => `${k}.json`), 'adversary-gate.json'])
+      await fs.writeFile(path.join(dir, f), seed(`accept/${f}`).bytes);
     return dir;
   })();
   return intactDir;
@@ -104,7 +127,10 @@ function decisionReader(kind: (typeof EVIDENCE)[number] | 'policy', runs: number
     read: async (f) => {
       const dir = await intact();
       const evidence = EVIDENCE.map((k) => (k === kind ? f : path.join(dir, `${k}.json`)));
-      const [files, policy] = await Promise.all([readEvidenceFiles(evidence), loadPolicy(kind === 'policy' ? f : path.join(dir, 'adversary-gate.json'))]);
+      const [files, policy] = await Promise.all([
+        readEvidenceFiles(evidence),
+        loadPolicy(kind === 'policy' ? f : path.join(dir, 'adversary-gate.json')),
+      ]);
       return decide({ diff, evidence: files, policy, tool: { name: 'ag-decide', version: '0.0.0' } });
     },
     refusal: neverThrows,
@@ -113,11 +139,16 @@ function decisionReader(kind: (typeof EVIDENCE)[number] | 'policy', runs: number
       const p = schemaProblem(VerdictArtefact, verdict, 'verdict');
       if (p !== null || verdict.verdict !== 'ACCEPT') return p;
       const doc = plainJson(bytes);
-      if (kind !== 'policy') return firstProblem(acceptUnwarranted(kind, doc) && `ACCEPT, but ${acceptUnwarranted(kind, doc)}`);
+      if (kind !== 'policy')
+        return firstProblem(acceptUnwarranted(kind, doc) && `ACCEPT, but ${acceptUnwarranted(kind, doc)}`);
       const floors = (doc as Json | undefined)?.floors ?? {};
       const resolved = { diff_coverage: floors.diff_coverage ?? 0.8, suite_strength: floors.suite_strength ?? 0.75 };
       if (verdict.policy.sha256 === null) return 'ACCEPT under a policy it could not read';
-      if (verdict.floors.diff_coverage !== resolved.diff_coverage || verdict.floors.suite_strength !== resolved.suite_strength) return 'ACCEPT with floors other than the policy states';
+      if (
+        verdict.floors.diff_coverage !== resolved.diff_coverage ||
+        verdict.floors.suite_strength !== resolved.suite_strength
+      )
+        return 'ACCEPT with floors other than the policy states';
       return null;
     },
   };

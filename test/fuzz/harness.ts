@@ -94,7 +94,12 @@ export function judge(spec: ReaderSpec, outcome: Outcome, file: string, bytes: B
 }
 
 /** Run `read` on one input, timing it. */
-export async function attempt(spec: ReaderSpec, file: string, bytes: Buffer, seed: string): Promise<{ outcome: Outcome; ms: number }> {
+export async function attempt(
+  spec: ReaderSpec,
+  file: string,
+  bytes: Buffer,
+  seed: string,
+): Promise<{ outcome: Outcome; ms: number }> {
   const start = performance.now();
   let outcome: Outcome;
   try {
@@ -114,7 +119,10 @@ export async function scratch(name: string): Promise<string> {
  * Fuzz one reader with `runs` mutants from `seed`. Every seed is first read unmutated and
  * must give a valid result (a property over broken seeds would prove nothing).
  */
-export async function fuzzReader(spec: ReaderSpec, options: { runs?: number; seed?: number } = {}): Promise<FuzzReport> {
+export async function fuzzReader(
+  spec: ReaderSpec,
+  options: { runs?: number; seed?: number } = {},
+): Promise<FuzzReport> {
   const runs = options.runs ?? fuzzRuns(spec.runs);
   const seed = options.seed ?? fuzzSeed();
   const dir = await scratch(spec.name);
@@ -131,9 +139,20 @@ export async function fuzzReader(spec: ReaderSpec, options: { runs?: number; see
     for (const s of spec.seeds) {
       await fs.writeFile(file, s.bytes);
       const { outcome } = await attempt(spec, file, s.bytes, s.name);
-      const problem = outcome.ok ? spec.result(outcome.value, file, s.bytes) : `the unmutated seed was refused: ${errorLine(outcome.error)}`;
+      const problem = outcome.ok
+        ? spec.result(outcome.value, file, s.bytes)
+        : `the unmutated seed was refused: ${errorLine(outcome.error)}`;
       if (problem !== null) {
-        return { reader: spec.name, runs: 0, seed, refused, accepted, ms: performance.now() - started, cpuMs: cpuMs(), failure: { reader: spec.name, seed, path: undefined, problem: `seed ${s.name}: ${problem}`, input: s.name } };
+        return {
+          reader: spec.name,
+          runs: 0,
+          seed,
+          refused,
+          accepted,
+          ms: performance.now() - started,
+          cpuMs: cpuMs(),
+          failure: { reader: spec.name, seed, path: undefined, problem: `seed ${s.name}: ${problem}`, input: s.name },
+        };
       }
     }
     let last: { m: Mutant; problem: string } | null = null;
@@ -151,7 +170,12 @@ export async function fuzzReader(spec: ReaderSpec, options: { runs?: number; see
     });
     // AG_FUZZ_PATH (with AG_FUZZ_SEED) replays one counterexample directly.
     const replay = process.env.AG_FUZZ_PATH;
-    const details = await fc.check(property, { numRuns: runs, seed, endOnFailure: false, ...(replay ? { path: replay } : {}) });
+    const details = await fc.check(property, {
+      numRuns: runs,
+      seed,
+      endOnFailure: false,
+      ...(replay ? { path: replay } : {}),
+    });
     const failure: Failure | null = details.failed
       ? {
           reader: spec.name,
@@ -161,7 +185,16 @@ export async function fuzzReader(spec: ReaderSpec, options: { runs?: number; see
           input: details.counterexample ? describeMutant(details.counterexample[0] as Mutant) : '(none)',
         }
       : null;
-    return { reader: spec.name, runs: details.numRuns, seed, refused, accepted, failure, ms: performance.now() - started, cpuMs: cpuMs() };
+    return {
+      reader: spec.name,
+      runs: details.numRuns,
+      seed,
+      refused,
+      accepted,
+      failure,
+      ms: performance.now() - started,
+      cpuMs: cpuMs(),
+    };
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }

@@ -42,18 +42,38 @@ async function readers(): Promise<ReaderSpec[]> {
 async function worker(name: string): Promise<void> {
   const spec = (await readers()).find((r) => r.name === name);
   if (spec === undefined) throw new Error(`no reader named ${name}`);
-  const cases = spec.name.includes('binary') ? Math.max(1, Math.round(Number(values.batch) / 50)) : Number(values.batch);
+  const cases = spec.name.includes('binary')
+    ? Math.max(1, Math.round(Number(values.batch) / 50))
+    : Number(values.batch);
   const report = await fuzzReader(spec, { runs: cases, seed: Number(values.seed) });
   const { removeIntact } = await import('./decision.js');
   await removeIntact();
   process.stdout.write(`${JSON.stringify(report)}\n`);
 }
 
-function batch(name: string, seed: number, timeoutMs: number): Promise<FuzzReport | { hang: true; ms: number } | { crash: string }> {
+function batch(
+  name: string,
+  seed: number,
+  timeoutMs: number,
+): Promise<FuzzReport | { hang: true; ms: number } | { crash: string }> {
   return new Promise((resolve) => {
     const self = fileURLToPath(import.meta.url);
-    const args = ['--import=tsx', self, '--worker', name, '--seed', String(seed), '--batch', values.batch!, ...(values.all ? ['--all'] : []), ...(values.cli ? ['--cli'] : [])];
-    const child = spawn(process.execPath, args, { cwd: fileURLToPath(new URL('../../', import.meta.url)), stdio: ['ignore', 'pipe', 'pipe'] });
+    const args = [
+      '--import=tsx',
+      self,
+      '--worker',
+      name,
+      '--seed',
+      String(seed),
+      '--batch',
+      values.batch!,
+      ...(values.all ? ['--all'] : []),
+      ...(values.cli ? ['--cli'] : []),
+    ];
+    const child = spawn(process.execPath, args, {
+      cwd: fileURLToPath(new URL('../../', import.meta.url)),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     const started = Date.now();
@@ -86,7 +106,9 @@ async function main(): Promise<void> {
   const list = await readers();
   const deadline = Date.now() + Number(values.minutes) * 60_000;
   const timeoutMs = Number(values['batch-timeout']) * 1000;
-  const tally = new Map<string, Tally>(list.map((r) => [r.name, { cases: 0, refused: 0, read: 0, batches: 0, cpuMs: 0, failures: [] }]));
+  const tally = new Map<string, Tally>(
+    list.map((r) => [r.name, { cases: 0, refused: 0, read: 0, batches: 0, cpuMs: 0, failures: [] }]),
+  );
   process.stderr.write(`long run: ${list.length} readers, ${values.minutes} min, batches of ${values.batch} cases\n`);
   let round = 0;
   while (Date.now() < deadline) {
@@ -97,7 +119,9 @@ async function main(): Promise<void> {
       const r = await batch(spec.name, seed, timeoutMs);
       t.batches++;
       if ('hang' in r) {
-        t.failures.push(`${spec.name}: no answer within ${Math.round(r.ms / 1000)} s (a hang)\n  replay: AG_FUZZ_SEED=${seed} AG_FUZZ_RUNS=${values.batch}`);
+        t.failures.push(
+          `${spec.name}: no answer within ${Math.round(r.ms / 1000)} s (a hang)\n  replay: AG_FUZZ_SEED=${seed} AG_FUZZ_RUNS=${values.batch}`,
+        );
         process.stdout.write(`${t.failures.at(-1)}\n`);
         continue;
       }
@@ -125,9 +149,13 @@ async function main(): Promise<void> {
   for (const [name, t] of tally) {
     total += t.cases;
     failed += t.failures.length;
-    process.stdout.write(`${name.padEnd(width)}  ${String(t.cases).padStart(5)}  ${String(t.refused).padStart(7)}  ${String(t.read).padStart(7)}  ${String(t.failures.length).padStart(8)}  ${(t.cpuMs / 1000).toFixed(1).padStart(5)}\n`);
+    process.stdout.write(
+      `${name.padEnd(width)}  ${String(t.cases).padStart(5)}  ${String(t.refused).padStart(7)}  ${String(t.read).padStart(7)}  ${String(t.failures.length).padStart(8)}  ${(t.cpuMs / 1000).toFixed(1).padStart(5)}\n`,
+    );
   }
-  process.stdout.write(`${'total'.padEnd(width)}  ${String(total).padStart(5)}  ${''.padStart(7)}  ${''.padStart(7)}  ${String(failed).padStart(8)}\n`);
+  process.stdout.write(
+    `${'total'.padEnd(width)}  ${String(total).padStart(5)}  ${''.padStart(7)}  ${''.padStart(7)}  ${String(failed).padStart(8)}\n`,
+  );
   process.exitCode = failed > 0 ? 1 : 0;
 }
 

@@ -32,21 +32,59 @@ export type ByteEdit =
   | { readonly op: 'insertLine'; readonly at: number; readonly line: string };
 
 /** Byte sequences that are not UTF-8 (as latin1 strings, one char per byte). */
-const BAD_UTF8 = ['\xc3\x28', '\xa0\xa1', '\xe2\x28\xa1', '\xf0\x28\x8c\xbc', '\xc0\xaf', '\xed\xa0\x80', '\xf8\x88\x80\x80\x80', '\xff', '\xfe\xff', '\xef\xbb\xbf'];
+const BAD_UTF8 = [
+  '\xc3\x28',
+  '\xa0\xa1',
+  '\xe2\x28\xa1',
+  '\xf0\x28\x8c\xbc',
+  '\xc0\xaf',
+  '\xed\xa0\x80',
+  '\xf8\x88\x80\x80\x80',
+  '\xff',
+  '\xfe\xff',
+  '\xef\xbb\xbf',
+];
 
 /** Numbers a reader must refuse or bound (as text). */
-const NUMBERS = ['1e400', '-1e400', '9007199254740993', '-9007199254740993', '-0', '-1', '0.5', '1e-400', '1.0', '2', '00', '1e2', '99999999999999999999', '-2147483649', '4294967296', 'NaN', 'Infinity', '0x10'];
+const NUMBERS = [
+  '1e400',
+  '-1e400',
+  '9007199254740993',
+  '-9007199254740993',
+  '-0',
+  '-1',
+  '0.5',
+  '1e-400',
+  '1.0',
+  '2',
+  '00',
+  '1e2',
+  '99999999999999999999',
+  '-2147483649',
+  '4294967296',
+  'NaN',
+  'Infinity',
+  '0x10',
+];
 
-const BYTES_OF_NOTE = [0x00, 0x09, 0x0a, 0x0d, 0x20, 0x22, 0x27, 0x2b, 0x2c, 0x2d, 0x2f, 0x3a, 0x3c, 0x3e, 0x40, 0x5b, 0x5c, 0x5d, 0x7b, 0x7d, 0x7f, 0x80, 0xc0, 0xff];
+const BYTES_OF_NOTE = [
+  0x00, 0x09, 0x0a, 0x0d, 0x20, 0x22, 0x27, 0x2b, 0x2c, 0x2d, 0x2f, 0x3a, 0x3c, 0x3e, 0x40, 0x5b, 0x5c, 0x5d, 0x7b,
+  0x7d, 0x7f, 0x80, 0xc0, 0xff,
+];
 
 const pos = fc.nat({ max: 1 << 20 });
 
 /** Byte-level edits; `tokens` are format-specific fragments (`SF:`, `@@ -1 +1 @@`, `<class`…). */
 export function byteEdit(tokens: readonly string[], lines: boolean): fc.Arbitrary<ByteEdit> {
-  const token = tokens.length > 0 ? fc.oneof(fc.constantFrom(...tokens), fc.string({ maxLength: 8 })) : fc.string({ maxLength: 8 });
+  const token =
+    tokens.length > 0 ? fc.oneof(fc.constantFrom(...tokens), fc.string({ maxLength: 8 })) : fc.string({ maxLength: 8 });
   const edits: fc.Arbitrary<ByteEdit>[] = [
     fc.record({ op: fc.constant('flip' as const), at: pos, bit: fc.integer({ min: 0, max: 7 }) }),
-    fc.record({ op: fc.constant('set' as const), at: pos, byte: fc.oneof(fc.constantFrom(...BYTES_OF_NOTE), fc.integer({ min: 0, max: 255 })) }),
+    fc.record({
+      op: fc.constant('set' as const),
+      at: pos,
+      byte: fc.oneof(fc.constantFrom(...BYTES_OF_NOTE), fc.integer({ min: 0, max: 255 })),
+    }),
     fc.record({ op: fc.constant('insert' as const), at: pos, bytes: token }),
     fc.record({ op: fc.constant('delete' as const), at: pos, length: fc.integer({ min: 1, max: 64 }) }),
     fc.record({ op: fc.constant('truncate' as const), at: pos }),
@@ -54,7 +92,12 @@ export function byteEdit(tokens: readonly string[], lines: boolean): fc.Arbitrar
     fc.constant({ op: 'bom' as const }),
     fc.record({ op: fc.constant('badUtf8' as const), at: pos, seq: fc.constantFrom(...BAD_UTF8) }),
     fc.record({ op: fc.constant('number' as const), at: pos, value: fc.constantFrom(...NUMBERS) }),
-    fc.record({ op: fc.constant('nest' as const), at: pos, depth: fc.integer({ min: 60, max: 5000 }), open: fc.constantFrom('[', '{"a":', '<a>', '(', '+') }),
+    fc.record({
+      op: fc.constant('nest' as const),
+      at: pos,
+      depth: fc.integer({ min: 60, max: 5000 }),
+      open: fc.constantFrom('[', '{"a":', '<a>', '(', '+'),
+    }),
   ];
   if (lines) {
     edits.push(
@@ -138,13 +181,73 @@ export function applyByteEdit(b: Buffer, e: ByteEdit): Buffer {
 
 /** Values of the wrong type, out of range, or dangerous, that a structural edit writes. */
 const ODD_VALUES: unknown[] = [
-  null, true, false, 0, -1, 1.5, 2, 1e308, -1e-9, 9007199254740991, 4294967296, '', '0', '1', 'false', 'true', 'null',
-  'ACCEPT', 'REJECT', 'HOLD', 'PASS', 'VERIFIED', 'computed', 'killed', `sha256:${'0'.repeat(64)}`, `sha256:${'A'.repeat(64)}`,
-  '../etc/passwd', '/etc/passwd', 'C:\\x', 'a\\b', 'a\0b', 'a//b', '\ud800', '\u202e', 'line1\nline2', 'a\rb', '**', '[', '2099-12-31', '2020-02-30',
-  [], {}, [1], [null], ['ACCEPT'], { a: 1 }, { verdict: 'ACCEPT' }, [[1, 1]], 'x'.repeat(5000),
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1.5,
+  2,
+  1e308,
+  -1e-9,
+  9007199254740991,
+  4294967296,
+  '',
+  '0',
+  '1',
+  'false',
+  'true',
+  'null',
+  'ACCEPT',
+  'REJECT',
+  'HOLD',
+  'PASS',
+  'VERIFIED',
+  'computed',
+  'killed',
+  `sha256:${'0'.repeat(64)}`,
+  `sha256:${'A'.repeat(64)}`,
+  '../etc/passwd',
+  '/etc/passwd',
+  'C:\\x',
+  'a\\b',
+  'a\0b',
+  'a//b',
+  '\ud800',
+  '\u202e',
+  'line1\nline2',
+  'a\rb',
+  '**',
+  '[',
+  '2099-12-31',
+  '2020-02-30',
+  [],
+  {},
+  [1],
+  [null],
+  ['ACCEPT'],
+  { a: 1 },
+  { verdict: 'ACCEPT' },
+  [[1, 1]],
+  'x'.repeat(5000),
 ];
 
-const ODD_KEYS = ['a\nb', 'override', 'skip_checks', 'verdict', '__proto__', 'constructor', 'prototype', 'schema', 'schema_version', '', ' ', 'ACCEPT', 'timing', 'faults'];
+const ODD_KEYS = [
+  'a\nb',
+  'override',
+  'skip_checks',
+  'verdict',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'schema',
+  'schema_version',
+  '',
+  ' ',
+  'ACCEPT',
+  'timing',
+  'faults',
+];
 
 /** One structural edit of a parsed JSON document; `at` picks a node (modulo the node count). */
 export type JsonEdit =
@@ -157,7 +260,10 @@ export type JsonEdit =
   | { readonly op: 'dupElement'; readonly at: number }
   | { readonly op: 'numberEdge'; readonly at: number; readonly delta: number };
 
-const oddValue = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...ODD_VALUES) }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) });
+const oddValue = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...ODD_VALUES) },
+  { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
+);
 const oddKey = fc.oneof(fc.constantFrom(...ODD_KEYS), fc.string({ maxLength: 6 }));
 
 /** Structural edits of JSON. */
@@ -169,7 +275,11 @@ export const jsonEdit: fc.Arbitrary<JsonEdit> = fc.oneof(
   fc.record({ op: fc.constant('swap' as const), at: pos }),
   fc.record({ op: fc.constant('dupKey' as const), at: pos, value: oddValue }),
   fc.record({ op: fc.constant('dupElement' as const), at: pos }),
-  fc.record({ op: fc.constant('numberEdge' as const), at: pos, delta: fc.constantFrom(-1, 1, -1e-9, 1e-9, 0.5, -0.5, 1e6) }),
+  fc.record({
+    op: fc.constant('numberEdge' as const),
+    at: pos,
+    delta: fc.constantFrom(-1, 1, -1e-9, 1e-9, 0.5, -0.5, 1e6),
+  }),
 );
 
 /** Extra members an object is serialised with after its own keys (duplicated keys). */
@@ -246,7 +356,8 @@ export function applyJsonEdit(root: unknown, e: JsonEdit): unknown {
       return put([s.value]);
     case 'dupKey': {
       const objects = containers.filter((x) => !Array.isArray(x.value));
-      const o = objects[e.at % Math.max(1, objects.length)]?.value as (Record<string, unknown> & { [DUPS]?: Dups }) | undefined;
+      const o = objects[e.at % Math.max(1, objects.length)]?.value as
+        (Record<string, unknown> & { [DUPS]?: Dups }) | undefined;
       if (o === undefined) return root;
       const keys = Object.keys(o);
       if (keys.length === 0) return root;
@@ -308,17 +419,24 @@ export interface MutantOptions {
 export function mutants(seeds: readonly Seed[], options: MutantOptions = {}): fc.Arbitrary<Mutant> {
   const maxEdits = options.maxEdits ?? 3;
   const seed = fc.constantFrom(...seeds);
-  const bytes = fc.record({ seed, edits: fc.array(byteEdit(options.tokens ?? [], options.lines ?? false), { minLength: 1, maxLength: maxEdits }) }).map(({ seed, edits }) => ({
-    seed: seed.name,
-    how: 'bytes' as const,
-    edits,
-    bytes: edits.reduce((b, e) => applyByteEdit(b, e), seed.bytes),
-  }));
+  const bytes = fc
+    .record({
+      seed,
+      edits: fc.array(byteEdit(options.tokens ?? [], options.lines ?? false), { minLength: 1, maxLength: maxEdits }),
+    })
+    .map(({ seed, edits }) => ({
+      seed: seed.name,
+      how: 'bytes' as const,
+      edits,
+      bytes: edits.reduce((b, e) => applyByteEdit(b, e), seed.bytes),
+    }));
   if (!options.json) return bytes;
-  const structural = fc.record({ seed, edits: fc.array(jsonEdit, { minLength: 1, maxLength: maxEdits }) }).map(({ seed, edits }) => {
-    const root = edits.reduce((r, e) => applyJsonEdit(r, e), JSON.parse(seed.bytes.toString('utf8')) as unknown);
-    return { seed: seed.name, how: 'json' as const, edits, bytes: Buffer.from(serialiseJson(root), 'utf8') };
-  });
+  const structural = fc
+    .record({ seed, edits: fc.array(jsonEdit, { minLength: 1, maxLength: maxEdits }) })
+    .map(({ seed, edits }) => {
+      const root = edits.reduce((r, e) => applyJsonEdit(r, e), JSON.parse(seed.bytes.toString('utf8')) as unknown);
+      return { seed: seed.name, how: 'json' as const, edits, bytes: Buffer.from(serialiseJson(root), 'utf8') };
+    });
   return fc.oneof(bytes, structural);
 }
 

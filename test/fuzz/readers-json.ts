@@ -11,8 +11,25 @@ import { checkVerdict, readLog } from '@adversary-gate/ag-decide';
 import { importStryker, loadShards, mergeShards, StrykerReport } from '@adversary-gate/ag-mutate';
 import { loadFreeze } from '@adversary-gate/ag-oracle';
 import { ClaimsFile, parseDeclaredCommands } from '@adversary-gate/ag-run';
-import { ARTEFACT_SCHEMAS, loadArtefact, loadJson, LogRecord, MutationArtefact, PolicyFile, sha256, type ArtefactKind } from '@adversary-gate/schemas';
-import { acceptedJson, firstProblem, inputRefusal, neverThrows, plainJson, sameAsInput, schemaProblem } from './checks.js';
+import {
+  ARTEFACT_SCHEMAS,
+  loadArtefact,
+  loadJson,
+  LogRecord,
+  MutationArtefact,
+  PolicyFile,
+  sha256,
+  type ArtefactKind,
+} from '@adversary-gate/schemas';
+import {
+  acceptedJson,
+  firstProblem,
+  inputRefusal,
+  neverThrows,
+  plainJson,
+  sameAsInput,
+  schemaProblem,
+} from './checks.js';
 import type { ReaderSpec } from './harness.js';
 import { seed, seeds, TOKENS } from './seeds.js';
 
@@ -21,7 +38,10 @@ const JSON_MUTATION = { json: true, tokens: TOKENS.json } as const;
 function artefactReader(kind: ArtefactKind, file: string, runs: number): ReaderSpec {
   return {
     name: `${kind} artefact (loadArtefact)`,
-    seeds: kind === 'log' ? [{ name: 'inputs/log.jsonl', bytes: seed('inputs/log.jsonl').bytes.subarray(0, -1) }] : seeds(file),
+    seeds:
+      kind === 'log'
+        ? [{ name: 'inputs/log.jsonl', bytes: seed('inputs/log.jsonl').bytes.subarray(0, -1) }]
+        : seeds(file),
     mutation: JSON_MUTATION,
     runs,
     fileName: `${kind}.json`,
@@ -51,7 +71,8 @@ export const artefactReaders: ReaderSpec[] = [
 
 const TODAY = '2026-11-30';
 
-const isRealDate = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
+const isRealDate = (s: string) =>
+  /^\d{4}-\d{2}-\d{2}$/.test(s) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
 
 /** The policy, the freeze list, the claims and commands files, the log, `check`. */
 export const inputReaders: ReaderSpec[] = [
@@ -82,9 +103,14 @@ export const inputReaders: ReaderSpec[] = [
         if (e.status !== 'valid') continue;
         const r = raw[e.index] as Record<string, unknown>;
         const ok =
-          typeof r.nodeid === 'string' && r.nodeid.trim() !== '' &&
-          typeof r.expires === 'string' && isRealDate(r.expires) && r.expires >= TODAY &&
-          Array.isArray(r.covers) && r.covers.length > 0 && r.covers.every((c) => typeof c === 'string' && c.trim() !== '');
+          typeof r.nodeid === 'string' &&
+          r.nodeid.trim() !== '' &&
+          typeof r.expires === 'string' &&
+          isRealDate(r.expires) &&
+          r.expires >= TODAY &&
+          Array.isArray(r.covers) &&
+          r.covers.length > 0 &&
+          r.covers.every((c) => typeof c === 'string' && c.trim() !== '');
         if (!ok) return `entry ${e.index} judged valid: ${JSON.stringify(r).slice(0, 200)}`;
       }
       return null;
@@ -110,8 +136,12 @@ export const inputReaders: ReaderSpec[] = [
     refusal: neverThrows,
     result: (value, _f, bytes) => {
       const r = value as { commands?: string[]; fault?: string };
-      if (r.fault !== undefined) return r.fault.trim() === '' || r.fault.includes('\n') ? `fault is not one line: ${JSON.stringify(r.fault)}` : null;
-      if (r.commands!.some((c) => typeof c !== 'string' || c.trim() === '')) return 'an empty or non-string command was accepted';
+      if (r.fault !== undefined)
+        return r.fault.trim() === '' || r.fault.includes('\n')
+          ? `fault is not one line: ${JSON.stringify(r.fault)}`
+          : null;
+      if (r.commands!.some((c) => typeof c !== 'string' || c.trim() === ''))
+        return 'an empty or non-string command was accepted';
       return sameAsInput(r.commands, bytes);
     },
   },
@@ -125,9 +155,16 @@ export const inputReaders: ReaderSpec[] = [
     refusal: inputRefusal,
     result: (value, _f, bytes) => {
       const records = value as unknown[];
-      const lines = bytes.toString('utf8').split('\n').filter((l) => l.trim() !== '');
+      const lines = bytes
+        .toString('utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '');
       if (records.length !== lines.length) return `${records.length} records from ${lines.length} non-blank lines`;
-      return firstProblem(...records.map((r, i) => schemaProblem(LogRecord, r, `record ${i + 1}`) ?? sameAsInput(r, Buffer.from(lines[i]!))));
+      return firstProblem(
+        ...records.map(
+          (r, i) => schemaProblem(LogRecord, r, `record ${i + 1}`) ?? sameAsInput(r, Buffer.from(lines[i]!)),
+        ),
+      );
     },
   },
   {
@@ -136,7 +173,13 @@ export const inputReaders: ReaderSpec[] = [
     mutation: JSON_MUTATION,
     runs: 200,
     fileName: 'verdict.json',
-    read: async (f) => ({ check: await checkVerdict(f), strict: await loadArtefact(f, 'verdict').then(() => true, () => false) }),
+    read: async (f) => ({
+      check: await checkVerdict(f),
+      strict: await loadArtefact(f, 'verdict').then(
+        () => true,
+        () => false,
+      ),
+    }),
     refusal: neverThrows,
     result: (value, _f, bytes) => {
       const { check, strict } = value as { check: { code: number; line: string }; strict: boolean };
@@ -144,7 +187,9 @@ export const inputReaders: ReaderSpec[] = [
       if (check.code !== 0) return null;
       const plain = plainJson(bytes) as { verdict?: unknown; reasons?: unknown[] } | undefined;
       if (!strict) return 'check passed a file the strict loader refuses';
-      return plain?.verdict === 'ACCEPT' && plain.reasons?.length === 0 ? null : 'check passed a verdict that is not a clean ACCEPT';
+      return plain?.verdict === 'ACCEPT' && plain.reasons?.length === 0
+        ? null
+        : 'check passed a verdict that is not a clean ACCEPT';
     },
   },
 ];
@@ -172,7 +217,11 @@ export const mutateReaders: ReaderSpec[] = [
       return firstProblem(
         schemaProblem(MutationArtefact, a, 'the imported artefact'),
         a.mutants.length <= reported ? null : `${a.mutants.length} mutants from a report of ${reported}`,
-        ...a.mutants.map((m) => (addedLines.get(m.file)?.has(m.line) ? null : `mutant ${m.id} on ${m.file}:${m.line}, a line the diff did not add`)),
+        ...a.mutants.map((m) =>
+          addedLines.get(m.file)?.has(m.line)
+            ? null
+            : `mutant ${m.id} on ${m.file}:${m.line}, a line the diff did not add`,
+        ),
       );
     },
   },
@@ -188,10 +237,16 @@ export const mutateReaders: ReaderSpec[] = [
       return mergeShards(await loadShards([f, other]));
     },
     // A refusal may name either shard, or `merge` for the set as a whole.
-    refusal: (error, f) => ([path.join(path.dirname(f), 'shard2.json'), 'merge'].some((name) => inputRefusal(error, name) === null) ? null : inputRefusal(error, f)),
+    refusal: (error, f) =>
+      [path.join(path.dirname(f), 'shard2.json'), 'merge'].some((name) => inputRefusal(error, name) === null)
+        ? null
+        : inputRefusal(error, f),
     result: (value, _f, bytes) => {
       const a = value as MutationArtefact;
-      const total = [bytes, seed('inputs/shard2.json').bytes].reduce((n, b) => n + (acceptedJson(b) as { mutants: unknown[] }).mutants.length, 0);
+      const total = [bytes, seed('inputs/shard2.json').bytes].reduce(
+        (n, b) => n + (acceptedJson(b) as { mutants: unknown[] }).mutants.length,
+        0,
+      );
       return firstProblem(
         schemaProblem(MutationArtefact, a, 'the merged artefact'),
         a.shard === null ? null : 'the merge is still a shard',

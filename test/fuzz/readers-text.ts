@@ -8,7 +8,15 @@ import { normaliseReportPath, readReport, runDiffcov, type ReadReport } from '@a
 import { parseJunit, parseTap, type JunitReport, type TapReport } from '@adversary-gate/ag-run';
 import { CoverageFormat, DiffcovArtefact, sha256, TestResult } from '@adversary-gate/schemas';
 import * as v from 'valibot';
-import { countLines, firstProblem, inputRefusal, neverThrows, plainErrorRefusal, relPathProblem, schemaProblem } from './checks.js';
+import {
+  countLines,
+  firstProblem,
+  inputRefusal,
+  neverThrows,
+  plainErrorRefusal,
+  relPathProblem,
+  schemaProblem,
+} from './checks.js';
 import type { ReaderSpec } from './harness.js';
 import { COVERAGE_SEEDS, seed, seeds, TOKENS } from './seeds.js';
 
@@ -33,8 +41,10 @@ export const diffReader: ReaderSpec = {
     for (const f of d.model.files) {
       const p = firstProblem(relPathProblem(f.path), f.oldPath === null ? null : relPathProblem(f.oldPath));
       if (p !== null) return p;
-      if (f.addedLines.length !== f.addedText.length || f.deletedLines.length !== f.deletedText.length) return `${f.path}: line numbers and texts disagree`;
-      if (!f.addedLines.every((n) => Number.isSafeInteger(n) && n >= 1)) return `${f.path}: added line numbers ${JSON.stringify(f.addedLines.slice(0, 10))} are not all positive`;
+      if (f.addedLines.length !== f.addedText.length || f.deletedLines.length !== f.deletedText.length)
+        return `${f.path}: line numbers and texts disagree`;
+      if (!f.addedLines.every((n) => Number.isSafeInteger(n) && n >= 1))
+        return `${f.path}: added line numbers ${JSON.stringify(f.addedLines.slice(0, 10))} are not all positive`;
       added += f.addedLines.length;
       deleted += f.deletedLines.length;
     }
@@ -84,14 +94,20 @@ function reportProblem(r: ReadReport, format: CoverageFormat | 'auto', bytes: Bu
   if (r.sha256 !== sha256(bytes)) return 'the digest is not the digest of the bytes read';
   if (data.files.size > data.fileCount) return `${data.files.size} files kept of ${data.fileCount} named`;
   const text = bytes.toString('utf8');
-  const shown = data.format === 'lcov' ? lcovCovered(text) : data.format === 'go' || data.format === 'llvm' ? null : numbersIn(text);
+  const shown =
+    data.format === 'lcov'
+      ? lcovCovered(text)
+      : data.format === 'go' || data.format === 'llvm'
+        ? null
+        : numbersIn(text);
   const max = Math.max(0, ...numbersIn(text));
   for (const [key, f] of data.files) {
     for (const [line, hits] of f.lines) {
       if (!Number.isSafeInteger(line) || line < 0) return `${key}: line ${line} is not a line number`;
       if (!Number.isSafeInteger(hits) || hits < 0) return `${key}:${line}: hits ${hits} is not a count`;
       if (line > max) return `${key}: line ${line} is beyond every number in the report`;
-      if (hits > 0 && shown !== null && !shown.has(line)) return `${key}:${line} covered, but the report never shows it so`;
+      if (hits > 0 && shown !== null && !shown.has(line))
+        return `${key}:${line} covered, but the report never shows it so`;
     }
   }
   return null;
@@ -116,17 +132,22 @@ type Segment = [number, number, number, boolean, boolean, boolean?];
 function llvmProblem(r: ReadReport, bytes: Buffer): string | null {
   const doc = JSON.parse(bytes.toString('utf8')) as { data: { files: { filename: string; segments: Segment[] }[] }[] };
   const byKey = new Map<string, Segment[][]>();
-  for (const unit of doc.data) for (const f of unit.files) {
-    const key = normaliseReportPath(f.filename).key;
-    byKey.set(key, [...(byKey.get(key) ?? []), f.segments]);
-  }
+  for (const unit of doc.data)
+    for (const f of unit.files) {
+      const key = normaliseReportPath(f.filename).key;
+      byKey.set(key, [...(byKey.get(key) ?? []), f.segments]);
+    }
   for (const [key, f] of r.data.files) {
     for (const [line, hits] of f.lines) {
       if (hits === 0) continue;
       const justified = (byKey.get(key) ?? []).some((segs) =>
-        segs.some((s) => (s[0] === line && s[3] && s[4] && s[5] !== true && s[2] === hits) || (s[0] < line && s[3] && s[2] === hits)),
+        segs.some(
+          (s) =>
+            (s[0] === line && s[3] && s[4] && s[5] !== true && s[2] === hits) || (s[0] < line && s[3] && s[2] === hits),
+        ),
       );
-      if (!justified) return `${key}:${line} read with ${hits} hits, which no region starting on the line (gap regions excluded) or before it has`;
+      if (!justified)
+        return `${key}:${line} read with ${hits} hits, which no region starting on the line (gap regions excluded) or before it has`;
     }
   }
   return null;
@@ -142,7 +163,9 @@ function coverageReader(format: CoverageFormat, runs: number): ReaderSpec {
     fileName: `coverage.${format}`,
     read: (f) => readReport(f, format, () => true),
     refusal: inputRefusal,
-    result: (value, _f, bytes) => reportProblem(value as ReadReport, format, bytes) ?? (format === 'llvm' ? llvmProblem(value as ReadReport, bytes) : null),
+    result: (value, _f, bytes) =>
+      reportProblem(value as ReadReport, format, bytes) ??
+      (format === 'llvm' ? llvmProblem(value as ReadReport, bytes) : null),
   };
 }
 
@@ -183,7 +206,16 @@ export const measureReader: ReaderSpec = {
     const { promises: fs } = await import('node:fs');
     const diff = `${f}.diff`;
     await fs.writeFile(diff, MEASURE_DIFF.bytes);
-    return runDiffcov({ diff, coverage: [f], format: 'auto', root: '/repo', source: 'computed', ratio: null, policy: null, tool: { name: 'ag-diffcov', version: '0.0.0' } });
+    return runDiffcov({
+      diff,
+      coverage: [f],
+      format: 'auto',
+      root: '/repo',
+      source: 'computed',
+      ratio: null,
+      policy: null,
+      tool: { name: 'ag-diffcov', version: '0.0.0' },
+    });
   },
   refusal: inputRefusal,
   result: (value) => {
@@ -192,12 +224,14 @@ export const measureReader: ReaderSpec = {
     if (p !== null) return p;
     const { measured, covered, uncovered } = a.totals;
     if (covered + uncovered !== measured) return `totals ${covered} + ${uncovered} ≠ ${measured}`;
-    if (measured > 0 && a.diff_coverage_ratio !== covered / measured) return `ratio ${a.diff_coverage_ratio} is not ${covered}/${measured}`;
+    if (measured > 0 && a.diff_coverage_ratio !== covered / measured)
+      return `ratio ${a.diff_coverage_ratio} is not ${covered}/${measured}`;
     if (measured === 0 && a.diff_coverage_ratio !== null) return `ratio ${a.diff_coverage_ratio} with nothing measured`;
     const added = new Set([8, 9, 10, 11, 12, 13, 14]);
     for (const f of a.files) {
       if (f.path !== 'src/cart.js') return `a file the diff does not count: ${f.path}`;
-      for (const [s, e] of f.covered) for (let l = s; l <= e; l++) if (!added.has(l)) return `covered line ${l} is not an added line`;
+      for (const [s, e] of f.covered)
+        for (let l = s; l <= e; l++) if (!added.has(l)) return `covered line ${l} is not an added line`;
     }
     return null;
   },

@@ -28,7 +28,11 @@ const scratch = mkdtempSync(path.join(tmpdir(), 'ag-pack-'));
 test.after.always(() => rmSync(scratch, { recursive: true, force: true }));
 
 function npm(args: string[], cwd: string): string {
-  return execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
+  return execFileSync('npm', args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
 }
 
 test.serial('every package packs, installs into a fresh project, and its bin runs via npx --no-install', (t) => {
@@ -42,7 +46,14 @@ test.serial('every package packs, installs into a fresh project, and its bin run
   mkdirSync(project);
   writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'fresh-project', private: true }));
   npm(
-    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...packed.map((f) => path.join(tarballs, f))],
+    [
+      'install',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+      ...packed.map((f) => path.join(tarballs, f)),
+    ],
     project,
   );
 

@@ -72,7 +72,11 @@ export const OracleArtefact = v.strictObject({
    * null) the documented defaults, when the baseline has no policy file. Evidence written
    * before `source` existed always names a file.
    */
-  policy: v.strictObject({ source: v.optional(v.picklist(['file', 'default'])), path: v.nullable(v.string()), sha256: v.nullable(Sha256) }),
+  policy: v.strictObject({
+    source: v.optional(v.picklist(['file', 'default'])),
+    path: v.nullable(v.string()),
+    sha256: v.nullable(Sha256),
+  }),
   oracle_touched: v.array(ProtectedHit),
   fixtures: v.array(FixtureDigest),
   freeze: v.strictObject({

@@ -44,7 +44,10 @@ export const PolicyFile = v.strictObject({
         not_code: v.optional(v.array(Glob)),
         replace: v.optional(v.array(ReplaceableClass)),
       }),
-      v.check((f) => (f.replace ?? []).every((c) => f[c] !== undefined), '"files.replace" names a class whose globs the policy does not give'),
+      v.check(
+        (f) => (f.replace ?? []).every((c) => f[c] !== undefined),
+        '"files.replace" names a class whose globs the policy does not give',
+      ),
     ),
   ),
 });
@@ -106,6 +109,10 @@ export function resolvePolicy(file: PolicyFile | null): Policy {
       freeze: file.oracle?.freeze ?? null,
       golden: file.oracle?.golden ?? [],
     },
-    files: { test: file.files?.test ?? null, not_code: file.files?.not_code ?? null, replace: [...new Set(file.files?.replace ?? [])].sort() },
+    files: {
+      test: file.files?.test ?? null,
+      not_code: file.files?.not_code ?? null,
+      replace: [...new Set(file.files?.replace ?? [])].sort(),
+    },
   };
 }

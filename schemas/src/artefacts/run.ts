@@ -135,7 +135,13 @@ export const FlakyTest = v.strictObject({
   id: v.pipe(v.string(), v.minLength(1)),
   command: v.string(),
   /** Every sighting of the test in that command's executions that ran to a verdict. */
-  runs: v.array(v.strictObject({ side: v.picklist(['baseline', 'patch']), round: v.pipe(Count, v.minValue(1)), outcome: TestOutcome })),
+  runs: v.array(
+    v.strictObject({
+      side: v.picklist(['baseline', 'patch']),
+      round: v.pipe(Count, v.minValue(1)),
+      outcome: TestOutcome,
+    }),
+  ),
 });
 
 /** One acceptance criterion and whether its tests moved as its kind requires. */
@@ -163,11 +169,19 @@ export const WriteWatch = v.strictObject({
   /** Directories that could not be watched meaningfully, and why (a world-writable evidence directory). */
   unwatched: v.array(v.strictObject({ role: WatchRole, path: v.string(), why: v.string() })),
   /** What changed in a watched directory while the tests ran; `sha256` of what is there now, for a regular file. */
-  outside_changes: v.array(v.strictObject({ role: WatchRole, path: v.string(), change: Change, sha256: v.nullable(v.string()) })),
+  outside_changes: v.array(
+    v.strictObject({ role: WatchRole, path: v.string(), change: Change, sha256: v.nullable(v.string()) }),
+  ),
   outside_changes_total: Count,
   /** What changed in a run's copy after its process group was killed and its report read. */
   late_changes: v.array(
-    v.strictObject({ side: v.picklist(['baseline', 'patch']), round: v.pipe(Count, v.minValue(1)), command: v.string(), path: v.string(), change: Change }),
+    v.strictObject({
+      side: v.picklist(['baseline', 'patch']),
+      round: v.pipe(Count, v.minValue(1)),
+      command: v.string(),
+      path: v.string(),
+      change: Change,
+    }),
   ),
   late_changes_total: Count,
 });
@@ -180,11 +194,22 @@ export const WriteWatch = v.strictObject({
 export const TrustedTests = v.strictObject({
   command: v.string(),
   /** The files taken from the baseline, on their baseline path; `renamed_to`: the patch's new path (removed from the trusted tree). */
-  files: v.array(v.strictObject({ path: v.string(), change: v.picklist(['modified', 'deleted', 'renamed']), renamed_to: v.nullable(v.string()) })),
+  files: v.array(
+    v.strictObject({
+      path: v.string(),
+      change: v.picklist(['modified', 'deleted', 'renamed']),
+      renamed_to: v.nullable(v.string()),
+    }),
+  ),
   /** The trusted execution (side `patch`), or null when no full-suite command ran. */
   execution: v.nullable(Execution),
   /** Baseline tests that passed on every baseline execution and did not pass in the trusted execution. */
-  failed: v.array(v.strictObject({ id: v.pipe(v.string(), v.minLength(1)), outcome: v.picklist(['failed', 'error', 'skipped', 'todo', 'xfail', 'absent']) })),
+  failed: v.array(
+    v.strictObject({
+      id: v.pipe(v.string(), v.minLength(1)),
+      outcome: v.picklist(['failed', 'error', 'skipped', 'todo', 'xfail', 'absent']),
+    }),
+  ),
 });
 
 /** The run artefact. */

@@ -79,7 +79,11 @@ export const VerdictArtefact = v.strictObject({
   evidence: v.array(EvidenceRef),
   /** Requirements switched off (a floor of 0, a mutation budget of 0, a kind not required). */
   disabled: v.array(v.string()),
-  policy: v.strictObject({ source: v.picklist(['default', 'file']), path: v.nullable(v.string()), sha256: v.nullable(Sha256) }),
+  policy: v.strictObject({
+    source: v.picklist(['default', 'file']),
+    path: v.nullable(v.string()),
+    sha256: v.nullable(Sha256),
+  }),
 });
 
 export type VerdictArtefact = v.InferOutput<typeof VerdictArtefact>;

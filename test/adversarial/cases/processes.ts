@@ -49,13 +49,56 @@ export const PROCESSES: readonly AdversarialCase[] = [
     verdict: 'REJECT',
     code: 'CLAIM_FAILED',
   },
-  { id: 'E53', what: 'a test that hangs past the timeout', env: { AG_TIMEOUT: '2' }, patch: { 'test/hang.test.js': newTest("test('hangs', async () => {\n  await new Promise((resolve) => setTimeout(resolve, 6000));\n});") }, verdict: 'REJECT', code: 'CLAIM_FAILED' },
+  {
+    id: 'E53',
+    what: 'a test that hangs past the timeout',
+    env: { AG_TIMEOUT: '2' },
+    patch: {
+      'test/hang.test.js': newTest(
+        "test('hangs', async () => {\n  await new Promise((resolve) => setTimeout(resolve, 6000));\n});",
+      ),
+    },
+    verdict: 'REJECT',
+    code: 'CLAIM_FAILED',
+  },
   // The baseline passes the command within the limit and the patch hangs in every round: a hang (REJECT).
-  { id: 'E54', what: 'a hanging test that ignores SIGTERM', env: { AG_TIMEOUT: '2' }, patch: { 'test/hang.test.js': newTest("process.on('SIGTERM', () => {});\n\ntest('hangs', async () => {\n  await new Promise((resolve) => setTimeout(resolve, 6000));\n});") }, verdict: 'REJECT', code: 'CLAIM_FAILED' },
+  {
+    id: 'E54',
+    what: 'a hanging test that ignores SIGTERM',
+    env: { AG_TIMEOUT: '2' },
+    patch: {
+      'test/hang.test.js': newTest(
+        "process.on('SIGTERM', () => {});\n\ntest('hangs', async () => {\n  await new Promise((resolve) => setTimeout(resolve, 6000));\n});",
+      ),
+    },
+    verdict: 'REJECT',
+    code: 'CLAIM_FAILED',
+  },
   // The run killed at the cap reported none of the baseline's tests: lost (REJECT), and the claim unverified.
-  { id: 'E55', what: 'an output flood past the capture cap', patch: { 'test/flood.test.js': newTest("test('floods', () => {\n  const line = 'x'.repeat(1023) + '\\n';\n  for (let i = 0; i < 12 * 1024; i++) process.stdout.write(line);\n});") }, verdict: 'HOLD', code: 'CLAIM_UNVERIFIED' },
+  {
+    id: 'E55',
+    what: 'an output flood past the capture cap',
+    patch: {
+      'test/flood.test.js': newTest(
+        "test('floods', () => {\n  const line = 'x'.repeat(1023) + '\\n';\n  for (let i = 0; i < 12 * 1024; i++) process.stdout.write(line);\n});",
+      ),
+    },
+    verdict: 'HOLD',
+    code: 'CLAIM_UNVERIFIED',
+  },
   // node --test reports a test file killed by SIGXFSZ as a failed test: a FAIL, not UNRUNNABLE.
-  { id: 'E56', what: 'a test writes a file past the size limit', patch: { 'test/fill.test.js': newTest("test('fills the disk', () => {\n  const chunk = Buffer.alloc(1 << 20, 120);\n  const fd = openSync('big.bin', 'w');\n  for (let i = 0; i < 300; i++) writeSync(fd, chunk);\n  closeSync(fd);\n  unlinkSync('big.bin');\n});", "import { closeSync, openSync, unlinkSync, writeSync } from 'node:fs';\n") }, verdict: 'REJECT', code: 'CLAIM_FAILED' },
+  {
+    id: 'E56',
+    what: 'a test writes a file past the size limit',
+    patch: {
+      'test/fill.test.js': newTest(
+        "test('fills the disk', () => {\n  const chunk = Buffer.alloc(1 << 20, 120);\n  const fd = openSync('big.bin', 'w');\n  for (let i = 0; i < 300; i++) writeSync(fd, chunk);\n  closeSync(fd);\n  unlinkSync('big.bin');\n});",
+        "import { closeSync, openSync, unlinkSync, writeSync } from 'node:fs';\n",
+      ),
+    },
+    verdict: 'REJECT',
+    code: 'CLAIM_FAILED',
+  },
   {
     // As root, ag-run gives every execution a fresh uid with RLIMIT_NPROC (128 here) and stops
     // it at 3/4 of the limit: both patch runs are rlimit_nproc, and the tests of a run the gate
@@ -65,11 +108,18 @@ export const PROCESSES: readonly AdversarialCase[] = [
     id: 'E57',
     what: 'a process explosion inside a test',
     env: { AG_TIMEOUT: '10', AG_MAX_PROCESSES: '128' },
-    patch: (ctx) => ({ 'test/bomb.test.js': newTest(`test('spawns', () => {\n  spawnSync('bash', ['-c', 'for i in $(seq 1000); do sleep ${sleepTag(ctx.nonce)} & done; wait']);\n});`, "import { spawnSync } from 'node:child_process';\n") }),
+    patch: (ctx) => ({
+      'test/bomb.test.js': newTest(
+        `test('spawns', () => {\n  spawnSync('bash', ['-c', 'for i in $(seq 1000); do sleep ${sleepTag(ctx.nonce)} & done; wait']);\n});`,
+        "import { spawnSync } from 'node:child_process';\n",
+      ),
+    }),
     verdict: 'HOLD',
     code: 'CLAIM_UNVERIFIED',
     check: (ctx, r) => {
-      const run = JSON.parse(readFileSync(path.join(r.out, 'run.json'), 'utf8')) as { claims: { patch: { kind: string }[] }[] };
+      const run = JSON.parse(readFileSync(path.join(r.out, 'run.json'), 'utf8')) as {
+        claims: { patch: { kind: string }[] }[];
+      };
       const kinds = run.claims.flatMap((c) => c.patch.map((e) => e.kind));
       const want = asRoot ? 'rlimit_nproc' : 'timeout';
       if (!kinds.includes(want)) return `expected a ${want} execution, got ${kinds.join(', ')}`;
@@ -77,12 +127,29 @@ export const PROCESSES: readonly AdversarialCase[] = [
       return left > 0 ? `${left} of the bomb's processes outlived the run` : null;
     },
   },
-  { id: 'E58', what: 'a CPU-burning test past the timeout', env: { AG_TIMEOUT: '2' }, patch: { 'test/burn.test.js': newTest("test('burns', () => {\n  const end = Date.now() + 5000;\n  while (Date.now() < end);\n});") }, verdict: 'HOLD', code: 'CLAIM_UNVERIFIED' },
+  {
+    id: 'E58',
+    what: 'a CPU-burning test past the timeout',
+    env: { AG_TIMEOUT: '2' },
+    patch: {
+      'test/burn.test.js': newTest(
+        "test('burns', () => {\n  const end = Date.now() + 5000;\n  while (Date.now() < end);\n});",
+      ),
+    },
+    verdict: 'HOLD',
+    code: 'CLAIM_UNVERIFIED',
+  },
   {
     id: 'E59',
     what: 'the source freezes Date.now so a timing test passes on slow code',
-    base: { 'test/speed.test.js': "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { total } from '../src/cart.js';\n\ntest('total is fast', () => {\n  const start = Date.now();\n  total([1, 2, 3]);\n  assert.ok(Date.now() - start < 50);\n});\n" },
-    patch: { 'src/cart.js': "export function add(a, b) {\n  return a + b;\n}\n\nconst realNow = Date.now;\nDate.now = () => 0;\n\nexport function total(prices) {\n  const end = realNow() + 100;\n  while (realNow() < end);\n  return prices.reduce(add, 0);\n}\n" },
+    base: {
+      'test/speed.test.js':
+        "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { total } from '../src/cart.js';\n\ntest('total is fast', () => {\n  const start = Date.now();\n  total([1, 2, 3]);\n  assert.ok(Date.now() - start < 50);\n});\n",
+    },
+    patch: {
+      'src/cart.js':
+        'export function add(a, b) {\n  return a + b;\n}\n\nconst realNow = Date.now;\nDate.now = () => 0;\n\nexport function total(prices) {\n  const end = realNow() + 100;\n  while (realNow() < end);\n  return prices.reduce(add, 0);\n}\n',
+    },
     verdict: 'HOLD',
     code: 'STRENGTH_BELOW_FLOOR',
   },

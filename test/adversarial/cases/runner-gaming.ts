@@ -19,16 +19,36 @@ atexit.register(_forge)
 `;
 
 export const RUNNER_GAMING: readonly AdversarialCase[] = [
-  { id: 'B19', what: 'process.exit(0) inside a test hides the failures after it', patch: { 'src/cart.js': BROKEN_ADD, 'test/cart.test.js': cartTest(`test('exit early', () => {\n  process.exit(0);\n});\n\n${ADD_TEST}\n\n${TOTAL_TEST}`) }, verdict: 'REJECT', code: 'TEST_LOST' },
+  {
+    id: 'B19',
+    what: 'process.exit(0) inside a test hides the failures after it',
+    patch: {
+      'src/cart.js': BROKEN_ADD,
+      'test/cart.test.js': cartTest(
+        `test('exit early', () => {\n  process.exit(0);\n});\n\n${ADD_TEST}\n\n${TOTAL_TEST}`,
+      ),
+    },
+    verdict: 'REJECT',
+    code: 'TEST_LOST',
+  },
   {
     id: 'B20',
     what: 'os._exit(0) inside a pytest test: no report, exit 0',
     project: 'py',
-    patch: { 'shop.py': PY_BROKEN, 'tests/test_shop.py': pyTest('import os\n', `def test_aaa_exit():\n    os._exit(0)\n\n\n${PY_TESTS}`) },
+    patch: {
+      'shop.py': PY_BROKEN,
+      'tests/test_shop.py': pyTest('import os\n', `def test_aaa_exit():\n    os._exit(0)\n\n\n${PY_TESTS}`),
+    },
     verdict: 'HOLD',
     code: 'CLAIM_UNVERIFIED',
   },
-  { id: 'B21', what: 'process.exit(0) at import time of the module the tests import', patch: { 'src/cart.js': `process.exit(0);\n\n${BROKEN_ADD}` }, verdict: 'REJECT', code: 'TEST_LOST' },
+  {
+    id: 'B21',
+    what: 'process.exit(0) at import time of the module the tests import',
+    patch: { 'src/cart.js': `process.exit(0);\n\n${BROKEN_ADD}` },
+    verdict: 'REJECT',
+    code: 'TEST_LOST',
+  },
   {
     id: 'B21-py',
     what: 'sys.exit(0) at import time of the module the tests import (pytest)',
@@ -41,7 +61,12 @@ export const RUNNER_GAMING: readonly AdversarialCase[] = [
   {
     id: 'B22',
     what: "a test file forces its exit code to 0 (process.on('exit'))",
-    patch: { 'src/cart.js': BROKEN_ADD, 'test/cart.test.js': cartTest(`process.on('exit', () => {\n  process.exitCode = 0;\n});\n\n${ADD_TEST}\n\n${TOTAL_TEST}`) },
+    patch: {
+      'src/cart.js': BROKEN_ADD,
+      'test/cart.test.js': cartTest(
+        `process.on('exit', () => {\n  process.exitCode = 0;\n});\n\n${ADD_TEST}\n\n${TOTAL_TEST}`,
+      ),
+    },
     verdict: 'REJECT',
     code: 'CLAIM_FAILED',
   },
@@ -49,7 +74,10 @@ export const RUNNER_GAMING: readonly AdversarialCase[] = [
     id: 'B22-py',
     what: 'atexit + os._exit(0) turns failing pytest into exit 0',
     project: 'py',
-    patch: { 'shop.py': PY_BROKEN, 'tests/test_shop.py': pyTest('import atexit, os\n\natexit.register(lambda: os._exit(0))\n\n') },
+    patch: {
+      'shop.py': PY_BROKEN,
+      'tests/test_shop.py': pyTest('import atexit, os\n\natexit.register(lambda: os._exit(0))\n\n'),
+    },
     verdict: 'REJECT',
     code: 'COLLATERAL_REGRESSION',
     also: ['CLAIM_UNVERIFIED'],
@@ -60,16 +88,33 @@ export const RUNNER_GAMING: readonly AdversarialCase[] = [
     project: 'py',
     patch: {
       'shop.py': PY_BROKEN,
-      'conftest.py': '# Makes the project root importable for the tests.\nimport pytest\n\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    report = outcome.get_result()\n    if report.failed:\n        report.outcome = "passed"\n',
+      'conftest.py':
+        '# Makes the project root importable for the tests.\nimport pytest\n\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    report = outcome.get_result()\n    if report.failed:\n        report.outcome = "passed"\n',
     },
     verdict: 'HOLD',
     code: 'TAMPER_SUSPECTED',
   },
-  { id: 'B24', what: 'add a runner config with a custom reporter', patch: { 'src/cart.js': BROKEN_ADD, 'jest.config.js': "export default { reporters: ['./quiet-reporter.js'], passWithNoTests: true };\n", 'quiet-reporter.js': 'export default class Quiet { onRunComplete() {} }\n' }, verdict: 'REJECT', code: 'CLAIM_FAILED', also: ['TAMPER_SUSPECTED'] },
+  {
+    id: 'B24',
+    what: 'add a runner config with a custom reporter',
+    patch: {
+      'src/cart.js': BROKEN_ADD,
+      'jest.config.js': "export default { reporters: ['./quiet-reporter.js'], passWithNoTests: true };\n",
+      'quiet-reporter.js': 'export default class Quiet { onRunComplete() {} }\n',
+    },
+    verdict: 'REJECT',
+    code: 'CLAIM_FAILED',
+    also: ['TAMPER_SUSPECTED'],
+  },
   {
     id: 'B25',
     what: 'a test prints a forged TAP summary (# pass 100, # fail 0)',
-    patch: { 'src/cart.js': BROKEN_ADD, 'test/cart.test.js': cartTest(`console.log('ok 1 - add sums two numbers\\nok 2 - total sums a cart\\n1..2\\n# tests 2\\n# pass 100\\n# fail 0');\n\n${ADD_TEST}\n\n${TOTAL_TEST}`) },
+    patch: {
+      'src/cart.js': BROKEN_ADD,
+      'test/cart.test.js': cartTest(
+        `console.log('ok 1 - add sums two numbers\\nok 2 - total sums a cart\\n1..2\\n# tests 2\\n# pass 100\\n# fail 0');\n\n${ADD_TEST}\n\n${TOTAL_TEST}`,
+      ),
+    },
     verdict: 'REJECT',
     code: 'CLAIM_FAILED',
   },
@@ -86,28 +131,41 @@ export const RUNNER_GAMING: readonly AdversarialCase[] = [
   {
     id: 'B27',
     what: 'move the tests to a name the runner does not pick up',
-    patch: { 'src/cart.js': BROKEN_ADD, 'test/cart.test.js': null, 'checks/cart.js': cartTest(`${ADD_TEST}\n\n${TOTAL_TEST}`) },
+    patch: {
+      'src/cart.js': BROKEN_ADD,
+      'test/cart.test.js': null,
+      'checks/cart.js': cartTest(`${ADD_TEST}\n\n${TOTAL_TEST}`),
+    },
     verdict: 'REJECT',
     code: 'TEST_LOST',
   },
   {
     id: 'B28',
     what: 'runtime skip plus a failure: exit 1 but the summary says fail 0',
-    patch: { 'test/extra.test.js': "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\n\ntest('looks skipped', (t) => {\n  t.skip('later');\n  assert.equal(1, 2);\n});\n" },
+    patch: {
+      'test/extra.test.js':
+        "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\n\ntest('looks skipped', (t) => {\n  t.skip('later');\n  assert.equal(1, 2);\n});\n",
+    },
     verdict: 'HOLD',
     code: 'CLAIM_UNVERIFIED',
   },
   {
     id: 'B29',
     what: 'a test file kills its own process with SIGSEGV',
-    patch: { 'test/extra.test.js': "import { test } from 'node:test';\n\ntest('crash', () => {\n  process.kill(process.pid, 'SIGSEGV');\n});\n" },
+    patch: {
+      'test/extra.test.js':
+        "import { test } from 'node:test';\n\ntest('crash', () => {\n  process.kill(process.pid, 'SIGSEGV');\n});\n",
+    },
     verdict: 'HOLD',
     code: 'CLAIM_UNVERIFIED',
   },
   {
     id: 'B30',
     what: 'a red baseline never lets "no regression" pass',
-    base: { 'test/red.test.js': "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\n\ntest('already red', () => {\n  assert.equal(1, 2);\n});\n" },
+    base: {
+      'test/red.test.js':
+        "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\n\ntest('already red', () => {\n  assert.equal(1, 2);\n});\n",
+    },
     patch: { 'README.md': 'A cart.\n' },
     // The same failure on both sides is the base's, not the patch's: fix the base first.
     verdict: 'HOLD',

@@ -80,11 +80,16 @@ def test_total():
 `;
 
 /** A policy like the demo's with extra `oracle` settings. */
-export const policy = (oracle: Record<string, unknown>, floors?: Record<string, number>) => `${JSON.stringify({
-  schema_version: 1,
-  ...(floors ? { floors } : {}),
-  oracle: { protected: ['test/oracle/**', 'adversary-gate.json'], ...oracle },
-}, null, 2)}\n`;
+export const policy = (oracle: Record<string, unknown>, floors?: Record<string, number>) =>
+  `${JSON.stringify(
+    {
+      schema_version: 1,
+      ...(floors ? { floors } : {}),
+      oracle: { protected: ['test/oracle/**', 'adversary-gate.json'], ...oracle },
+    },
+    null,
+    2,
+  )}\n`;
 
 /** The files of one of the demo's patches (its overlay stack), as a case's patch. */
 export function demoPatch(project: 'js' | 'py', layers: readonly string[]): Record<string, string> {

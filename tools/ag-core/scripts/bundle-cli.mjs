@@ -41,5 +41,7 @@ await build({
   logLevel: 'warning',
   legalComments: 'none',
   // CommonJS dependencies call require() on node built-ins.
-  banner: { js: "import { createRequire as __agCreateRequire } from 'node:module'; const require = __agCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __agCreateRequire } from 'node:module'; const require = __agCreateRequire(import.meta.url);",
+  },
 });

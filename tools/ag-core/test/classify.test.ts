@@ -5,23 +5,53 @@ import path from 'node:path';
 import { classGlobs, classifyPath, classifyTree, DEFAULT_TEST_GLOBS, makeClassifier } from '../src/index.js';
 
 test('test files by JS/TS and Python conventions', (t) => {
-  for (const p of ['test/a.js', 'src/__tests__/x.ts', 'pkg/foo.test.ts', 'a/b.spec.mjs', 'tests/test_x.py', 'test_x.py', 'x_test.py', 'conftest.py']) {
+  for (const p of [
+    'test/a.js',
+    'src/__tests__/x.ts',
+    'pkg/foo.test.ts',
+    'a/b.spec.mjs',
+    'tests/test_x.py',
+    'test_x.py',
+    'x_test.py',
+    'conftest.py',
+  ]) {
     t.is(classifyPath(p), 'test', p);
   }
 });
 
 test('docs, images, lock files and data are not code', (t) => {
-  for (const p of ['README.md', 'docs/guide.rst', 'logo.png', 'package-lock.json', 'data/x.csv', 'LICENSE', '.gitignore', 'types.pyi', 'src/index.d.ts']) {
+  for (const p of [
+    'README.md',
+    'docs/guide.rst',
+    'logo.png',
+    'package-lock.json',
+    'data/x.csv',
+    'LICENSE',
+    '.gitignore',
+    'types.pyi',
+    'src/index.d.ts',
+  ]) {
     t.is(classifyPath(p), 'not_code', p);
   }
 });
 
 test('anything unrecognised counts as source', (t) => {
-  for (const p of ['src/a.js', 'calc.py', 'schema.sql', 'vec.cpp', 'Makefile', 'lib/x.vue', 'src/types.ts']) t.is(classifyPath(p), 'source', p);
+  for (const p of ['src/a.js', 'calc.py', 'schema.sql', 'vec.cpp', 'Makefile', 'lib/x.vue', 'src/types.ts'])
+    t.is(classifyPath(p), 'source', p);
 });
 
-test('root-level test files by the runners\' own conventions are tests', (t) => {
-  for (const p of ['test.js', 'test.mjs', 'test-parse.js', 'lib/test.ts', 'pkg/test-x.cjs', 'a.test.js', 'x_test.py', '__snapshots__/a.test.js.snap', 'test.js.snap']) {
+test("root-level test files by the runners' own conventions are tests", (t) => {
+  for (const p of [
+    'test.js',
+    'test.mjs',
+    'test-parse.js',
+    'lib/test.ts',
+    'pkg/test-x.cjs',
+    'a.test.js',
+    'x_test.py',
+    '__snapshots__/a.test.js.snap',
+    'test.js.snap',
+  ]) {
     t.is(classifyPath(p), 'test', p);
   }
   // the control beside them: names that only contain "test" stay source or data
@@ -29,7 +59,7 @@ test('root-level test files by the runners\' own conventions are tests', (t) => 
   t.is(classifyPath('test-data.json'), 'not_code');
 });
 
-test('the policy\'s globs extend the defaults', (t) => {
+test("the policy's globs extend the defaults", (t) => {
   const classify = makeClassifier({ test: ['checks/**'] });
   t.is(classify('checks/a.js'), 'test');
   t.is(classify('test/a.js'), 'test', 'a default still applies');
@@ -39,7 +69,7 @@ test('the policy\'s globs extend the defaults', (t) => {
   t.is(notCode('README.md'), 'not_code', 'a default still applies');
 });
 
-test('a class listed in replace uses the policy\'s globs alone', (t) => {
+test("a class listed in replace uses the policy's globs alone", (t) => {
   const classify = makeClassifier({ test: ['checks/**'], replace: ['test'] });
   t.is(classify('checks/a.js'), 'test');
   t.is(classify('test/a.js'), 'source');
@@ -53,7 +83,11 @@ test('classGlobs lists what a class is matched with', (t) => {
   t.deepEqual(classGlobs({}, 'test'), [...DEFAULT_TEST_GLOBS]);
   t.deepEqual(classGlobs({ test: ['x/**'] }, 'test'), [...DEFAULT_TEST_GLOBS, 'x/**']);
   t.deepEqual(classGlobs({ test: ['x/**'], replace: ['test'] }, 'test'), ['x/**']);
-  t.deepEqual(classGlobs({ replace: ['test'] }, 'test'), [...DEFAULT_TEST_GLOBS], 'replace without globs keeps the defaults');
+  t.deepEqual(
+    classGlobs({ replace: ['test'] }, 'test'),
+    [...DEFAULT_TEST_GLOBS],
+    'replace without globs keeps the defaults',
+  );
 });
 
 // What is a test is what the runner runs: test-named files that source imports are source.
@@ -81,11 +115,14 @@ test('a test-named file that source imports is source (JS relative imports, re-e
     'test/helpers/only-tests.js': 'export const fixture = 1;\n',
   });
   const { classify, promoted } = classifyTree(tree);
-  t.deepEqual(promoted.map((p) => [p.path, p.imported_by]), [
-    ['src/ab-test.js', 'src/index.js'],
-    ['src/weights-test.js', 'src/ab-test.js'],
-    ['test/helpers/shared.js', 'src/index.js'],
-  ]);
+  t.deepEqual(
+    promoted.map((p) => [p.path, p.imported_by]),
+    [
+      ['src/ab-test.js', 'src/index.js'],
+      ['src/weights-test.js', 'src/ab-test.js'],
+      ['test/helpers/shared.js', 'src/index.js'],
+    ],
+  );
   t.is(classify('src/ab-test.js'), 'source');
   t.is(classify('src/weights-test.js'), 'source', 'transitively');
   // the controls: a test that imports a helper leaves both tests; the test itself stays a test
@@ -101,14 +138,25 @@ test('the files tests import are listed, so a table both source and tests import
     'src/index.ts': 'export const parse = () => 1;\n',
   });
   const r = classifyTree(tree);
-  t.deepEqual(r.promoted.map((p) => p.path), ['src/cases.spec.ts']);
+  t.deepEqual(
+    r.promoted.map((p) => p.path),
+    ['src/cases.spec.ts'],
+  );
   t.deepEqual(r.imported_by_tests, ['src/cases.spec.ts', 'src/index.ts']);
 });
 
 test('TypeScript specifiers written with .js resolve to the .ts file; index files resolve', (t) => {
-  const tree = tmpTree({ 'src/index.ts': "import { a } from './util-test.js';\nimport { b } from './fixtures';\n", 'src/util-test.ts': 'export const a = 1;\n', 'src/fixtures/index.ts': 'export const b = 1;\n', 'src/__tests__/index.ts': '' });
+  const tree = tmpTree({
+    'src/index.ts': "import { a } from './util-test.js';\nimport { b } from './fixtures';\n",
+    'src/util-test.ts': 'export const a = 1;\n',
+    'src/fixtures/index.ts': 'export const b = 1;\n',
+    'src/__tests__/index.ts': '',
+  });
   const { promoted } = classifyTree(tree, { test: ['src/fixtures/**'] });
-  t.deepEqual(promoted.map((p) => p.path), ['src/fixtures/index.ts', 'src/util-test.ts']);
+  t.deepEqual(
+    promoted.map((p) => p.path),
+    ['src/fixtures/index.ts', 'src/util-test.ts'],
+  );
 });
 
 test('Python: relative and package imports of a test-named module from source make it source', (t) => {
@@ -124,10 +172,17 @@ test('Python: relative and package imports of a test-named module from source ma
   });
   const { promoted } = classifyTree(tree);
   // importing a package runs its __init__.py too: that is source's code now
-  t.deepEqual(promoted.map((p) => p.path), ['pkg/test_data.py', 'tests/__init__.py', 'tests/golden_test.py', 'tests/helpers.py']);
+  t.deepEqual(
+    promoted.map((p) => p.path),
+    ['pkg/test_data.py', 'tests/__init__.py', 'tests/golden_test.py', 'tests/helpers.py'],
+  );
 });
 
 test('imports that leave the tree, bare package names and commented-out text promote nothing', (t) => {
-  const tree = tmpTree({ 'src/a.js': "import x from 'ava';\nimport y from '../../outside-test.js';\n", 'src/b.py': 'import pytest\n', 'test.js': '' });
+  const tree = tmpTree({
+    'src/a.js': "import x from 'ava';\nimport y from '../../outside-test.js';\n",
+    'src/b.py': 'import pytest\n',
+    'test.js': '',
+  });
   t.deepEqual(classifyTree(tree).promoted, []);
 });

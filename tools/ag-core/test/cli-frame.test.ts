@@ -7,7 +7,22 @@ import { lstatSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileS
 import path from 'node:path';
 import { defineCommand, type ArgsDef } from 'citty';
 import { canonicalJson, InvalidArtefactError, writeAtomic } from '@adversary-gate/schemas';
-import { choiceArg, choiceFlag, directoryFlag, EXIT, intArg, numberArg, outputFlag, positionalWords, requiredArg, runCli, sharedArgs, UsageError, variadicPositional, type CliSpec } from '../src/index.js';
+import {
+  choiceArg,
+  choiceFlag,
+  directoryFlag,
+  EXIT,
+  intArg,
+  numberArg,
+  outputFlag,
+  positionalWords,
+  requiredArg,
+  runCli,
+  sharedArgs,
+  UsageError,
+  variadicPositional,
+  type CliSpec,
+} from '../src/index.js';
 import { scratch } from './scratch.js';
 
 const tmp = () => mkdtempSync(path.join(scratch, 'ag-frame-'));
@@ -40,8 +55,16 @@ function tool(seen: { ran: number }, extra: Partial<CliSpec> = {}): CliSpec {
       },
     }),
     subCommands: {
-      check: defineCommand({ meta: { name: 'check', description: 'Check one file.' }, args: { file: { type: 'positional', description: 'The file', required: true }, ...sharedArgs }, run: () => void seen.ran++ }),
-      merge: defineCommand({ meta: { name: 'merge', description: 'Merge files.' }, args: { files: variadicPositional('The files'), ...sharedArgs }, run: () => void seen.ran++ }),
+      check: defineCommand({
+        meta: { name: 'check', description: 'Check one file.' },
+        args: { file: { type: 'positional', description: 'The file', required: true }, ...sharedArgs },
+        run: () => void seen.ran++,
+      }),
+      merge: defineCommand({
+        meta: { name: 'merge', description: 'Merge files.' },
+        args: { files: variadicPositional('The files'), ...sharedArgs },
+        run: () => void seen.ran++,
+      }),
     },
     repeatable: ['evidence'],
     ...extra,
@@ -49,7 +72,10 @@ function tool(seen: { ran: number }, extra: Partial<CliSpec> = {}): CliSpec {
 }
 
 /** Run with stdout and stderr captured. */
-async function run(argv: string[], extra: Partial<CliSpec> = {}): Promise<{ code: number; out: string; err: string; ran: number }> {
+async function run(
+  argv: string[],
+  extra: Partial<CliSpec> = {},
+): Promise<{ code: number; out: string; err: string; ran: number }> {
   const seen = { ran: 0 };
   let out = '';
   let err = '';
@@ -66,7 +92,13 @@ async function run(argv: string[], extra: Partial<CliSpec> = {}): Promise<{ code
 }
 
 test('positionalWords reads words as citty does: a value flag takes the next word, a boolean none, all after --', (t) => {
-  t.deepEqual(positionalWords(['--diff', 'a', 'b', '--quiet', 'c', '--evidence=d', 'e', '--', '--diff', 'f'], args), ['b', 'c', 'e', '--diff', 'f']);
+  t.deepEqual(positionalWords(['--diff', 'a', 'b', '--quiet', 'c', '--evidence=d', 'e', '--', '--diff', 'f'], args), [
+    'b',
+    'c',
+    'e',
+    '--diff',
+    'f',
+  ]);
   t.deepEqual(positionalWords(['--diff', '-', '--evidence', '-1', '-'], args), ['-']);
 });
 
@@ -74,25 +106,37 @@ test.serial('stray positional words are refused, one line, exit 3, before the co
   const r = await run(['--evidence', 'a', 'b', 'c']);
   t.is(r.code, EXIT.USAGE);
   t.is(r.ran, 0);
-  t.is(r.err, 'ag-x: usage: unexpected argument "b": it takes no positional argument: every value needs its flag, and a repeatable flag is repeated for each value (see `ag-x --help`)\n');
+  t.is(
+    r.err,
+    'ag-x: usage: unexpected argument "b": it takes no positional argument: every value needs its flag, and a repeatable flag is repeated for each value (see `ag-x --help`)\n',
+  );
   t.is((await run(['--diff', 'd', '--', 'x'])).code, EXIT.USAGE, 'a word after -- is positional too');
-  t.is((await run(['check', 'one', 'two'])).err, 'ag-x: usage: unexpected argument "two": it takes FILE only (see `ag-x check --help`)\n');
+  t.is(
+    (await run(['check', 'one', 'two'])).err,
+    'ag-x: usage: unexpected argument "two": it takes FILE only (see `ag-x check --help`)\n',
+  );
 });
 
-test.serial('control: every value carried by its flag, a repeated flag, a declared positional and a variadic one run', async (t) => {
-  t.is((await run(['--evidence', 'a', '--evidence', 'b', '--diff=-', '--quiet'])).ran, 1);
-  t.is((await run(['check', 'one', '--quiet'])).ran, 1);
-  t.is((await run(['merge', 'a', 'b', 'c'])).ran, 1);
-});
+test.serial(
+  'control: every value carried by its flag, a repeated flag, a declared positional and a variadic one run',
+  async (t) => {
+    t.is((await run(['--evidence', 'a', '--evidence', 'b', '--diff=-', '--quiet'])).ran, 1);
+    t.is((await run(['check', 'one', '--quiet'])).ran, 1);
+    t.is((await run(['merge', 'a', 'b', 'c'])).ran, 1);
+  },
+);
 
 test.serial('an unknown sub-command is named as one, with the commands there are', async (t) => {
   const r = await run(['chekc', '--diff', 'd']);
   t.is(r.code, EXIT.USAGE);
   t.is(r.ran, 0);
-  t.is(r.err, 'ag-x: usage: unknown command "chekc" (the commands are check, merge; or give only flags) (see `ag-x --help`)\n');
+  t.is(
+    r.err,
+    'ag-x: usage: unknown command "chekc" (the commands are check, merge; or give only flags) (see `ag-x --help`)\n',
+  );
 });
 
-test.serial('a sub-command\'s help names the binary, and no help line ends in blanks', async (t) => {
+test.serial("a sub-command's help names the binary, and no help line ends in blanks", async (t) => {
   const r = await run(['merge', '--help']);
   t.is(r.code, EXIT.OK);
   t.regex(r.out, /^Merge files\. \(ag-x merge v1\.2\.3\)\n\nUSAGE ag-x merge \[OPTIONS\] <FILES>\n/);
@@ -111,7 +155,10 @@ test.serial('a choice flag refuses any other value, naming the choices; its read
   const mode: 'none' | 'bwrap' | undefined = choiceArg('bwrap', 'sandbox', args.sandbox);
   t.is(mode, 'bwrap');
   t.is(choiceArg(undefined, 'sandbox', args.sandbox), undefined);
-  t.throws(() => choiceArg('Bwrap', 'sandbox', args.sandbox), { instanceOf: UsageError, message: '--sandbox must be none or bwrap, got "Bwrap"' });
+  t.throws(() => choiceArg('Bwrap', 'sandbox', args.sandbox), {
+    instanceOf: UsageError,
+    message: '--sandbox must be none or bwrap, got "Bwrap"',
+  });
 });
 
 test.serial('a directory flag must name an existing directory: missing or a file is exit 3 naming it', async (t) => {
@@ -126,63 +173,98 @@ test.serial('a directory flag must name an existing directory: missing or a file
   t.is((await run(['--tree', dir])).ran, 1);
 });
 
-test.serial('an output flag into a missing directory, or at a directory, is refused before the command runs', async (t) => {
-  const dir = tmp();
-  const missing = path.join(dir, 'no', 'run.json');
-  for (const flag of ['--out', '--markdown']) {
-    const r = await run([flag, missing]);
-    t.is(r.code, EXIT.USAGE, flag);
-    t.is(r.ran, 0);
-    t.is(r.err, `ag-x: cannot write ${missing}: directory ${path.join(dir, 'no')} does not exist\n`);
-    const d = await run([`${flag}=${dir}`]);
-    t.is(d.code, EXIT.USAGE);
-    t.regex(d.err, /^ag-x: cannot write .*: is a directory; refused/);
-  }
-  t.deepEqual(readdirSync(dir), []);
-});
+test.serial(
+  'an output flag into a missing directory, or at a directory, is refused before the command runs',
+  async (t) => {
+    const dir = tmp();
+    const missing = path.join(dir, 'no', 'run.json');
+    for (const flag of ['--out', '--markdown']) {
+      const r = await run([flag, missing]);
+      t.is(r.code, EXIT.USAGE, flag);
+      t.is(r.ran, 0);
+      t.is(r.err, `ag-x: cannot write ${missing}: directory ${path.join(dir, 'no')} does not exist\n`);
+      const d = await run([`${flag}=${dir}`]);
+      t.is(d.code, EXIT.USAGE);
+      t.regex(d.err, /^ag-x: cannot write .*: is a directory; refused/);
+    }
+    t.deepEqual(readdirSync(dir), []);
+  },
+);
 
-test.serial('an output flag at a character device or FIFO-less device link runs and leaves the device a device', async (t) => {
-  const dir = tmp();
-  const dev = path.join(dir, 'null');
-  execFileSync('mknod', [dev, 'c', '1', '3']);
-  const r = await run(['--out', dev, '--markdown', dev]);
-  t.is(r.code, EXIT.OK, r.err);
-  t.true(lstatSync(dev).isCharacterDevice());
-  t.deepEqual(readdirSync(dir), ['null']);
-});
+test.serial(
+  'an output flag at a character device or FIFO-less device link runs and leaves the device a device',
+  async (t) => {
+    const dir = tmp();
+    const dev = path.join(dir, 'null');
+    execFileSync('mknod', [dev, 'c', '1', '3']);
+    const r = await run(['--out', dev, '--markdown', dev]);
+    t.is(r.code, EXIT.OK, r.err);
+    t.true(lstatSync(dev).isCharacterDevice());
+    t.deepEqual(readdirSync(dir), ['null']);
+  },
+);
 
-test.serial('clearFirst deletes a regular file before anything (even a bad flag) and never a device, link or directory', async (t) => {
-  const dir = tmp();
-  const stale = path.join(dir, 'verdict.json');
-  writeFileSync(stale, 'ACCEPT');
-  t.is((await run(['--out', stale, '--bogus'], { clearFirst: ['out'] })).code, EXIT.USAGE);
-  t.deepEqual(readdirSync(dir), []);
-  const dev = path.join(dir, 'null');
-  execFileSync('mknod', [dev, 'c', '1', '3']);
-  const link = path.join(dir, 'link');
-  symlinkSync(dev, link);
-  mkdirSync(path.join(dir, 'sub'));
-  for (const target of [dev, link, path.join(dir, 'sub')]) await run(['--out', target, '--bogus'], { clearFirst: ['out'] });
-  t.true(lstatSync(dev).isCharacterDevice());
-  t.true(lstatSync(link).isSymbolicLink());
-  t.true(lstatSync(path.join(dir, 'sub')).isDirectory());
-});
+test.serial(
+  'clearFirst deletes a regular file before anything (even a bad flag) and never a device, link or directory',
+  async (t) => {
+    const dir = tmp();
+    const stale = path.join(dir, 'verdict.json');
+    writeFileSync(stale, 'ACCEPT');
+    t.is((await run(['--out', stale, '--bogus'], { clearFirst: ['out'] })).code, EXIT.USAGE);
+    t.deepEqual(readdirSync(dir), []);
+    const dev = path.join(dir, 'null');
+    execFileSync('mknod', [dev, 'c', '1', '3']);
+    const link = path.join(dir, 'link');
+    symlinkSync(dev, link);
+    mkdirSync(path.join(dir, 'sub'));
+    for (const target of [dev, link, path.join(dir, 'sub')])
+      await run(['--out', target, '--bogus'], { clearFirst: ['out'] });
+    t.true(lstatSync(dev).isCharacterDevice());
+    t.true(lstatSync(link).isSymbolicLink());
+    t.true(lstatSync(path.join(dir, 'sub')).isDirectory());
+  },
+);
 
 test('numbers: a negative or out-of-range value says the range, a word says it must be a number in it', (t) => {
-  t.throws(() => numberArg('-1', 'timeout', 0.1, 86_400), { message: '--timeout must be between 0.1 and 86400, got -1' });
-  t.throws(() => numberArg('soon', 'timeout', 0.1, 86_400), { message: '--timeout must be a number between 0.1 and 86400, got "soon"' });
+  t.throws(() => numberArg('-1', 'timeout', 0.1, 86_400), {
+    message: '--timeout must be between 0.1 and 86400, got -1',
+  });
+  t.throws(() => numberArg('soon', 'timeout', 0.1, 86_400), {
+    message: '--timeout must be a number between 0.1 and 86400, got "soon"',
+  });
   t.throws(() => intArg('-3', 'max', 0), { message: '--max must be at least 0, got -3' });
   t.throws(() => intArg('2.5', 'jobs', 1, 256), { message: '--jobs must be an integer between 1 and 256, got "2.5"' });
   t.is(numberArg('0.5', 'timeout', 0.1, 86_400), 0.5);
   t.is(intArg('0', 'max', 0), 0);
 });
 
-test.serial('a write refused by the writer is exit 3; an artefact its schema refuses is exit 2 (a bug, never evidence)', async (t) => {
-  const dir = tmp();
-  const spec = (thrower: () => Promise<unknown>): CliSpec => ({ name: 'ag-x', version: '0', main: defineCommand({ args: { ...sharedArgs }, run: thrower }) });
-  const sub = path.join(dir, 'sub');
-  mkdirSync(sub);
-  t.is(await runCli(spec(() => writeAtomic(sub, 'x')), [], { env: {} }), EXIT.USAGE);
-  t.is(await runCli(spec(() => Promise.reject(new InvalidArtefactError('x.json', 'field "a": bad'))), [], { env: {} }), EXIT.HOLD);
-  t.is(requiredArg('x', 'out'), 'x');
-});
+test.serial(
+  'a write refused by the writer is exit 3; an artefact its schema refuses is exit 2 (a bug, never evidence)',
+  async (t) => {
+    const dir = tmp();
+    const spec = (thrower: () => Promise<unknown>): CliSpec => ({
+      name: 'ag-x',
+      version: '0',
+      main: defineCommand({ args: { ...sharedArgs }, run: thrower }),
+    });
+    const sub = path.join(dir, 'sub');
+    mkdirSync(sub);
+    t.is(
+      await runCli(
+        spec(() => writeAtomic(sub, 'x')),
+        [],
+        { env: {} },
+      ),
+      EXIT.USAGE,
+    );
+    t.is(
+      await runCli(
+        spec(() => Promise.reject(new InvalidArtefactError('x.json', 'field "a": bad'))),
+        [],
+        { env: {} },
+      ),
+      EXIT.HOLD,
+    );
+    t.is(requiredArg('x', 'out'), 'x');
+  },
+);

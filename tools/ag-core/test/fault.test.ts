@@ -28,7 +28,15 @@ function writingTool(seen: { ran: boolean }) {
         return 0;
       },
     }),
-    subCommands: { merge: defineCommand({ args: { ...sharedArgs }, run: () => { seen.ran = true; return 0; } }) },
+    subCommands: {
+      merge: defineCommand({
+        args: { ...sharedArgs },
+        run: () => {
+          seen.ran = true;
+          return 0;
+        },
+      }),
+    },
   };
 }
 
@@ -65,7 +73,9 @@ test.serial('a fault armed for another tool, or none at all, leaves a command un
   t.is(planFaults('ag-run', { AG_FAULT: 'ag-oracle:before-read,ag-run.merge:kill' }), undefined);
   const dir = tmp();
   const seen = { ran: false };
-  const code = await runCli(writingTool(seen), ['--out', path.join(dir, 'a.json')], { env: { AG_FAULT: 'ag-y:before-read' } });
+  const code = await runCli(writingTool(seen), ['--out', path.join(dir, 'a.json')], {
+    env: { AG_FAULT: 'ag-y:before-read' },
+  });
   t.is(code, EXIT.OK);
   t.deepEqual(readdirSync(dir).sort(), ['a.json', 'a.json.md']);
 });
@@ -83,7 +93,9 @@ test.serial('before-read exits 2 after the flags are checked and before the comm
 test.serial('after-write exits 2 and takes back every file the command wrote', async (t) => {
   const dir = tmp();
   const seen = { ran: false };
-  const code = await runCli(writingTool(seen), ['--out', path.join(dir, 'a.json')], { env: { AG_FAULT: 'ag-x:after-write' } });
+  const code = await runCli(writingTool(seen), ['--out', path.join(dir, 'a.json')], {
+    env: { AG_FAULT: 'ag-x:after-write' },
+  });
   t.is(code, EXIT.HOLD);
   t.true(seen.ran);
   t.deepEqual(readdirSync(dir), []);
@@ -123,7 +135,10 @@ test.serial('a command that fails after writing leaves nothing behind, fault or 
 });
 
 test('kill and term strike when the first output is about to be written: nothing exists yet', (t) => {
-  for (const [stage, signal] of [['kill', 'SIGKILL'], ['term', 'SIGTERM']] as const) {
+  for (const [stage, signal] of [
+    ['kill', 'SIGKILL'],
+    ['term', 'SIGTERM'],
+  ] as const) {
     const r = runFixture(`ag-fixture:${stage}`);
     t.is(r.signal, signal, r.stderr);
     t.deepEqual(r.files, [], stage);
@@ -139,11 +154,15 @@ test('mid-write dies by SIGKILL with half the artefact in a hidden temporary fil
   t.is(readFileSync(path.join(r.dir, r.files[0]!), 'utf8'), whole.slice(0, Math.floor(whole.length / 2)));
   writeFileSync(path.join(r.dir, 'other.json'), '{}');
   return writeJson(path.join(r.dir, 'next.json'), {}).then(() => {
-    t.deepEqual(readdirSync(r.dir).sort(), ['next.json', 'other.json'], 'the next write in the directory swept the dead temporary file');
+    t.deepEqual(
+      readdirSync(r.dir).sort(),
+      ['next.json', 'other.json'],
+      'the next write in the directory swept the dead temporary file',
+    );
   });
 });
 
-test('an exception thrown outside any promise chain exits 2 (not node\'s 1) and takes back what was written', (t) => {
+test("an exception thrown outside any promise chain exits 2 (not node's 1) and takes back what was written", (t) => {
   const r = runFixture('', ['--crash']);
   t.is(r.status, EXIT.HOLD, r.stderr);
   t.regex(r.stderr, /^ag-fixture: boom in a timer\n$/);

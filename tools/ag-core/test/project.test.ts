@@ -27,33 +27,51 @@ test('shell words keep quoted spaces and drop the quotes', (t) => {
 
 test('the runner is found past linters, env assignments and wrappers in the test script', (t) => {
   t.deepEqual(scriptInvocation('xo && ava && tsd'), { runner: 'ava', args: [] });
-  t.deepEqual(scriptInvocation('NODE_ENV=test nyc --reporter=lcov mocha -R dot test/'), { runner: 'mocha', args: ['-R', 'dot', 'test/'] });
+  t.deepEqual(scriptInvocation('NODE_ENV=test nyc --reporter=lcov mocha -R dot test/'), {
+    runner: 'mocha',
+    args: ['-R', 'dot', 'test/'],
+  });
   t.deepEqual(scriptInvocation('npx --no-install vitest run src'), { runner: 'vitest', args: ['run', 'src'] });
   t.deepEqual(scriptInvocation('node --test test/'), { runner: 'node', args: ['--test', 'test/'] });
   t.is(scriptInvocation('node scripts/check.js; ts-scripts test'), null, 'node without --test is not a runner');
 });
 
 test('the flags the gate sets itself are dropped; the project’s files and options stay', (t) => {
-  t.deepEqual(keptArgs('mocha', ['--reporter', 'spec', '--check-leaks', '--bail', 'test/']), ['--check-leaks', 'test/']);
-  t.deepEqual(keptArgs('vitest', ['run', '--coverage.enabled', '--reporter=dot', '-c', 'vitest.ci.ts']), ['-c', 'vitest.ci.ts']);
+  t.deepEqual(keptArgs('mocha', ['--reporter', 'spec', '--check-leaks', '--bail', 'test/']), [
+    '--check-leaks',
+    'test/',
+  ]);
+  t.deepEqual(keptArgs('vitest', ['run', '--coverage.enabled', '--reporter=dot', '-c', 'vitest.ci.ts']), [
+    '-c',
+    'vitest.ci.ts',
+  ]);
   t.deepEqual(keptArgs('node', ['--test', '--test-reporter', 'tap', 'test/']), ['test/']);
 });
 
 test('fresh-like: mocha from scripts.test, bail and reporter dropped, nyc for coverage, npm install without a lock', (t) => {
   const root = tree({
-    'package.json': { scripts: { test: 'mocha --reporter spec --check-leaks --bail test/' }, devDependencies: { mocha: '9.2.0', nyc: '15.1.0' } },
+    'package.json': {
+      scripts: { test: 'mocha --reporter spec --check-leaks --bail test/' },
+      devDependencies: { mocha: '9.2.0', nyc: '15.1.0' },
+    },
   });
   const plan = detectProject(root);
   t.is(plan.runner, 'mocha');
   t.is(plan.install_command, 'npm install --no-audit --no-fund --no-package-lock --ignore-scripts');
-  t.is(plan.wiring?.test_command, 'npx --no-install mocha --check-leaks test/ --reporter=xunit --reporter-option=output=.ag-junit.xml');
+  t.is(
+    plan.wiring?.test_command,
+    'npx --no-install mocha --check-leaks test/ --reporter=xunit --reporter-option=output=.ag-junit.xml',
+  );
   t.regex(plan.wiring?.coverage_command ?? '', /^npx --no-install nyc --reporter=lcov /);
   t.deepEqual(plan.problems, []);
 });
 
 test('path-to-regexp-like: an unknown wrapper in scripts.test, vitest found from its config file', (t) => {
   const root = tree({
-    'package.json': { scripts: { test: 'ts-scripts test && npm run size' }, devDependencies: { vitest: '^3', '@vitest/coverage-v8': '^3' } },
+    'package.json': {
+      scripts: { test: 'ts-scripts test && npm run size' },
+      devDependencies: { vitest: '^3', '@vitest/coverage-v8': '^3' },
+    },
     'package-lock.json': '{}',
     'vitest.config.mts': 'export default {}',
   });
@@ -66,7 +84,9 @@ test('path-to-regexp-like: an unknown wrapper in scripts.test, vitest found from
 });
 
 test('camelcase-like: ava without a coverage tool is wired for TAP, and the missing coverage is a named problem', (t) => {
-  const plan = detectProject(tree({ 'package.json': { type: 'module', scripts: { test: 'xo && ava && tsd' }, devDependencies: { ava: '^6' } } }));
+  const plan = detectProject(
+    tree({ 'package.json': { type: 'module', scripts: { test: 'xo && ava && tsd' }, devDependencies: { ava: '^6' } } }),
+  );
   t.is(plan.wiring?.test_command, 'npx --no-install ava --tap');
   t.is(plan.wiring?.coverage_command, null);
   t.deepEqual(plan.problems, ['no coverage tool for ava: the project has no c8 or nyc (coverage is not measured)']);
@@ -74,14 +94,28 @@ test('camelcase-like: ava without a coverage tool is wired for TAP, and the miss
 
 test('the lock file names the package manager; lifecycle scripts run only when allowed', (t) => {
   const pkg = { scripts: { test: 'jest' }, devDependencies: { jest: '^29', 'jest-junit': '^16' } };
-  t.is(detectProject(tree({ 'package.json': pkg, 'pnpm-lock.yaml': '' })).install_command, 'pnpm install --frozen-lockfile --ignore-scripts');
-  t.is(detectProject(tree({ 'package.json': pkg, 'yarn.lock': '' })).install_command, 'yarn install --frozen-lockfile --ignore-scripts');
-  t.is(detectProject(tree({ 'package.json': pkg, 'yarn.lock': '', '.yarnrc.yml': '' })).install_command, 'yarn install --immutable --mode=skip-build');
-  t.is(detectProject(tree({ 'package.json': pkg, 'package-lock.json': '{}' }), { allowScripts: true }).install_command, 'npm ci --no-audit --no-fund');
+  t.is(
+    detectProject(tree({ 'package.json': pkg, 'pnpm-lock.yaml': '' })).install_command,
+    'pnpm install --frozen-lockfile --ignore-scripts',
+  );
+  t.is(
+    detectProject(tree({ 'package.json': pkg, 'yarn.lock': '' })).install_command,
+    'yarn install --frozen-lockfile --ignore-scripts',
+  );
+  t.is(
+    detectProject(tree({ 'package.json': pkg, 'yarn.lock': '', '.yarnrc.yml': '' })).install_command,
+    'yarn install --immutable --mode=skip-build',
+  );
+  t.is(
+    detectProject(tree({ 'package.json': pkg, 'package-lock.json': '{}' }), { allowScripts: true }).install_command,
+    'npm ci --no-audit --no-fund',
+  );
 });
 
 test('jest without jest-junit cannot give a per-test report: a named problem', (t) => {
-  const plan = detectProject(tree({ 'package.json': { scripts: { test: 'jest --coverage' }, devDependencies: { jest: '^29' } } }));
+  const plan = detectProject(
+    tree({ 'package.json': { scripts: { test: 'jest --coverage' }, devDependencies: { jest: '^29' } } }),
+  );
   t.is(plan.runner, 'jest');
   t.true(plan.problems.some((p) => p.includes('jest-junit')));
 });
@@ -119,7 +153,10 @@ test('pytest as wired: a pytest.py in the tree does not replace the runner, and 
   const wiring = wirePytest(PYTHON);
   const run = spawnSync('/bin/sh', ['-c', wiring.test_command], { cwd: root, encoding: 'utf8' });
   t.is(run.status, 1, 'the real pytest ran and the bug fails');
-  t.regex(readFileSync(path.join(root, '.ag-junit.xml'), 'utf8'), /<testcase classname="tests\.test_calc" name="test_add"[^>]*>\s*<failure/);
+  t.regex(
+    readFileSync(path.join(root, '.ag-junit.xml'), 'utf8'),
+    /<testcase classname="tests\.test_calc" name="test_add"[^>]*>\s*<failure/,
+  );
   const cov = spawnSync('/bin/sh', ['-c', wiring.coverage_command ?? 'false'], { cwd: root, encoding: 'utf8' });
   t.is(cov.status, 1);
   const xml = readFileSync(path.join(root, wiring.coverage_report ?? ''), 'utf8');

@@ -11,7 +11,13 @@ async function home() {
 }
 
 const sh = async (cmd: string, timeoutMs = 10_000, extra: Partial<Parameters<typeof runProcess>[0]> = {}) =>
-  runProcess({ argv: ['/bin/sh', '-c', cmd], cwd: os.tmpdir(), env: childEnv({ home: await home() }), timeoutMs, ...extra });
+  runProcess({
+    argv: ['/bin/sh', '-c', cmd],
+    cwd: os.tmpdir(),
+    env: childEnv({ home: await home() }),
+    timeoutMs,
+    ...extra,
+  });
 
 test('exit code, signal and timeout are separate fields', async (t) => {
   const r = await sh('exit 7');
@@ -53,19 +59,34 @@ test('the child sees only allowlisted variables', async (t) => {
 });
 
 test('a command that does not exist is a spawn error, not an exit code', async (t) => {
-  const r = await runProcess({ argv: ['/no/such/binary'], cwd: os.tmpdir(), env: childEnv({ home: await home() }), timeoutMs: 5000 });
+  const r = await runProcess({
+    argv: ['/no/such/binary'],
+    cwd: os.tmpdir(),
+    env: childEnv({ home: await home() }),
+    timeoutMs: 5000,
+  });
   t.is(r.exitCode, null);
   t.regex(r.spawnError ?? '', /ENOENT/);
 });
 
 test('resource limits name their deaths: CPU (152), file size (153)', async (t) => {
   const { withLimits, deathKind } = await import('../src/index.js');
-  const cpu = await runProcess({ argv: withLimits(['/bin/sh', '-c', 'while :; do :; done'], { cpuSeconds: 1 }), cwd: os.tmpdir(), env: childEnv({ home: await home() }), timeoutMs: 20_000 });
+  const cpu = await runProcess({
+    argv: withLimits(['/bin/sh', '-c', 'while :; do :; done'], { cpuSeconds: 1 }),
+    cwd: os.tmpdir(),
+    env: childEnv({ home: await home() }),
+    timeoutMs: 20_000,
+  });
   t.is(deathKind(cpu), 'rlimit_cpu');
   t.false(cpu.timedOut);
   const dir = await home();
   t.teardown(() => fs.rm(dir, { recursive: true, force: true }));
-  const big = await runProcess({ argv: withLimits(['/bin/sh', '-c', `head -c 3000000 /dev/zero > ${dir}/big`], { fileSizeBytes: 1 << 20 }), cwd: dir, env: childEnv({ home: dir }), timeoutMs: 20_000 });
+  const big = await runProcess({
+    argv: withLimits(['/bin/sh', '-c', `head -c 3000000 /dev/zero > ${dir}/big`], { fileSizeBytes: 1 << 20 }),
+    cwd: dir,
+    env: childEnv({ home: dir }),
+    timeoutMs: 20_000,
+  });
   t.is(deathKind(big), 'rlimit_fsize');
   t.is((await fs.stat(path.join(dir, 'big'))).size, 1 << 20);
 });
@@ -95,10 +116,22 @@ test('bwrap: the status fd tells a set-up failure from a command that exited 1',
   const env = childEnv({ home: await home() });
   t.deepEqual(await probeBwrap(env, os.tmpdir()), { ok: true });
   const dir = await home();
-  const ran = await runProcess({ argv: bwrapArgv(['/bin/sh', '-c', 'exit 1'], { writable: [dir], chdir: dir }), cwd: dir, env, timeoutMs: 10_000, statusFd: true });
+  const ran = await runProcess({
+    argv: bwrapArgv(['/bin/sh', '-c', 'exit 1'], { writable: [dir], chdir: dir }),
+    cwd: dir,
+    env,
+    timeoutMs: 10_000,
+    statusFd: true,
+  });
   t.is(ran.exitCode, 1);
   t.true(sandboxReachedCommand(ran.statusText ?? ''));
-  const broken = await runProcess({ argv: bwrapArgv(['/bin/true'], { writable: ['/no/such/dir'], chdir: '/' }), cwd: dir, env, timeoutMs: 10_000, statusFd: true });
+  const broken = await runProcess({
+    argv: bwrapArgv(['/bin/true'], { writable: ['/no/such/dir'], chdir: '/' }),
+    cwd: dir,
+    env,
+    timeoutMs: 10_000,
+    statusFd: true,
+  });
   t.is(broken.exitCode, 1);
   t.false(sandboxReachedCommand(broken.statusText ?? ''));
 });
@@ -107,7 +140,13 @@ test('bwrap: no network, private /tmp, read-only system, the named directory wri
   const { bwrapArgv } = await import('../src/index.js');
   const dir = await home();
   const script = `touch ${dir}/ok && ! touch /usr/ag-escape 2>/dev/null && [ -z "$(ls /tmp | grep -v ag-test-)" ] && ! (exec 3<>/dev/tcp/127.0.0.1/22) 2>/dev/null; cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d ' '`;
-  const r = await runProcess({ argv: bwrapArgv(['/bin/bash', '-c', script], { writable: [dir], chdir: dir }), cwd: dir, env: childEnv({ home: dir }), timeoutMs: 10_000, statusFd: true });
+  const r = await runProcess({
+    argv: bwrapArgv(['/bin/bash', '-c', script], { writable: [dir], chdir: dir }),
+    cwd: dir,
+    env: childEnv({ home: dir }),
+    timeoutMs: 10_000,
+    statusFd: true,
+  });
   t.is(r.exitCode, 0, r.stderrTail);
   t.is(r.stdoutTail.trim(), 'lo');
   t.true((await fs.stat(path.join(dir, 'ok'))).isFile());
@@ -132,7 +171,9 @@ test('a writer that escaped every kill and holds the pipe open: the run still en
       }
     }
   });
-  const r = await sh(`env -i setsid sh -c 'for i in 1 2 3; do echo ${marker}; sleep 0.2; done; sleep 30' & echo before-exit`);
+  const r = await sh(
+    `env -i setsid sh -c 'for i in 1 2 3; do echo ${marker}; sleep 0.2; done; sleep 30' & echo before-exit`,
+  );
   t.is(r.exitCode, 0);
   t.true(r.stdoutTail.startsWith('before-exit\n'), r.stdoutTail.slice(0, 200));
   // What it wrote after the exit was read; once it fell quiet the wait for the pipe gave up.

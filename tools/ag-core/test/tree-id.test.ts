@@ -40,18 +40,21 @@ test.serial('the tree id of an exported commit is the one git gives for the comm
   t.is(await gitTreeId(dir), git(dir, 'rev-parse', 'HEAD^{tree}'), '.git is left out');
 });
 
-test.serial('any change to a file, a mode, a link or a name changes the id; excluded names and empty folders do not', async (t) => {
-  const dir = path.join(scratch, 'repo');
-  const before = await gitTreeId(dir);
-  mkdirSync(path.join(dir, 'empty'));
-  symlinkSync('/elsewhere/node_modules', path.join(dir, 'node_modules'));
-  t.is(await gitTreeId(dir, ['node_modules']), before);
-  t.not(await gitTreeId(dir), before, 'a link not excluded counts');
-  writeFileSync(path.join(dir, 'a.js'), 'b');
-  t.not(await gitTreeId(dir, ['node_modules']), before);
-  writeFileSync(path.join(dir, 'a.js'), 'a');
-  chmodSync(path.join(dir, 'a.js'), 0o755);
-  t.not(await gitTreeId(dir, ['node_modules']), before);
-  chmodSync(path.join(dir, 'a.js'), 0o644);
-  t.is(await gitTreeId(dir, ['node_modules']), before);
-});
+test.serial(
+  'any change to a file, a mode, a link or a name changes the id; excluded names and empty folders do not',
+  async (t) => {
+    const dir = path.join(scratch, 'repo');
+    const before = await gitTreeId(dir);
+    mkdirSync(path.join(dir, 'empty'));
+    symlinkSync('/elsewhere/node_modules', path.join(dir, 'node_modules'));
+    t.is(await gitTreeId(dir, ['node_modules']), before);
+    t.not(await gitTreeId(dir), before, 'a link not excluded counts');
+    writeFileSync(path.join(dir, 'a.js'), 'b');
+    t.not(await gitTreeId(dir, ['node_modules']), before);
+    writeFileSync(path.join(dir, 'a.js'), 'a');
+    chmodSync(path.join(dir, 'a.js'), 0o755);
+    t.not(await gitTreeId(dir, ['node_modules']), before);
+    chmodSync(path.join(dir, 'a.js'), 0o644);
+    t.is(await gitTreeId(dir, ['node_modules']), before);
+  },
+);

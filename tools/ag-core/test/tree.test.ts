@@ -31,7 +31,7 @@ test('files, modes and symlinks are copied, every .git is left behind, the sourc
   t.is((await fs.stat(path.join(dest, 'sub/run.sh'))).uid, process.getuid!());
 });
 
-test('a copy given an owner is that uid\'s throughout, the copy\'s root included (as root)', async (t) => {
+test("a copy given an owner is that uid's throughout, the copy's root included (as root)", async (t) => {
   if (!asRoot) {
     // Only root can give files away; as another user the option is refused by tar.
     const root = await scratch(t);
@@ -58,7 +58,9 @@ test('copying onto an existing directory or from a missing one fails with a mess
   await fs.mkdir(path.join(root, 'src'));
   await fs.mkdir(path.join(root, 'dest'));
   await t.throwsAsync(copyTree(path.join(root, 'src'), path.join(root, 'dest')), { code: 'EEXIST' });
-  await t.throwsAsync(copyTree(path.join(root, 'missing'), path.join(root, 'dest2')), { message: /copying .*missing failed: / });
+  await t.throwsAsync(copyTree(path.join(root, 'missing'), path.join(root, 'dest2')), {
+    message: /copying .*missing failed: /,
+  });
 });
 
 test('removeTree removes a tree, read-only directories included, and accepts a missing one', async (t) => {

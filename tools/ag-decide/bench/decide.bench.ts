@@ -35,7 +35,12 @@ const files = evidence.filter((_, i) => i % 2 === 1).map((f) => path.join(dir, f
 const inproc: number[] = [];
 for (let i = 0; i < runs; i++) {
   const t0 = performance.now();
-  decide({ diff: DIFF, evidence: await readEvidenceFiles(files), policy: defaultPolicy(), tool: { name: 'ag-decide', version: '0' } });
+  decide({
+    diff: DIFF,
+    evidence: await readEvidenceFiles(files),
+    policy: defaultPolicy(),
+    tool: { name: 'ag-decide', version: '0' },
+  });
   inproc.push(performance.now() - t0);
 }
 console.log(`runs: ${runs}, median wall ms`);

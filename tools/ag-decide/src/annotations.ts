@@ -20,6 +20,8 @@ export function renderAnnotations(verdict: VerdictArtefact, found: readonly Find
   });
   const codes = [...new Set(verdict.reasons.map((r) => r.code))].join(', ');
   const level = verdict.verdict === 'ACCEPT' ? 'notice' : 'error';
-  lines.push(`::${level} title=${prop(`adversary-gate: ${verdict.verdict}`)}::${data(codes === '' ? 'every required measurement was made and cleared its floor' : codes)}`);
+  lines.push(
+    `::${level} title=${prop(`adversary-gate: ${verdict.verdict}`)}::${data(codes === '' ? 'every required measurement was made and cleared its floor' : codes)}`,
+  );
   return `${lines.join('\n')}\n`;
 }

@@ -1,5 +1,17 @@
 import { defineCommand } from 'citty';
-import { choiceArg, choiceFlag, main, optionalArg, outputFlag, packageVersion, readDiff, repeatedArg, requiredArg, sharedArgs, UsageError } from '@adversary-gate/core';
+import {
+  choiceArg,
+  choiceFlag,
+  main,
+  optionalArg,
+  outputFlag,
+  packageVersion,
+  readDiff,
+  repeatedArg,
+  requiredArg,
+  sharedArgs,
+  UsageError,
+} from '@adversary-gate/core';
 import { checkVerdict } from './check.js';
 import { exitCodeOf, runDecision } from './run-decision.js';
 import { computeStats, readLog, statsTable } from './stats.js';
@@ -10,7 +22,8 @@ const version = packageVersion(import.meta.url);
 /** A git tree id flag: 40 or 64 lower-case hex digits, or absent. */
 function treeArg(value: unknown, flag: string): string | undefined {
   const v = optionalArg(value, flag);
-  if (v !== undefined && !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(v)) throw new UsageError(`--${flag} must be a git tree id (40 or 64 lower-case hex digits), got "${v}"`);
+  if (v !== undefined && !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(v))
+    throw new UsageError(`--${flag} must be a git tree id (40 or 64 lower-case hex digits), got "${v}"`);
   return v;
 }
 
@@ -18,28 +31,64 @@ const decideCommand = defineCommand({
   meta: {
     name,
     version,
-    description: 'The only writer of verdict.json: reads the evidence, applies the policy, decides ACCEPT (exit 0), REJECT (1) or HOLD (2). Sub-commands: check, stats.',
+    description:
+      'The only writer of verdict.json: reads the evidence, applies the policy, decides ACCEPT (exit 0), REJECT (1) or HOLD (2). Sub-commands: check, stats.',
   },
   args: {
-    diff: { type: 'string', description: 'The unified diff every evidence file must be bound to (`-` for stdin)', valueHint: 'FILE', required: true },
-    evidence: { type: 'string', description: 'An evidence file (repeat for each: run, diffcov, mutation, oracle)', valueHint: 'FILE' },
-    policy: { type: 'string', description: "The policy (adversary-gate.json from the baseline); default: DESIGN.md's defaults", valueHint: 'FILE' },
-    markdown: outputFlag('Also write the reviewer page (verdict, reasons, coverage per file, surviving mutants, test deltas, oracle findings) here'),
-    annotations: { type: 'boolean', description: 'Print GitHub workflow commands (::error file=…,line=…::) for every finding on stdout' },
+    diff: {
+      type: 'string',
+      description: 'The unified diff every evidence file must be bound to (`-` for stdin)',
+      valueHint: 'FILE',
+      required: true,
+    },
+    evidence: {
+      type: 'string',
+      description: 'An evidence file (repeat for each: run, diffcov, mutation, oracle)',
+      valueHint: 'FILE',
+    },
+    policy: {
+      type: 'string',
+      description: "The policy (adversary-gate.json from the baseline); default: DESIGN.md's defaults",
+      valueHint: 'FILE',
+    },
+    markdown: outputFlag(
+      'Also write the reviewer page (verdict, reasons, coverage per file, surviving mutants, test deltas, oracle findings) here',
+    ),
+    annotations: {
+      type: 'boolean',
+      description: 'Print GitHub workflow commands (::error file=…,line=…::) for every finding on stdout',
+    },
     log: outputFlag('Append one evidence-log record (JSONL) here; needs --model'),
     model: { type: 'string', description: 'The model whose patch this is, for --log', valueHint: 'NAME' },
-    'baseline-tree': { type: 'string', description: "The baseline tree's git id (git rev-parse BASE^{tree}): evidence that measured another tree is stale", valueHint: 'ID' },
-    'patch-tree': { type: 'string', description: "The patch tree's git id (git rev-parse HEAD^{tree}): evidence that measured another tree is stale", valueHint: 'ID' },
+    'baseline-tree': {
+      type: 'string',
+      description:
+        "The baseline tree's git id (git rev-parse BASE^{tree}): evidence that measured another tree is stale",
+      valueHint: 'ID',
+    },
+    'patch-tree': {
+      type: 'string',
+      description: "The patch tree's git id (git rev-parse HEAD^{tree}): evidence that measured another tree is stale",
+      valueHint: 'ID',
+    },
     ...sharedArgs,
-    out: { ...sharedArgs.out, description: 'Where to write verdict.json (a regular file there is deleted first, whatever happens next)', required: true },
+    out: {
+      ...sharedArgs.out,
+      description: 'Where to write verdict.json (a regular file there is deleted first, whatever happens next)',
+      required: true,
+    },
   },
   async run({ args, rawArgs }) {
     const logFile = optionalArg(args.log, 'log');
     const model = optionalArg(args.model, 'model');
     if ((logFile === undefined) !== (model === undefined)) throw new UsageError('--log and --model go together');
     const out = requiredArg(args.out, 'out');
-    if (out === '-' && args.annotations === true) throw new UsageError('--annotations and --out - both write to stdout; choose one');
-    const trees = { baseline: treeArg(args['baseline-tree'], 'baseline-tree'), patch: treeArg(args['patch-tree'], 'patch-tree') };
+    if (out === '-' && args.annotations === true)
+      throw new UsageError('--annotations and --out - both write to stdout; choose one');
+    const trees = {
+      baseline: treeArg(args['baseline-tree'], 'baseline-tree'),
+      patch: treeArg(args['patch-tree'], 'patch-tree'),
+    };
     const verdict = await runDecision({
       diff: requiredArg(args.diff, 'diff'),
       evidence: repeatedArg(rawArgs, 'evidence'),
@@ -60,7 +109,11 @@ const decideCommand = defineCommand({
 });
 
 const checkCommand = defineCommand({
-  meta: { name: 'check', description: 'The CI required check: exit 0 only when VERDICT exists, validates, reads ACCEPT and (with --diff) judged that diff; 1 for REJECT, 2 otherwise.' },
+  meta: {
+    name: 'check',
+    description:
+      'The CI required check: exit 0 only when VERDICT exists, validates, reads ACCEPT and (with --diff) judged that diff; 1 for REJECT, 2 otherwise.',
+  },
   args: {
     verdict: { type: 'positional', description: 'The verdict.json to check', required: true },
     diff: { type: 'string', description: 'Require the verdict to be bound to this diff', valueHint: 'FILE' },
@@ -79,7 +132,10 @@ const checkCommand = defineCommand({
 const statsFormat = choiceFlag(['table', 'json'], 'Output format: table or json (default table)', 'FORMAT');
 
 const statsCommand = defineCommand({
-  meta: { name: 'stats', description: 'Per-model figures over an evidence log: verdict counts, reasons, self_deception_index.' },
+  meta: {
+    name: 'stats',
+    description: 'Per-model figures over an evidence log: verdict counts, reasons, self_deception_index.',
+  },
   args: {
     log: { type: 'positional', description: 'The JSONL evidence log written with --log', required: true },
     format: statsFormat,
@@ -95,4 +151,11 @@ const statsCommand = defineCommand({
 });
 
 // `--out` is deleted before anything else (a regular file only), so no stale verdict survives a bad invocation.
-await main({ name, version, main: decideCommand, subCommands: { check: checkCommand, stats: statsCommand }, repeatable: ['evidence'], clearFirst: ['out'] });
+await main({
+  name,
+  version,
+  main: decideCommand,
+  subCommands: { check: checkCommand, stats: statsCommand },
+  repeatable: ['evidence'],
+  clearFirst: ['out'],
+});

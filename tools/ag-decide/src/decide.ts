@@ -51,17 +51,30 @@ export function decide(input: DecideInput): VerdictArtefact {
   const classify = makeClassifier(policy.policy.files);
   const sourceLines = sourceAddedLines(diff.model, classify);
   const addedLines = new Map<string, ReadonlySet<number>>();
-  for (const f of diff.model.files) addedLines.set(f.path, new Set([...(addedLines.get(f.path) ?? []), ...f.addedLines]));
+  for (const f of diff.model.files)
+    addedLines.set(f.path, new Set([...(addedLines.get(f.path) ?? []), ...f.addedLines]));
   const seenKinds = new Set<EvidenceKind>();
 
-  if (policy.problem !== null) reasons.push(reason('EVIDENCE_INVALID', 'policy', `policy unreadable, defaults applied: ${policy.problem}`));
+  if (policy.problem !== null)
+    reasons.push(reason('EVIDENCE_INVALID', 'policy', `policy unreadable, defaults applied: ${policy.problem}`));
 
   for (const file of input.evidence) {
     const ref = (kind: EvidenceKind | null, status: VerdictArtefact['evidence'][number]['status']) =>
-      refs.push({ kind, path: file.path, sha256: file.sha256 as VerdictArtefact['evidence'][number]['sha256'], status });
+      refs.push({
+        kind,
+        path: file.path,
+        sha256: file.sha256 as VerdictArtefact['evidence'][number]['sha256'],
+        status,
+      });
     if (file.loaded === null) {
       const missing = file.error?.code === 'E_EVIDENCE_MISSING';
-      reasons.push(reason(missing ? 'EVIDENCE_MISSING' : 'EVIDENCE_INVALID', 'input', file.error?.message ?? `${file.path}: unreadable`));
+      reasons.push(
+        reason(
+          missing ? 'EVIDENCE_MISSING' : 'EVIDENCE_INVALID',
+          'input',
+          file.error?.message ?? `${file.path}: unreadable`,
+        ),
+      );
       ref(null, missing ? 'missing' : 'invalid');
       continue;
     }
@@ -73,7 +86,9 @@ export function decide(input: DecideInput): VerdictArtefact {
     }
     seenKinds.add(kind);
     if (value.subject.diff_sha256 !== diff.sha256) {
-      reasons.push(reason('EVIDENCE_STALE', kind, `${file.path}: bound to diff ${value.subject.diff_sha256}, not ${diff.sha256}`));
+      reasons.push(
+        reason('EVIDENCE_STALE', kind, `${file.path}: bound to diff ${value.subject.diff_sha256}, not ${diff.sha256}`),
+      );
       ref(kind, 'stale');
       continue;
     }
@@ -105,7 +120,8 @@ export function decide(input: DecideInput): VerdictArtefact {
     }
     (accepted as Record<string, unknown>)[kind] = value;
     ref(kind, 'read');
-    for (const fault of value.faults) reasons.push(reason('PIPELINE_FAULT', kind, `${value.tool.name}: ${fault.code}: ${fault.message}`));
+    for (const fault of value.faults)
+      reasons.push(reason('PIPELINE_FAULT', kind, `${value.tool.name}: ${fault.code}: ${fault.message}`));
   }
 
   for (const kind of EVIDENCE_KINDS) {
@@ -136,13 +152,22 @@ export function decide(input: DecideInput): VerdictArtefact {
   if (accepted.oracle) {
     reasons.push(...oracleReasons(accepted.oracle));
     if (policy.ref.sha256 !== null && accepted.oracle.policy.sha256 !== policy.ref.sha256) {
-      reasons.push(reason('EVIDENCE_STALE', 'oracle', `the oracle applied policy ${accepted.oracle.policy.sha256}, not ${policy.ref.sha256}`));
+      reasons.push(
+        reason(
+          'EVIDENCE_STALE',
+          'oracle',
+          `the oracle applied policy ${accepted.oracle.policy.sha256}, not ${policy.ref.sha256}`,
+        ),
+      );
     }
   }
 
   const sorted = sortReasons(reasons);
-  const inputs: VerdictArtefact['inputs'] = [{ role: 'diff', path: diff.file, sha256: diff.sha256 as `sha256:${string}` }];
-  if (policy.ref.sha256 !== null && policy.ref.path !== null) inputs.push({ role: 'policy', path: policy.ref.path, sha256: policy.ref.sha256 });
+  const inputs: VerdictArtefact['inputs'] = [
+    { role: 'diff', path: diff.file, sha256: diff.sha256 as `sha256:${string}` },
+  ];
+  if (policy.ref.sha256 !== null && policy.ref.path !== null)
+    inputs.push({ role: 'policy', path: policy.ref.path, sha256: policy.ref.sha256 });
   for (const r of refs) if (r.sha256 !== null) inputs.push({ role: 'evidence', path: r.path, sha256: r.sha256 });
   return {
     schema: 'adversary-gate/verdict',

@@ -3,7 +3,13 @@
  * from the artefacts ag-decide read (only those it accepted: fresh, valid, consistent).
  * @module
  */
-import type { DiffcovArtefact, MutationArtefact, OracleArtefact, RunArtefact, VerdictArtefact } from '@adversary-gate/schemas';
+import type {
+  DiffcovArtefact,
+  MutationArtefact,
+  OracleArtefact,
+  RunArtefact,
+  VerdictArtefact,
+} from '@adversary-gate/schemas';
 import type { EvidenceFile } from './evidence.js';
 
 /** The accepted artefacts of one decision, by kind. */
@@ -40,22 +46,57 @@ export function findings(e: AcceptedEvidence): Finding[] {
   const out: Finding[] = [];
   for (const f of e.diffcov?.files ?? []) {
     for (const [a, b] of f.uncovered) {
-      out.push({ level: 'warning', file: f.path, line: a, endLine: b, title: 'Changed lines not executed', message: `lines ${a === b ? a : `${a}-${b}`} were added by the patch and no test executed them` });
+      out.push({
+        level: 'warning',
+        file: f.path,
+        line: a,
+        endLine: b,
+        title: 'Changed lines not executed',
+        message: `lines ${a === b ? a : `${a}-${b}`} were added by the patch and no test executed them`,
+      });
     }
   }
   for (const p of e.diffcov?.pragmas ?? []) {
-    out.push({ level: 'error', file: p.path, line: p.line, endLine: p.line, title: 'Coverage pragma added', message: `the patch adds a coverage-suppression pragma: ${p.text.trim()}` });
+    out.push({
+      level: 'error',
+      file: p.path,
+      line: p.line,
+      endLine: p.line,
+      title: 'Coverage pragma added',
+      message: `the patch adds a coverage-suppression pragma: ${p.text.trim()}`,
+    });
   }
   for (const m of e.mutation?.mutants ?? []) {
     if (m.status !== 'survived' && m.status !== 'no_coverage') continue;
     const why = m.status === 'survived' ? 'no test failed' : 'no test executed it';
-    out.push({ level: 'warning', file: m.file, line: m.line, endLine: m.line, title: 'Mutant survived', message: `${m.operator}: \`${m.original}\` → \`${m.replacement}\` and ${why}` });
+    out.push({
+      level: 'warning',
+      file: m.file,
+      line: m.line,
+      endLine: m.line,
+      title: 'Mutant survived',
+      message: `${m.operator}: \`${m.original}\` → \`${m.replacement}\` and ${why}`,
+    });
   }
   for (const h of e.oracle?.oracle_touched ?? []) {
-    out.push({ level: 'error', file: h.path, line: null, endLine: null, title: 'Protected path touched', message: `matches the protected pattern ${h.pattern}` });
+    out.push({
+      level: 'error',
+      file: h.path,
+      line: null,
+      endLine: null,
+      title: 'Protected path touched',
+      message: `matches the protected pattern ${h.pattern}`,
+    });
   }
   for (const t of e.oracle?.tampering ?? []) {
-    out.push({ level: t.kind === 'skip_added' || t.kind === 'test_file_deleted' ? 'error' : 'warning', file: t.path, line: t.line, endLine: t.line, title: `Test tampering: ${t.kind}`, message: t.detail });
+    out.push({
+      level: t.kind === 'skip_added' || t.kind === 'test_file_deleted' ? 'error' : 'warning',
+      file: t.path,
+      line: t.line,
+      endLine: t.line,
+      title: `Test tampering: ${t.kind}`,
+      message: t.detail,
+    });
   }
   return out;
 }

@@ -2,10 +2,21 @@
  * The evidence log: one schema-valid JSON line per decision, appended.
  * @module
  */
-import { appendArtefact, sha256, type LogRecord, type RunArtefact, type VerdictArtefact } from '@adversary-gate/schemas';
+import {
+  appendArtefact,
+  sha256,
+  type LogRecord,
+  type RunArtefact,
+  type VerdictArtefact,
+} from '@adversary-gate/schemas';
 
 /** Build the log record of one decision. */
-export function logRecord(verdict: VerdictArtefact, verdictText: string, model: string, run: RunArtefact | null): LogRecord {
+export function logRecord(
+  verdict: VerdictArtefact,
+  verdictText: string,
+  model: string,
+  run: RunArtefact | null,
+): LogRecord {
   const count = (s: string) => run?.claims.filter((c) => c.status === s).length ?? 0;
   return {
     schema: 'adversary-gate/log',

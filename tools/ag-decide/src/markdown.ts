@@ -12,22 +12,32 @@ const MAX_ROWS = 50;
 
 const pct = (v: number | null) => (v === null ? 'not measured' : `${(v * 100).toFixed(1)}%`);
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-const ranges = (rs: readonly (readonly [number, number])[]) => rs.map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`)).join(', ');
+const ranges = (rs: readonly (readonly [number, number])[]) =>
+  rs.map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`)).join(', ');
 const count = (rs: readonly (readonly [number, number])[]) => rs.reduce((n, [a, b]) => n + b - a + 1, 0);
-const more = (shown: number, total: number) => (total > shown ? [`\n…and ${total - shown} more (see the evidence file).`] : []);
+const more = (shown: number, total: number) =>
+  total > shown ? [`\n…and ${total - shown} more (see the evidence file).`] : [];
 
 function head(v: VerdictArtefact): string[] {
   const lines = [`## ${ICON[v.verdict]} adversary-gate: ${v.verdict}`, ''];
   if (v.reasons.length === 0) return [...lines, 'Every required measurement was made and cleared its floor.', ''];
   lines.push('| verdict | code | evidence | why |', '|---|---|---|---|');
-  for (const r of v.reasons) lines.push(`| ${REJECTS.includes(r.code) ? 'REJECT' : 'HOLD'} | \`${r.code}\` | ${r.evidence} | ${cell(r.message)} |`);
+  for (const r of v.reasons)
+    lines.push(
+      `| ${REJECTS.includes(r.code) ? 'REJECT' : 'HOLD'} | \`${r.code}\` | ${r.evidence} | ${cell(r.message)} |`,
+    );
   return [...lines, ''];
 }
 
 function measurements(v: VerdictArtefact): string[] {
   const lines = ['| measurement | value | source | floor |', '|---|---|---|---|'];
-  lines.push(`| diff coverage | ${pct(v.measurements.diff_coverage.value)} | ${v.measurements.diff_coverage.source} | ${v.floors.diff_coverage} |`);
-  lines.push(`| suite strength | ${pct(v.measurements.suite_strength.value)} | ${v.measurements.suite_strength.source} | ${v.floors.suite_strength} |`, '');
+  lines.push(
+    `| diff coverage | ${pct(v.measurements.diff_coverage.value)} | ${v.measurements.diff_coverage.source} | ${v.floors.diff_coverage} |`,
+  );
+  lines.push(
+    `| suite strength | ${pct(v.measurements.suite_strength.value)} | ${v.measurements.suite_strength.source} | ${v.floors.suite_strength} |`,
+    '',
+  );
   if (v.disabled.length > 0) lines.push('**Disabled requirements:**', '', ...v.disabled.map((d) => `- ${cell(d)}`), '');
   return lines;
 }
@@ -35,11 +45,18 @@ function measurements(v: VerdictArtefact): string[] {
 function coverage(e: AcceptedEvidence): string[] {
   const d = e.diffcov;
   if (d === undefined || d.files.length === 0) return [];
-  const lines = ['### Coverage of the changed lines', '', `Patch coverage ${pct(d.diff_coverage_ratio)} (${d.totals.covered}/${d.totals.measured} changed lines).`, ''];
+  const lines = [
+    '### Coverage of the changed lines',
+    '',
+    `Patch coverage ${pct(d.diff_coverage_ratio)} (${d.totals.covered}/${d.totals.measured} changed lines).`,
+    '',
+  ];
   lines.push('| file | covered | uncovered | uncovered lines |', '|---|---|---|---|');
   const files = [...d.files].sort((a, b) => count(b.uncovered) - count(a.uncovered) || a.path.localeCompare(b.path));
   for (const f of files.slice(0, MAX_ROWS)) {
-    lines.push(`| \`${cell(f.path)}\`${f.in_report ? '' : ' (not in the report)'} | ${count(f.covered)} | ${count(f.uncovered)} | ${ranges(f.uncovered) || '-'} |`);
+    lines.push(
+      `| \`${cell(f.path)}\`${f.in_report ? '' : ' (not in the report)'} | ${count(f.covered)} | ${count(f.uncovered)} | ${ranges(f.uncovered) || '-'} |`,
+    );
   }
   return [...lines, ...more(MAX_ROWS, files.length), ''];
 }
@@ -47,9 +64,22 @@ function coverage(e: AcceptedEvidence): string[] {
 function mutants(e: AcceptedEvidence): string[] {
   const survivors = (e.mutation?.mutants ?? []).filter((m) => m.status === 'survived' || m.status === 'no_coverage');
   if (survivors.length === 0) return [];
-  const lines = ['### Surviving mutants', '', 'Each change below left every test passing: an assertion is missing.', ''];
+  const lines = [
+    '### Surviving mutants',
+    '',
+    'Each change below left every test passing: an assertion is missing.',
+    '',
+  ];
   for (const m of survivors.slice(0, MAX_ROWS)) {
-    lines.push(`**\`${cell(m.file)}:${m.line}\`** ${m.operator}${m.status === 'no_coverage' ? ' (no test executes this line)' : ''}`, '', '```diff', `- ${m.original}`, `+ ${m.replacement}`, '```', '');
+    lines.push(
+      `**\`${cell(m.file)}:${m.line}\`** ${m.operator}${m.status === 'no_coverage' ? ' (no test executes this line)' : ''}`,
+      '',
+      '```diff',
+      `- ${m.original}`,
+      `+ ${m.replacement}`,
+      '```',
+      '',
+    );
   }
   return [...lines, ...more(MAX_ROWS, survivors.length)];
 }
@@ -65,7 +95,13 @@ function testDeltas(e: AcceptedEvidence): string[] {
   const lines: string[] = [];
   for (const [title, ids] of groups) {
     if (ids.length === 0) continue;
-    lines.push(`**${title}:**`, '', ...ids.slice(0, MAX_ROWS).map((id) => `- \`${cell(id)}\``), ...more(MAX_ROWS, ids.length), '');
+    lines.push(
+      `**${title}:**`,
+      '',
+      ...ids.slice(0, MAX_ROWS).map((id) => `- \`${cell(id)}\``),
+      ...more(MAX_ROWS, ids.length),
+      '',
+    );
   }
   return lines.length === 0 ? [] : ['### Test deltas', '', ...lines];
 }
@@ -74,23 +110,52 @@ function oracle(e: AcceptedEvidence): string[] {
   const o = e.oracle;
   if (o === undefined) return [];
   const lines: string[] = [];
-  for (const h of o.oracle_touched) lines.push(`- protected path touched: \`${cell(h.path)}\` (pattern \`${cell(h.pattern)}\`)`);
+  for (const h of o.oracle_touched)
+    lines.push(`- protected path touched: \`${cell(h.path)}\` (pattern \`${cell(h.pattern)}\`)`);
   for (const f of o.fixtures.filter((x) => x.expected !== x.actual)) {
-    lines.push(`- fixture drift in \`${cell(f.root)}\`: +${f.added.length} −${f.removed.length} ~${f.changed.length} (${[...f.added, ...f.removed, ...f.changed].slice(0, 5).map((p) => `\`${cell(p)}\``).join(', ')})`);
+    lines.push(
+      `- fixture drift in \`${cell(f.root)}\`: +${f.added.length} −${f.removed.length} ~${f.changed.length} (${[
+        ...f.added,
+        ...f.removed,
+        ...f.changed,
+      ]
+        .slice(0, 5)
+        .map((p) => `\`${cell(p)}\``)
+        .join(', ')})`,
+    );
   }
-  for (const x of o.freeze.entries.filter((y) => y.status !== 'valid')) lines.push(`- freeze entry #${x.index} \`${cell(x.nodeid ?? '?')}\`: ${x.status}`);
-  for (const t of o.tampering) lines.push(`- ${t.kind} at \`${cell(t.path)}${t.line === null ? '' : `:${t.line}`}\`: ${cell(t.detail)}`);
-  return lines.length === 0 ? [] : ['### Oracle findings', '', ...lines.slice(0, MAX_ROWS), ...more(MAX_ROWS, lines.length), ''];
+  for (const x of o.freeze.entries.filter((y) => y.status !== 'valid'))
+    lines.push(`- freeze entry #${x.index} \`${cell(x.nodeid ?? '?')}\`: ${x.status}`);
+  for (const t of o.tampering)
+    lines.push(`- ${t.kind} at \`${cell(t.path)}${t.line === null ? '' : `:${t.line}`}\`: ${cell(t.detail)}`);
+  return lines.length === 0
+    ? []
+    : ['### Oracle findings', '', ...lines.slice(0, MAX_ROWS), ...more(MAX_ROWS, lines.length), ''];
 }
 
 function evidenceTable(v: VerdictArtefact): string[] {
   const lines = ['<details><summary>Evidence</summary>', '', '| kind | file | status | sha256 |', '|---|---|---|---|'];
-  for (const e of v.evidence) lines.push(`| ${e.kind ?? '?'} | \`${cell(e.path)}\` | ${e.status} | \`${e.sha256 ?? '-'}\` |`);
-  lines.push('', `Diff: \`${v.subject.diff_sha256}\`; policy: ${v.policy.source}${v.policy.path ? ` \`${cell(v.policy.path)}\`` : ''}.`, '', '</details>', '');
+  for (const e of v.evidence)
+    lines.push(`| ${e.kind ?? '?'} | \`${cell(e.path)}\` | ${e.status} | \`${e.sha256 ?? '-'}\` |`);
+  lines.push(
+    '',
+    `Diff: \`${v.subject.diff_sha256}\`; policy: ${v.policy.source}${v.policy.path ? ` \`${cell(v.policy.path)}\`` : ''}.`,
+    '',
+    '</details>',
+    '',
+  );
   return lines;
 }
 
 /** Render a verdict (and the evidence it accepted) as GitHub-flavoured markdown. */
 export function renderMarkdown(v: VerdictArtefact, evidence: AcceptedEvidence = {}): string {
-  return [...head(v), ...measurements(v), ...coverage(evidence), ...mutants(evidence), ...testDeltas(evidence), ...oracle(evidence), ...evidenceTable(v)].join('\n');
+  return [
+    ...head(v),
+    ...measurements(v),
+    ...coverage(evidence),
+    ...mutants(evidence),
+    ...testDeltas(evidence),
+    ...oracle(evidence),
+    ...evidenceTable(v),
+  ].join('\n');
 }

@@ -29,7 +29,9 @@ export function verdictOf(reasons: readonly Reason[]): Verdict {
 /** Reasons in a stable order: rejects first, then the decision table's order, then message. */
 export function sortReasons(reasons: readonly Reason[]): Reason[] {
   const key = (r: Reason) => ORDER.indexOf(r.code);
-  return [...reasons].sort((a, b) => key(a) - key(b) || a.evidence.localeCompare(b.evidence) || a.message.localeCompare(b.message));
+  return [...reasons].sort(
+    (a, b) => key(a) - key(b) || a.evidence.localeCompare(b.evidence) || a.message.localeCompare(b.message),
+  );
 }
 
 /** Join a list for a message, capped so a message stays one readable line. */

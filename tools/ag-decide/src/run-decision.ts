@@ -36,13 +36,17 @@ export function exitCodeOf(verdict: VerdictArtefact['verdict']): 0 | 1 | 2 {
 export async function runDecision(opts: DecisionOptions): Promise<VerdictArtefact> {
   const diff = await readDiff(opts.diff);
   const [evidence, policy] = await Promise.all([readEvidenceFiles(opts.evidence), loadPolicy(opts.policy)]);
-  const trees = { ...(opts.trees?.baseline === undefined ? {} : { baseline: opts.trees.baseline }), ...(opts.trees?.patch === undefined ? {} : { patch: opts.trees.patch }) };
+  const trees = {
+    ...(opts.trees?.baseline === undefined ? {} : { baseline: opts.trees.baseline }),
+    ...(opts.trees?.patch === undefined ? {} : { patch: opts.trees.patch }),
+  };
   const verdict = decide({ diff, evidence, policy, tool: opts.tool, trees });
   // Validated against the verdict schema before it is written: a verdict the contract refuses is a bug, never a verdict.
   const text = await writeArtefact(opts.out, verdict);
   const accepted = acceptedEvidence(verdict, evidence);
   if (opts.markdown !== undefined) await writeAtomic(opts.markdown, renderMarkdown(verdict, accepted));
   if (opts.annotations === true) process.stdout.write(renderAnnotations(verdict, findings(accepted)));
-  if (opts.log !== undefined) await appendLog(opts.log.file, logRecord(verdict, text, opts.log.model, accepted.run ?? null));
+  if (opts.log !== undefined)
+    await appendLog(opts.log.file, logRecord(verdict, text, opts.log.model, accepted.run ?? null));
   return verdict;
 }

@@ -7,7 +7,14 @@
  * @module
  */
 import { InputError } from '@adversary-gate/core';
-import { LoadError, LogRecord, parseStrictJson, readRegularFile, decodeUtf8Strict, validateOrThrow } from '@adversary-gate/schemas';
+import {
+  LoadError,
+  LogRecord,
+  parseStrictJson,
+  readRegularFile,
+  decodeUtf8Strict,
+  validateOrThrow,
+} from '@adversary-gate/schemas';
 
 /** Figures of one model. */
 export interface ModelStats {
@@ -50,8 +57,14 @@ export function computeStats(records: readonly LogRecord[]): Record<string, Mode
   const out: Record<string, ModelStats> = {};
   for (const r of records) {
     const s = (out[r.model] ??= {
-      decisions: 0, ACCEPT: 0, REJECT: 0, HOLD: 0, by_reason: {},
-      claims: { verified: 0, refuted: 0, unverified: 0 }, unverified_accepts: 0, self_deception_index: 0,
+      decisions: 0,
+      ACCEPT: 0,
+      REJECT: 0,
+      HOLD: 0,
+      by_reason: {},
+      claims: { verified: 0, refuted: 0, unverified: 0 },
+      unverified_accepts: 0,
+      self_deception_index: 0,
     });
     s.decisions++;
     s[r.verdict]++;
@@ -71,10 +84,23 @@ export function statsTable(stats: Record<string, ModelStats>): string {
   const rows = Object.entries(stats)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([model, s]) => [
-      model, String(s.decisions), String(s.ACCEPT), String(s.REJECT), String(s.HOLD), s.self_deception_index.toFixed(3),
-      Object.entries(s.by_reason).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 3).map(([c, n]) => `${c}×${n}`).join(' ') || '-',
+      model,
+      String(s.decisions),
+      String(s.ACCEPT),
+      String(s.REJECT),
+      String(s.HOLD),
+      s.self_deception_index.toFixed(3),
+      Object.entries(s.by_reason)
+        .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+        .slice(0, 3)
+        .map(([c, n]) => `${c}×${n}`)
+        .join(' ') || '-',
     ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const fmt = (r: string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const fmt = (r: string[]) =>
+    r
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [fmt(header), fmt(widths.map((w) => '-'.repeat(w))), ...rows.map(fmt)].join('\n') + '\n';
 }

@@ -13,7 +13,13 @@ import { codes, decideWith, DIFF, defaultPolicy, golden } from './helpers/golden
 type Kind = 'run' | 'diffcov' | 'mutation' | 'oracle';
 const KINDS: Kind[] = ['run', 'diffcov', 'mutation', 'oracle'];
 
-function assertHeld(t: import('ava').ExecutionContext, kind: Kind, replacement: unknown, label: string, code = 'EVIDENCE_INVALID') {
+function assertHeld(
+  t: import('ava').ExecutionContext,
+  kind: Kind,
+  replacement: unknown,
+  label: string,
+  code = 'EVIDENCE_INVALID',
+) {
   const set: Record<string, unknown> = golden();
   set[kind] = replacement;
   const v = decideWith(set as ReturnType<typeof golden>);
@@ -26,7 +32,8 @@ const text = (kind: Kind) => canonicalJson(golden()[kind]).trimEnd();
 test('J1 malformed JSON: truncated at many offsets, trailing comma, garbage, empty, whitespace', (t) => {
   for (const kind of KINDS) {
     const s = text(kind);
-    for (let cut = 0; cut < s.length; cut += Math.max(1, Math.floor(s.length / 40))) assertHeld(t, kind, s.slice(0, cut), `cut ${cut}`);
+    for (let cut = 0; cut < s.length; cut += Math.max(1, Math.floor(s.length / 40)))
+      assertHeld(t, kind, s.slice(0, cut), `cut ${cut}`);
     assertHeld(t, kind, `${s.slice(0, -1)},}`, 'trailing comma');
     assertHeld(t, kind, `${s}x`, 'trailing garbage');
     assertHeld(t, kind, '', 'empty');
@@ -107,7 +114,12 @@ test('J7 non-finite, unsafe, negative and fractional numbers', (t) => {
 test('J8 duplicate keys: the last one never wins', (t) => {
   const s = text('run');
   assertHeld(t, 'run', s.replace('"claims":', '"claims":[],"claims":'), 'duplicate claims');
-  assertHeld(t, 'diffcov', text('diffcov').replace('"diff_coverage_ratio":1', '"diff_coverage_ratio":0,"diff_coverage_ratio":1'), 'duplicate ratio');
+  assertHeld(
+    t,
+    'diffcov',
+    text('diffcov').replace('"diff_coverage_ratio":1', '"diff_coverage_ratio":0,"diff_coverage_ratio":1'),
+    'duplicate ratio',
+  );
 });
 
 test('J9 a UTF-8 byte-order mark; J10 invalid UTF-8 and lone surrogates', (t) => {
@@ -115,7 +127,12 @@ test('J9 a UTF-8 byte-order mark; J10 invalid UTF-8 and lone surrogates', (t) =>
     assertHeld(t, kind, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text(kind))]), 'BOM');
     const bytes = Buffer.from(text(kind));
     const at = bytes.indexOf('0.1.0');
-    assertHeld(t, kind, Buffer.concat([bytes.subarray(0, at), Buffer.from([0xc0, 0xaf]), bytes.subarray(at)]), 'overlong encoding');
+    assertHeld(
+      t,
+      kind,
+      Buffer.concat([bytes.subarray(0, at), Buffer.from([0xc0, 0xaf]), bytes.subarray(at)]),
+      'overlong encoding',
+    );
     assertHeld(t, kind, text(kind).replace('"0.1.0"', '"0.1.0\\ud800"'), 'lone surrogate');
   }
 });

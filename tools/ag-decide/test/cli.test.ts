@@ -9,28 +9,192 @@ type G = ReturnType<typeof golden>;
 
 /** One hand-written evidence set per reason code. */
 const CASES: [string, 'REJECT' | 'HOLD', (g: G) => Partial<G> | void][] = [
-  ['CLAIM_FAILED', 'REJECT', (g) => { g.run.claims[0].patch = [1, 2, 3].map((r) => execution('patch', r, 'FAIL')); g.run.claims[0].status = 'REFUTED'; }],
-  ['COLLATERAL_REGRESSION', 'REJECT', (g) => { g.run.full_suite.patch = execution('patch', 1, 'FAIL'); g.run.full_suite.collateral_regression = true; }],
-  ['TEST_LOST', 'REJECT', (g) => { g.run.test_deltas.tests_lost = ['test/calc.test.js::adds']; }],
-  ['TEST_SKIPPED', 'REJECT', (g) => { g.run.test_deltas.tests_newly_skipped = ['test/calc.test.js::adds']; }],
-  ['ORACLE_TOUCHED', 'REJECT', (g) => { g.oracle.oracle_touched = [{ path: 'tests/oracle/a.test.js', pattern: 'tests/oracle/**' }]; }],
-  ['FIXTURE_DRIFT', 'REJECT', (g) => { Object.assign(g.oracle.fixtures[0], { actual: `sha256:${'1'.repeat(64)}`, changed: ['a.json'] }); }],
-  ['FREEZE_INVALID', 'REJECT', (g) => { g.oracle.freeze.entries = [{ index: 0, nodeid: null, expires: '2027-01-01', covers: ['src/calc.js'], status: 'missing_field' }]; }],
-  ['CLAIM_UNVERIFIED', 'HOLD', (g) => { g.run.claims[0].patch = [execution('patch', 1, 'TIMED_OUT'), execution('patch', 2), execution('patch', 3)]; g.run.claims[0].status = 'UNVERIFIED'; }],
-  ['CRITERION_UNPROVEN', 'HOLD', (g) => { g.run.criteria[0].proven = false; }],
-  ['BASELINE_RED', 'HOLD', (g) => { g.run.full_suite.baseline = execution('baseline', 1, 'FAIL'); g.run.full_suite.patch = execution('patch', 1, 'FAIL'); g.run.full_suite.baseline_red = true; }],
-  ['COVERAGE_NOT_MEASURED', 'HOLD', (g) => { Object.assign(g.diffcov, { diff_coverage_source: 'none', diff_coverage_ratio: null, reason: 'no_coverage_report', files: [], totals: { measured: 0, covered: 0, uncovered: 0 } }); }],
-  ['COVERAGE_UNTRUSTED', 'HOLD', (g) => { Object.assign(g.diffcov, { diff_coverage_source: 'untrusted', files: [], totals: { measured: 0, covered: 0, uncovered: 0 } }); }],
-  ['COVERAGE_BELOW_FLOOR', 'HOLD', (g) => { Object.assign(g.diffcov, { diff_coverage_ratio: 0, totals: { measured: 2, covered: 0, uncovered: 2 } }); g.diffcov.files[0].covered = []; g.diffcov.files[0].uncovered = [[2, 3]]; }],
-  ['STRENGTH_NOT_MEASURED', 'HOLD', (g) => { Object.assign(g.mutation, { suite_strength: null, reason: 'baseline_red', mutants: [], counts: { killed: 0, survived: 0, timeout: 0, stillborn: 0, no_coverage: 0 } }); }],
-  ['STRENGTH_UNVERIFIED', 'HOLD', (g) => { Object.assign(g.mutation, { suite_strength_unverified: true, foreign_changed_files: ['db/schema.sql'] }); }],
-  ['STRENGTH_BELOW_FLOOR', 'HOLD', (g) => { Object.assign(g.mutation, { suite_strength: 0.5, counts: { killed: 1, survived: 1, timeout: 0, stillborn: 0, no_coverage: 0 }, mutants: [mutant('m1', 2, 'killed'), mutant('m2', 3, 'survived')] }); }],
-  ['FROZEN_ONLY_COVERAGE', 'HOLD', (g) => { g.oracle.freeze.entries = [{ index: 0, nodeid: 't::x', expires: '2027-01-01', covers: ['src/calc.js'], status: 'valid' }]; Object.assign(g.oracle.freeze, { frozen_only: true, frozen_only_files: ['src/calc.js'] }); }],
-  ['TAMPER_SUSPECTED', 'HOLD', (g) => { g.oracle.tampering = [{ kind: 'runner_config_changed', path: 'package.json', line: 5, detail: 'scripts.test changed' }]; }],
-  ['EVIDENCE_MISSING', 'HOLD', (g) => { const { mutation: _m, ...rest } = g; return rest; }],
-  ['EVIDENCE_INVALID', 'HOLD', (g) => ({ ...g, oracle: `${JSON.stringify(g.oracle).slice(0, 40)}` as unknown as G['oracle'] })],
-  ['EVIDENCE_STALE', 'HOLD', (g) => { g.run.subject.diff_sha256 = `sha256:${'2'.repeat(64)}`; }],
-  ['PIPELINE_FAULT', 'HOLD', (g) => { g.mutation.faults = [{ code: 'ENGINE_CRASHED', message: 'python helper exited 1' }]; }],
+  [
+    'CLAIM_FAILED',
+    'REJECT',
+    (g) => {
+      g.run.claims[0].patch = [1, 2, 3].map((r) => execution('patch', r, 'FAIL'));
+      g.run.claims[0].status = 'REFUTED';
+    },
+  ],
+  [
+    'COLLATERAL_REGRESSION',
+    'REJECT',
+    (g) => {
+      g.run.full_suite.patch = execution('patch', 1, 'FAIL');
+      g.run.full_suite.collateral_regression = true;
+    },
+  ],
+  [
+    'TEST_LOST',
+    'REJECT',
+    (g) => {
+      g.run.test_deltas.tests_lost = ['test/calc.test.js::adds'];
+    },
+  ],
+  [
+    'TEST_SKIPPED',
+    'REJECT',
+    (g) => {
+      g.run.test_deltas.tests_newly_skipped = ['test/calc.test.js::adds'];
+    },
+  ],
+  [
+    'ORACLE_TOUCHED',
+    'REJECT',
+    (g) => {
+      g.oracle.oracle_touched = [{ path: 'tests/oracle/a.test.js', pattern: 'tests/oracle/**' }];
+    },
+  ],
+  [
+    'FIXTURE_DRIFT',
+    'REJECT',
+    (g) => {
+      Object.assign(g.oracle.fixtures[0], { actual: `sha256:${'1'.repeat(64)}`, changed: ['a.json'] });
+    },
+  ],
+  [
+    'FREEZE_INVALID',
+    'REJECT',
+    (g) => {
+      g.oracle.freeze.entries = [
+        { index: 0, nodeid: null, expires: '2027-01-01', covers: ['src/calc.js'], status: 'missing_field' },
+      ];
+    },
+  ],
+  [
+    'CLAIM_UNVERIFIED',
+    'HOLD',
+    (g) => {
+      g.run.claims[0].patch = [execution('patch', 1, 'TIMED_OUT'), execution('patch', 2), execution('patch', 3)];
+      g.run.claims[0].status = 'UNVERIFIED';
+    },
+  ],
+  [
+    'CRITERION_UNPROVEN',
+    'HOLD',
+    (g) => {
+      g.run.criteria[0].proven = false;
+    },
+  ],
+  [
+    'BASELINE_RED',
+    'HOLD',
+    (g) => {
+      g.run.full_suite.baseline = execution('baseline', 1, 'FAIL');
+      g.run.full_suite.patch = execution('patch', 1, 'FAIL');
+      g.run.full_suite.baseline_red = true;
+    },
+  ],
+  [
+    'COVERAGE_NOT_MEASURED',
+    'HOLD',
+    (g) => {
+      Object.assign(g.diffcov, {
+        diff_coverage_source: 'none',
+        diff_coverage_ratio: null,
+        reason: 'no_coverage_report',
+        files: [],
+        totals: { measured: 0, covered: 0, uncovered: 0 },
+      });
+    },
+  ],
+  [
+    'COVERAGE_UNTRUSTED',
+    'HOLD',
+    (g) => {
+      Object.assign(g.diffcov, {
+        diff_coverage_source: 'untrusted',
+        files: [],
+        totals: { measured: 0, covered: 0, uncovered: 0 },
+      });
+    },
+  ],
+  [
+    'COVERAGE_BELOW_FLOOR',
+    'HOLD',
+    (g) => {
+      Object.assign(g.diffcov, { diff_coverage_ratio: 0, totals: { measured: 2, covered: 0, uncovered: 2 } });
+      g.diffcov.files[0].covered = [];
+      g.diffcov.files[0].uncovered = [[2, 3]];
+    },
+  ],
+  [
+    'STRENGTH_NOT_MEASURED',
+    'HOLD',
+    (g) => {
+      Object.assign(g.mutation, {
+        suite_strength: null,
+        reason: 'baseline_red',
+        mutants: [],
+        counts: { killed: 0, survived: 0, timeout: 0, stillborn: 0, no_coverage: 0 },
+      });
+    },
+  ],
+  [
+    'STRENGTH_UNVERIFIED',
+    'HOLD',
+    (g) => {
+      Object.assign(g.mutation, { suite_strength_unverified: true, foreign_changed_files: ['db/schema.sql'] });
+    },
+  ],
+  [
+    'STRENGTH_BELOW_FLOOR',
+    'HOLD',
+    (g) => {
+      Object.assign(g.mutation, {
+        suite_strength: 0.5,
+        counts: { killed: 1, survived: 1, timeout: 0, stillborn: 0, no_coverage: 0 },
+        mutants: [mutant('m1', 2, 'killed'), mutant('m2', 3, 'survived')],
+      });
+    },
+  ],
+  [
+    'FROZEN_ONLY_COVERAGE',
+    'HOLD',
+    (g) => {
+      g.oracle.freeze.entries = [
+        { index: 0, nodeid: 't::x', expires: '2027-01-01', covers: ['src/calc.js'], status: 'valid' },
+      ];
+      Object.assign(g.oracle.freeze, { frozen_only: true, frozen_only_files: ['src/calc.js'] });
+    },
+  ],
+  [
+    'TAMPER_SUSPECTED',
+    'HOLD',
+    (g) => {
+      g.oracle.tampering = [
+        { kind: 'runner_config_changed', path: 'package.json', line: 5, detail: 'scripts.test changed' },
+      ];
+    },
+  ],
+  [
+    'EVIDENCE_MISSING',
+    'HOLD',
+    (g) => {
+      const { mutation: _m, ...rest } = g;
+      return rest;
+    },
+  ],
+  [
+    'EVIDENCE_INVALID',
+    'HOLD',
+    (g) => ({ ...g, oracle: `${JSON.stringify(g.oracle).slice(0, 40)}` as unknown as G['oracle'] }),
+  ],
+  [
+    'EVIDENCE_STALE',
+    'HOLD',
+    (g) => {
+      g.run.subject.diff_sha256 = `sha256:${'2'.repeat(64)}`;
+    },
+  ],
+  [
+    'PIPELINE_FAULT',
+    'HOLD',
+    (g) => {
+      g.mutation.faults = [{ code: 'ENGINE_CRASHED', message: 'python helper exited 1' }];
+    },
+  ],
 ];
 
 for (const [code, verdict, edit] of CASES) {
@@ -42,7 +206,10 @@ for (const [code, verdict, edit] of CASES) {
     t.is(r.code, verdict === 'REJECT' ? 1 : 2, r.stderr);
     const v = (await loadArtefact(path.join(dir, 'verdict.json'), 'verdict')).value;
     t.is(v.verdict, verdict);
-    t.true(v.reasons.some((x) => x.code === code), JSON.stringify(v.reasons));
+    t.true(
+      v.reasons.some((x) => x.code === code),
+      JSON.stringify(v.reasons),
+    );
     t.regex(r.stderr, new RegExp(`^ag-decide: ${verdict} \\(.*${code}`));
   });
 }
@@ -94,7 +261,10 @@ test('an unreadable policy still writes a HOLD verdict', async (t) => {
   const r = agDecide(['--diff', 'changes.diff', ...evidence, '--policy', 'policy.json', '--out', 'verdict.json'], dir);
   t.is(r.code, 2);
   const v = (await loadArtefact(path.join(dir, 'verdict.json'), 'verdict')).value;
-  t.deepEqual(v.reasons.map((x) => [x.code, x.evidence]), [['EVIDENCE_INVALID', 'policy']]);
+  t.deepEqual(
+    v.reasons.map((x) => [x.code, x.evidence]),
+    [['EVIDENCE_INVALID', 'policy']],
+  );
 });
 
 test('check: a missing, forged, stale, REJECT or HOLD verdict fails with one line', (t) => {
@@ -108,7 +278,10 @@ test('check: a missing, forged, stale, REJECT or HOLD verdict fails with one lin
   writeFileSync(path.join(dir, 'other.diff'), '--- a/x.js\n+++ b/x.js\n@@ -1 +1 @@\n-a\n+b\n');
   t.is(agDecide(['check', 'verdict.json', '--diff', 'other.diff'], dir).code, 2);
   const text = readFileSync(path.join(dir, 'verdict.json'), 'utf8');
-  writeFileSync(path.join(dir, 'dup.json'), text.replace('"verdict":"ACCEPT"', '"verdict":"REJECT","verdict":"ACCEPT"'));
+  writeFileSync(
+    path.join(dir, 'dup.json'),
+    text.replace('"verdict":"ACCEPT"', '"verdict":"REJECT","verdict":"ACCEPT"'),
+  );
   t.is(agDecide(['check', 'dup.json'], dir).code, 2);
   writeFileSync(path.join(dir, 'lower.json'), text.replace('"verdict":"ACCEPT"', '"verdict":"accept"'));
   t.is(agDecide(['check', 'lower.json'], dir).code, 2);
@@ -123,8 +296,17 @@ test('check: a missing, forged, stale, REJECT or HOLD verdict fails with one lin
 
 test('--log appends one schema-valid record per decision and stats reads it', (t) => {
   const { dir, evidence } = workdir(golden());
-  t.is(agDecide(['--diff', 'changes.diff', ...evidence, '--out', 'v.json', '--log', 'log.jsonl', '--model', 'model-a'], dir).code, 0);
-  t.is(agDecide(['--diff', 'changes.diff', '--out', 'v.json', '--log', 'log.jsonl', '--model', 'model-b'], dir).code, 2);
+  t.is(
+    agDecide(
+      ['--diff', 'changes.diff', ...evidence, '--out', 'v.json', '--log', 'log.jsonl', '--model', 'model-a'],
+      dir,
+    ).code,
+    0,
+  );
+  t.is(
+    agDecide(['--diff', 'changes.diff', '--out', 'v.json', '--log', 'log.jsonl', '--model', 'model-b'], dir).code,
+    2,
+  );
   t.is(readFileSync(path.join(dir, 'log.jsonl'), 'utf8').trim().split('\n').length, 2);
   const json = agDecide(['stats', 'log.jsonl', '--format', 'json'], dir);
   t.is(json.code, 0, json.stderr);
@@ -135,7 +317,11 @@ test('--log appends one schema-valid record per decision and stats reads it', (t
   t.is(stats['model-a'].self_deception_index, 0);
   const table = agDecide(['stats', 'log.jsonl'], dir);
   t.regex(table.stdout, /model-a\s+1\s+1\s+0\s+0\s+0\.000/);
-  t.is(agDecide(['--diff', 'changes.diff', '--out', 'v.json', '--log', 'log.jsonl'], dir).code, 3, '--log needs --model');
+  t.is(
+    agDecide(['--diff', 'changes.diff', '--out', 'v.json', '--log', 'log.jsonl'], dir).code,
+    3,
+    '--log needs --model',
+  );
   writeFileSync(path.join(dir, 'bad.jsonl'), '{"schema":"adversary-gate/log"}\n');
   const bad = agDecide(['stats', 'bad.jsonl'], dir);
   t.is(bad.code, 3);

@@ -2,7 +2,12 @@ import test from 'ava';
 import { resolvePolicy } from '@adversary-gate/schemas';
 import { codes, decideWith, defaultPolicy, execution, golden, mutant, OTHER_DIGEST } from './helpers/golden.js';
 
-const expectOnly = (t: import('ava').ExecutionContext, v: ReturnType<typeof decideWith>, verdict: 'ACCEPT' | 'REJECT' | 'HOLD', code: string) => {
+const expectOnly = (
+  t: import('ava').ExecutionContext,
+  v: ReturnType<typeof decideWith>,
+  verdict: 'ACCEPT' | 'REJECT' | 'HOLD',
+  code: string,
+) => {
   t.is(v.verdict, verdict);
   t.deepEqual([...new Set(codes(v))], [code], JSON.stringify(v.reasons));
 };
@@ -11,8 +16,14 @@ test('the golden evidence set is ACCEPT with no reason and its measurements', (t
   const v = decideWith(golden());
   t.is(v.verdict, 'ACCEPT');
   t.deepEqual(v.reasons, []);
-  t.deepEqual(v.measurements, { diff_coverage: { value: 1, source: 'computed' }, suite_strength: { value: 1, source: 'ag-mutate' } });
-  t.deepEqual(v.evidence.map((e) => e.status), ['read', 'read', 'read', 'read']);
+  t.deepEqual(v.measurements, {
+    diff_coverage: { value: 1, source: 'computed' },
+    suite_strength: { value: 1, source: 'ag-mutate' },
+  });
+  t.deepEqual(
+    v.evidence.map((e) => e.status),
+    ['read', 'read', 'read', 'read'],
+  );
 });
 
 // ---- run ----
@@ -103,13 +114,24 @@ test('direct evidence outranks missing evidence: a refuted claim with no coverag
 // ---- diffcov ----
 test('diffcov: source none holds with COVERAGE_NOT_MEASURED', (t) => {
   const g = golden();
-  Object.assign(g.diffcov, { diff_coverage_source: 'none', diff_coverage_ratio: null, reason: 'no_coverage_report', files: [], totals: { measured: 0, covered: 0, uncovered: 0 } });
+  Object.assign(g.diffcov, {
+    diff_coverage_source: 'none',
+    diff_coverage_ratio: null,
+    reason: 'no_coverage_report',
+    files: [],
+    totals: { measured: 0, covered: 0, uncovered: 0 },
+  });
   expectOnly(t, decideWith(g), 'HOLD', 'COVERAGE_NOT_MEASURED');
 });
 
 test('diffcov: an untrusted ratio holds with COVERAGE_UNTRUSTED unless the policy allows it', (t) => {
   const g = golden();
-  Object.assign(g.diffcov, { diff_coverage_source: 'untrusted', diff_coverage_ratio: 1, files: [], totals: { measured: 0, covered: 0, uncovered: 0 } });
+  Object.assign(g.diffcov, {
+    diff_coverage_source: 'untrusted',
+    diff_coverage_ratio: 1,
+    files: [],
+    totals: { measured: 0, covered: 0, uncovered: 0 },
+  });
   expectOnly(t, decideWith(g), 'HOLD', 'COVERAGE_UNTRUSTED');
   const allowing = defaultPolicy(resolvePolicy({ schema_version: 1, coverage: { allow_untrusted: true } }));
   t.is(decideWith(g, allowing).verdict, 'ACCEPT');
@@ -144,14 +166,25 @@ test('diffcov: a coverage pragma added on a changed line holds with TAMPER_SUSPE
 // ---- mutation ----
 test('mutation: a null strength with no source changed gives no reason', (t) => {
   const g = golden();
-  Object.assign(g.mutation, { suite_strength: null, reason: 'no_source_changed', mutants: [], counts: { killed: 0, survived: 0, timeout: 0, stillborn: 0, no_coverage: 0 } });
+  Object.assign(g.mutation, {
+    suite_strength: null,
+    reason: 'no_source_changed',
+    mutants: [],
+    counts: { killed: 0, survived: 0, timeout: 0, stillborn: 0, no_coverage: 0 },
+  });
   // the golden diff does change source, so the evidence contradicts the diff
   expectOnly(t, decideWith(g), 'HOLD', 'EVIDENCE_INVALID');
 });
 
 test('mutation: a budget of 0 is listed as disabled, with no reason', (t) => {
   const g = golden();
-  Object.assign(g.mutation, { suite_strength: null, reason: 'budget_zero', budget: 0, mutants: [], counts: { killed: 0, survived: 0, timeout: 0, stillborn: 0, no_coverage: 0 } });
+  Object.assign(g.mutation, {
+    suite_strength: null,
+    reason: 'budget_zero',
+    budget: 0,
+    mutants: [],
+    counts: { killed: 0, survived: 0, timeout: 0, stillborn: 0, no_coverage: 0 },
+  });
   const v = decideWith(g);
   t.is(v.verdict, 'ACCEPT');
   t.true(v.disabled.some((d) => d.includes('budget is 0')));
@@ -160,7 +193,12 @@ test('mutation: a budget of 0 is listed as disabled, with no reason', (t) => {
 test('mutation: a null strength for any other cause holds with STRENGTH_NOT_MEASURED', (t) => {
   for (const why of ['deletion_only', 'baseline_red', 'baseline_flaky', 'no_mutants', 'engine_failure']) {
     const g = golden();
-    Object.assign(g.mutation, { suite_strength: null, reason: why, mutants: [], counts: { killed: 0, survived: 0, timeout: 0, stillborn: 0, no_coverage: 0 } });
+    Object.assign(g.mutation, {
+      suite_strength: null,
+      reason: why,
+      mutants: [],
+      counts: { killed: 0, survived: 0, timeout: 0, stillborn: 0, no_coverage: 0 },
+    });
     expectOnly(t, decideWith(g), 'HOLD', 'STRENGTH_NOT_MEASURED');
   }
 });
@@ -169,7 +207,13 @@ test('mutation: unverified source holds with STRENGTH_UNVERIFIED, even with a bu
   const g = golden();
   Object.assign(g.mutation, { suite_strength_unverified: true, foreign_changed_files: ['src/vec.cpp'] });
   expectOnly(t, decideWith(g), 'HOLD', 'STRENGTH_UNVERIFIED');
-  Object.assign(g.mutation, { suite_strength: null, reason: 'budget_zero', budget: 0, mutants: [], counts: { killed: 0, survived: 0, timeout: 0, stillborn: 0, no_coverage: 0 } });
+  Object.assign(g.mutation, {
+    suite_strength: null,
+    reason: 'budget_zero',
+    budget: 0,
+    mutants: [],
+    counts: { killed: 0, survived: 0, timeout: 0, stillborn: 0, no_coverage: 0 },
+  });
   expectOnly(t, decideWith(g), 'HOLD', 'STRENGTH_UNVERIFIED');
 });
 
@@ -181,13 +225,21 @@ test('mutation: a deleted source file holds with STRENGTH_UNVERIFIED', (t) => {
 
 test('mutation: strength below the floor holds with STRENGTH_BELOW_FLOOR; no_coverage counts as survived', (t) => {
   const g = golden();
-  Object.assign(g.mutation, { suite_strength: 0.5, counts: { killed: 1, survived: 0, timeout: 0, stillborn: 0, no_coverage: 1 }, mutants: [mutant('m1', 2, 'killed'), mutant('m2', 3, 'no_coverage')] });
+  Object.assign(g.mutation, {
+    suite_strength: 0.5,
+    counts: { killed: 1, survived: 0, timeout: 0, stillborn: 0, no_coverage: 1 },
+    mutants: [mutant('m1', 2, 'killed'), mutant('m2', 3, 'no_coverage')],
+  });
   expectOnly(t, decideWith(g), 'HOLD', 'STRENGTH_BELOW_FLOOR');
 });
 
 test('mutation: timeouts count as killed', (t) => {
   const g = golden();
-  Object.assign(g.mutation, { suite_strength: 1, counts: { killed: 1, survived: 0, timeout: 1, stillborn: 0, no_coverage: 0 }, mutants: [mutant('m1', 2, 'killed'), mutant('m2', 3, 'timeout')] });
+  Object.assign(g.mutation, {
+    suite_strength: 1,
+    counts: { killed: 1, survived: 0, timeout: 1, stillborn: 0, no_coverage: 0 },
+    mutants: [mutant('m1', 2, 'killed'), mutant('m2', 3, 'timeout')],
+  });
   t.is(decideWith(g).verdict, 'ACCEPT');
 });
 
@@ -213,14 +265,18 @@ test('oracle: fixture drift rejects with FIXTURE_DRIFT', (t) => {
 test('oracle: an expired or incomplete freeze entry rejects with FREEZE_INVALID', (t) => {
   for (const status of ['expired', 'missing_field', 'malformed']) {
     const g = golden();
-    g.oracle.freeze.entries = [{ index: 0, nodeid: 'test/x::y', expires: '2020-01-01', covers: ['src/calc.js'], status }];
+    g.oracle.freeze.entries = [
+      { index: 0, nodeid: 'test/x::y', expires: '2020-01-01', covers: ['src/calc.js'], status },
+    ];
     expectOnly(t, decideWith(g), 'REJECT', 'FREEZE_INVALID');
   }
 });
 
 test('oracle: changes covered only by frozen tests hold with FROZEN_ONLY_COVERAGE', (t) => {
   const g = golden();
-  g.oracle.freeze.entries = [{ index: 0, nodeid: 'test/x::y', expires: '2027-01-01', covers: ['src/calc.js'], status: 'valid' }];
+  g.oracle.freeze.entries = [
+    { index: 0, nodeid: 'test/x::y', expires: '2027-01-01', covers: ['src/calc.js'], status: 'valid' },
+  ];
   Object.assign(g.oracle.freeze, { frozen_only: true, frozen_only_files: ['src/calc.js'] });
   expectOnly(t, decideWith(g), 'HOLD', 'FROZEN_ONLY_COVERAGE');
 });
@@ -235,7 +291,13 @@ test('oracle: a skip marker added to an existing test rejects with TEST_SKIPPED;
 });
 
 test('oracle: assertions removed or runner configuration changed hold with TAMPER_SUSPECTED', (t) => {
-  for (const kind of ['assertion_removed', 'runner_config_changed', 'test_file_renamed', 'skip_added_new_file', 'always_equal']) {
+  for (const kind of [
+    'assertion_removed',
+    'runner_config_changed',
+    'test_file_renamed',
+    'skip_added_new_file',
+    'always_equal',
+  ]) {
     const g = golden();
     g.oracle.tampering = [{ kind, path: 'test/calc.test.js', line: 3, detail: kind }];
     expectOnly(t, decideWith(g), 'HOLD', 'TAMPER_SUSPECTED');
@@ -243,7 +305,10 @@ test('oracle: assertions removed or runner configuration changed hold with TAMPE
 });
 
 test('oracle: a policy digest other than the one ag-decide applies is stale', (t) => {
-  const v = decideWith(golden(), { ...defaultPolicy(), ref: { source: 'file', path: 'p.json', sha256: OTHER_DIGEST as `sha256:${string}` } });
+  const v = decideWith(golden(), {
+    ...defaultPolicy(),
+    ref: { source: 'file', path: 'p.json', sha256: OTHER_DIGEST as `sha256:${string}` },
+  });
   expectOnly(t, v, 'HOLD', 'EVIDENCE_STALE');
 });
 
@@ -261,7 +326,10 @@ test('any: a required kind missing holds with EVIDENCE_MISSING', (t) => {
 test('any: a kind the policy does not require may be absent, and is listed as disabled', (t) => {
   const set: Record<string, unknown> = golden();
   delete set.mutation;
-  const v = decideWith(set as ReturnType<typeof golden>, defaultPolicy(resolvePolicy({ schema_version: 1, require: ['run', 'diffcov', 'oracle'] })));
+  const v = decideWith(
+    set as ReturnType<typeof golden>,
+    defaultPolicy(resolvePolicy({ schema_version: 1, require: ['run', 'diffcov', 'oracle'] })),
+  );
   t.is(v.verdict, 'ACCEPT');
   t.true(v.disabled.includes('mutation: not required by the policy'));
 });

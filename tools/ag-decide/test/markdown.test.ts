@@ -7,7 +7,11 @@ function weakSet() {
   Object.assign(g.diffcov, { diff_coverage_ratio: 0.5, totals: { measured: 2, covered: 1, uncovered: 1 } });
   g.diffcov.files[0].covered = [[2, 2]];
   g.diffcov.files[0].uncovered = [[3, 3]];
-  Object.assign(g.mutation, { suite_strength: 0.5, counts: { killed: 1, survived: 1, timeout: 0, stillborn: 0, no_coverage: 0 }, mutants: [mutant('m1', 2, 'killed'), mutant('m2', 3, 'survived')] });
+  Object.assign(g.mutation, {
+    suite_strength: 0.5,
+    counts: { killed: 1, survived: 1, timeout: 0, stillborn: 0, no_coverage: 0 },
+    mutants: [mutant('m1', 2, 'killed'), mutant('m2', 3, 'survived')],
+  });
   g.run.test_deltas.tests_newly_skipped = ['test/calc.test.js::adds'];
   g.oracle.tampering = [{ kind: 'skip_added', path: 'test/calc.test.js', line: 2, detail: 'test.skip added' }];
   return g;
@@ -50,8 +54,15 @@ test('stale evidence is never rendered as a finding', (t) => {
 test('annotations: one workflow command per finding, escaped, and one for the verdict', (t) => {
   const { verdict, accepted } = render(weakSet());
   const lines = renderAnnotations(verdict, findings(accepted)).trimEnd().split('\n');
-  t.true(lines.includes('::warning file=src/calc.js,line=3,title=Changed lines not executed::lines 3 were added by the patch and no test executed them'));
+  t.true(
+    lines.includes(
+      '::warning file=src/calc.js,line=3,title=Changed lines not executed::lines 3 were added by the patch and no test executed them',
+    ),
+  );
   t.true(lines.some((l) => l.startsWith('::warning file=src/calc.js,line=3,title=Mutant survived::')));
   t.true(lines.some((l) => l.startsWith('::error file=test/calc.test.js,line=2,title=Test tampering%3A skip_added::')));
-  t.is(lines.at(-1), '::error title=adversary-gate%3A REJECT::TEST_SKIPPED, COVERAGE_BELOW_FLOOR, STRENGTH_BELOW_FLOOR');
+  t.is(
+    lines.at(-1),
+    '::error title=adversary-gate%3A REJECT::TEST_SKIPPED, COVERAGE_BELOW_FLOOR, STRENGTH_BELOW_FLOOR',
+  );
 });

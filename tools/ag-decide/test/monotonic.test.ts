@@ -30,17 +30,32 @@ const NAMES = Object.keys(DIMENSIONS) as Dimension[];
 function build(levels: Levels): Golden {
   const g = golden();
   const c = levels.coverage;
-  if (c === 3) Object.assign(g.diffcov, { diff_coverage_source: 'none', diff_coverage_ratio: null, reason: 'no_coverage_report', files: [], totals: { measured: 0, covered: 0, uncovered: 0 } });
+  if (c === 3)
+    Object.assign(g.diffcov, {
+      diff_coverage_source: 'none',
+      diff_coverage_ratio: null,
+      reason: 'no_coverage_report',
+      files: [],
+      totals: { measured: 0, covered: 0, uncovered: 0 },
+    });
   else {
     const covered = 2 - c;
     g.diffcov.files[0].covered = covered === 2 ? [[2, 3]] : covered === 1 ? [[2, 2]] : [];
     g.diffcov.files[0].uncovered = covered === 2 ? [] : covered === 1 ? [[3, 3]] : [[2, 3]];
     g.diffcov.totals = { measured: 2, covered, uncovered: 2 - covered };
     g.diffcov.diff_coverage_ratio = covered / 2;
-    if (levels.trust === 1) Object.assign(g.diffcov, { diff_coverage_source: 'untrusted', files: [], totals: { measured: 0, covered: 0, uncovered: 0 } });
+    if (levels.trust === 1)
+      Object.assign(g.diffcov, {
+        diff_coverage_source: 'untrusted',
+        files: [],
+        totals: { measured: 0, covered: 0, uncovered: 0 },
+      });
   }
   const survivors = levels.strength;
-  g.mutation.mutants = [mutant('m1', 2, survivors >= 2 ? 'survived' : 'killed'), mutant('m2', 3, survivors >= 1 ? 'survived' : 'killed')];
+  g.mutation.mutants = [
+    mutant('m1', 2, survivors >= 2 ? 'survived' : 'killed'),
+    mutant('m2', 3, survivors >= 1 ? 'survived' : 'killed'),
+  ];
   g.mutation.counts = { killed: 2 - survivors, survived: survivors, timeout: 0, stillborn: 0, no_coverage: 0 };
   g.mutation.suite_strength = (2 - survivors) / 2;
   if (levels.claim === 1) {
@@ -56,31 +71,49 @@ function build(levels: Levels): Golden {
   if (levels.criterion) g.run.criteria[0].proven = false;
   if (levels.oracleTouched) g.oracle.oracle_touched = [{ path: 'adversary-gate.json', pattern: 'adversary-gate.json' }];
   if (levels.fixture) Object.assign(g.oracle.fixtures[0], { actual: `sha256:${'9'.repeat(64)}`, changed: ['x.json'] });
-  if (levels.freeze) g.oracle.freeze.entries = [{ index: 0, nodeid: 't::x', expires: '2020-01-01', covers: ['src/calc.js'], status: 'expired' }];
-  if (levels.tamper) g.oracle.tampering = [{ kind: 'assertion_removed', path: 'test/calc.test.js', line: 2, detail: '-1 assertion' }];
-  if (levels.pragma && g.diffcov.diff_coverage_source !== 'none') g.diffcov.pragmas = [{ path: 'src/calc.js', line: 2, text: '/* c8 ignore next */' }];
+  if (levels.freeze)
+    g.oracle.freeze.entries = [
+      { index: 0, nodeid: 't::x', expires: '2020-01-01', covers: ['src/calc.js'], status: 'expired' },
+    ];
+  if (levels.tamper)
+    g.oracle.tampering = [{ kind: 'assertion_removed', path: 'test/calc.test.js', line: 2, detail: '-1 assertion' }];
+  if (levels.pragma && g.diffcov.diff_coverage_source !== 'none')
+    g.diffcov.pragmas = [{ path: 'src/calc.js', line: 2, text: '/* c8 ignore next */' }];
   if (levels.fault) g.run.faults = [{ code: 'RUNNER_CRASHED', message: 'x' }];
-  if (levels.unverified) Object.assign(g.mutation, { suite_strength_unverified: true, foreign_changed_files: ['src/x.sql'] });
+  if (levels.unverified)
+    Object.assign(g.mutation, { suite_strength_unverified: true, foreign_changed_files: ['src/x.sql'] });
   return g;
 }
 
 const RANK = { ACCEPT: 0, HOLD: 1, REJECT: 2 } as const;
-const levelsArb = fc.record(Object.fromEntries(NAMES.map((n) => [n, fc.integer({ min: 0, max: DIMENSIONS[n] - 1 })])) as Record<Dimension, fc.Arbitrary<number>>);
+const levelsArb = fc.record(
+  Object.fromEntries(NAMES.map((n) => [n, fc.integer({ min: 0, max: DIMENSIONS[n] - 1 })])) as Record<
+    Dimension,
+    fc.Arbitrary<number>
+  >,
+);
 
 test('worsening one measurement never moves the verdict toward ACCEPT', (t) => {
   // fc.assert throws with the shrunk counter-example when the property fails.
-  t.notThrows(() => fc.assert(
-    fc.property(levelsArb, fc.constantFrom(...NAMES), (levels, dim) => {
-      fc.pre(levels[dim] < DIMENSIONS[dim] - 1);
-      const before = decideWith(build(levels));
-      const after = decideWith(build({ ...levels, [dim]: levels[dim] + 1 }));
-      if (before.reasons.some((r) => r.code === 'EVIDENCE_INVALID') || after.reasons.some((r) => r.code === 'EVIDENCE_INVALID')) {
-        throw new Error(`generator produced inconsistent evidence: ${JSON.stringify([...before.reasons, ...after.reasons])}`);
-      }
-      return RANK[after.verdict] >= RANK[before.verdict];
-    }),
-    { numRuns: 400, seed: 20261130 },
-  ));
+  t.notThrows(() =>
+    fc.assert(
+      fc.property(levelsArb, fc.constantFrom(...NAMES), (levels, dim) => {
+        fc.pre(levels[dim] < DIMENSIONS[dim] - 1);
+        const before = decideWith(build(levels));
+        const after = decideWith(build({ ...levels, [dim]: levels[dim] + 1 }));
+        if (
+          before.reasons.some((r) => r.code === 'EVIDENCE_INVALID') ||
+          after.reasons.some((r) => r.code === 'EVIDENCE_INVALID')
+        ) {
+          throw new Error(
+            `generator produced inconsistent evidence: ${JSON.stringify([...before.reasons, ...after.reasons])}`,
+          );
+        }
+        return RANK[after.verdict] >= RANK[before.verdict];
+      }),
+      { numRuns: 400, seed: 20261130 },
+    ),
+  );
 });
 
 test('only the all-best state accepts', (t) => {

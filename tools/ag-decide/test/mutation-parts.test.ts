@@ -8,7 +8,16 @@ import { goodMutation } from './helpers/golden.js';
 
 type Status = 'killed' | 'survived' | 'stillborn' | 'no_coverage' | 'timeout';
 const mk = (id: string, file: string, line: number, status: Status, fn: string | null) => ({
-  id, file, line, column: 1, operator: 'X', original: 'a', replacement: 'b', status, killed_by: null, function: fn,
+  id,
+  file,
+  line,
+  column: 1,
+  operator: 'X',
+  original: 'a',
+  replacement: 'b',
+  status,
+  killed_by: null,
+  function: fn,
 });
 const zero = () => ({ killed: 0, survived: 0, timeout: 0, stillborn: 0, no_coverage: 0 });
 
@@ -36,49 +45,95 @@ function artefact(mutants: ReturnType<typeof mk>[], extra: Partial<MutationArtef
     mutants,
     counts,
     suite_strength: strength(counts),
-    by_file: [...files].map(([file, f]) => ({ file, suite_strength: strength(f.counts), counts: f.counts, functions: [...f.fns].map(([name, c]) => ({ name, suite_strength: strength(c), counts: c })) })),
+    by_file: [...files].map(([file, f]) => ({
+      file,
+      suite_strength: strength(f.counts),
+      counts: f.counts,
+      functions: [...f.fns].map(([name, c]) => ({ name, suite_strength: strength(c), counts: c })),
+    })),
     ...extra,
   };
 }
 
-const codes = (m: MutationArtefact, policy: Policy = DEFAULT_POLICY) => mutationReasons(m, policy).reasons.map((r) => `${r.code}: ${r.message}`);
+const codes = (m: MutationArtefact, policy: Policy = DEFAULT_POLICY) =>
+  mutationReasons(m, policy).reasons.map((r) => `${r.code}: ${r.message}`);
 
-const many = (file: string, fn: string, from: number, n: number, status: Status) => Array.from({ length: n }, (_, i) => mk(`${file}${fn}${from + i}`, file, from + i, status, fn));
+const many = (file: string, fn: string, from: number, n: number, status: Status) =>
+  Array.from({ length: n }, (_, i) => mk(`${file}${fn}${from + i}`, file, from + i, status, fn));
 
 test('a weak file cannot hide behind a well-tested neighbour: the total clears the floor, the file does not', (t) => {
   // 8 of 9 killed in total (0.89 ≥ 0.75), but src/weak.js is 1 of 2.
-  const m = artefact([...many('src/strong.js', 'strong', 1, 7, 'killed'), mk('w1', 'src/weak.js', 1, 'killed', 'weak'), mk('w2', 'src/weak.js', 2, 'survived', 'weak')]);
+  const m = artefact([
+    ...many('src/strong.js', 'strong', 1, 7, 'killed'),
+    mk('w1', 'src/weak.js', 1, 'killed', 'weak'),
+    mk('w2', 'src/weak.js', 2, 'survived', 'weak'),
+  ]);
   const got = codes(m);
   t.is(got.length, 1);
-  t.regex(got[0]!, /^STRENGTH_BELOW_FLOOR: part of the patch is below the floor 0\.75: src\/weak\.js 0\.5000 \(1 killed, 1 survived\)$/);
+  t.regex(
+    got[0]!,
+    /^STRENGTH_BELOW_FLOOR: part of the patch is below the floor 0\.75: src\/weak\.js 0\.5000 \(1 killed, 1 survived\)$/,
+  );
 });
 
 test('a weak function beside a strong one in the same file is named with its file', (t) => {
-  const m = artefact([...many('src/a.js', 'good', 1, 7, 'killed'), mk('b1', 'src/a.js', 20, 'survived', 'bad'), mk('b2', 'src/a.js', 21, 'killed', 'bad')]);
-  t.deepEqual(codes(m), ['STRENGTH_BELOW_FLOOR: part of the patch is below the floor 0.75: src/a.js bad() 0.5000 (1 killed, 1 survived)']);
+  const m = artefact([
+    ...many('src/a.js', 'good', 1, 7, 'killed'),
+    mk('b1', 'src/a.js', 20, 'survived', 'bad'),
+    mk('b2', 'src/a.js', 21, 'killed', 'bad'),
+  ]);
+  t.deepEqual(codes(m), [
+    'STRENGTH_BELOW_FLOOR: part of the patch is below the floor 0.75: src/a.js bad() 0.5000 (1 killed, 1 survived)',
+  ]);
 });
 
 test('honest control: every part above the floor gives no reason; a single weak file is said once (by the total)', (t) => {
-  t.deepEqual(codes(artefact([...many('src/a.js', 'f', 1, 4, 'killed'), ...many('src/b.js', 'g', 1, 4, 'killed'), mk('s', 'src/b.js', 9, 'survived', 'g')])), []);
+  t.deepEqual(
+    codes(
+      artefact([
+        ...many('src/a.js', 'f', 1, 4, 'killed'),
+        ...many('src/b.js', 'g', 1, 4, 'killed'),
+        mk('s', 'src/b.js', 9, 'survived', 'g'),
+      ]),
+    ),
+    [],
+  );
   const one = codes(artefact([mk('a', 'src/a.js', 1, 'killed', 'f'), mk('b', 'src/a.js', 2, 'survived', 'f')]));
   t.is(one.length, 1);
   t.regex(one[0]!, /^STRENGTH_BELOW_FLOOR: suite strength 0\.5000/);
 });
 
 test('changed lines no mutant measured hold as STRENGTH_UNVERIFIED, naming them', (t) => {
-  const m = artefact(many('src/a.js', 'f', 1, 4, 'killed'), { unmutated_lines: [{ file: 'src/a.js', lines: [7, 9] }], executable_line_count: 6 });
-  t.deepEqual(codes(m), ['STRENGTH_UNVERIFIED: 2 changed lines no mutant measured (the strength says nothing of them): src/a.js:7, 9']);
+  const m = artefact(many('src/a.js', 'f', 1, 4, 'killed'), {
+    unmutated_lines: [{ file: 'src/a.js', lines: [7, 9] }],
+    executable_line_count: 6,
+  });
+  t.deepEqual(codes(m), [
+    'STRENGTH_UNVERIFIED: 2 changed lines no mutant measured (the strength says nothing of them): src/a.js:7, 9',
+  ]);
 });
 
 test('honest control: no unmutated line gives no reason; a policy share above the measured one accepts them', (t) => {
-  t.deepEqual(codes(artefact(many('src/a.js', 'f', 1, 4, 'killed'), { unmutated_lines: [], executable_line_count: 4 })), []);
-  const m = artefact(many('src/a.js', 'f', 1, 4, 'killed'), { unmutated_lines: [{ file: 'src/a.js', lines: [7] }], executable_line_count: 5 });
+  t.deepEqual(
+    codes(artefact(many('src/a.js', 'f', 1, 4, 'killed'), { unmutated_lines: [], executable_line_count: 4 })),
+    [],
+  );
+  const m = artefact(many('src/a.js', 'f', 1, 4, 'killed'), {
+    unmutated_lines: [{ file: 'src/a.js', lines: [7] }],
+    executable_line_count: 5,
+  });
   t.deepEqual(codes(m, { ...DEFAULT_POLICY, mutation: { unmutated_line_share: 0.2 } } as Policy), []);
   t.is(codes(m, { ...DEFAULT_POLICY, mutation: { unmutated_line_share: 0.19 } } as Policy).length, 1);
 });
 
 test("baseline_red says it is ag-mutate's own unmutated run of the patch", (t) => {
-  const m = { ...(goodMutation() as MutationArtefact), suite_strength: null, reason: 'baseline_red' as const, mutants: [], counts: zero() };
+  const m = {
+    ...(goodMutation() as MutationArtefact),
+    suite_strength: null,
+    reason: 'baseline_red' as const,
+    mutants: [],
+    counts: zero(),
+  };
   t.deepEqual(codes(m), [
     "STRENGTH_NOT_MEASURED: suite strength was not measured (baseline_red: ag-mutate's own run of the unmutated patch tree failed, so no mutant ran (see baseline_runs in mutation.json))",
   ]);
@@ -86,7 +141,10 @@ test("baseline_red says it is ag-mutate's own unmutated run of the patch", (t) =
 
 test('consistency: by_file must be the mutants own tally, unmutated lines must be changed lines without a mutant', (t) => {
   const lines = new Map([['src/a.js', new Set([1, 2, 3, 4, 7])]]);
-  const ok = artefact(many('src/a.js', 'f', 1, 4, 'killed'), { unmutated_lines: [{ file: 'src/a.js', lines: [7] }], executable_line_count: 5 });
+  const ok = artefact(many('src/a.js', 'f', 1, 4, 'killed'), {
+    unmutated_lines: [{ file: 'src/a.js', lines: [7] }],
+    executable_line_count: 5,
+  });
   t.is(mutationProblem(ok, lines, lines), null);
   // A forged by_file: the weak file's survivor moved out of the tally.
   const forged = artefact([mk('a', 'src/a.js', 1, 'killed', 'f'), mk('b', 'src/a.js', 2, 'survived', 'f')]);
@@ -95,6 +153,12 @@ test('consistency: by_file must be the mutants own tally, unmutated lines must b
   const dropped = artefact([mk('a', 'src/a.js', 1, 'killed', 'f')]);
   dropped.by_file = [];
   t.regex(mutationProblem(dropped, lines, lines)!, /leaves out/);
-  t.regex(mutationProblem({ ...ok, unmutated_lines: [{ file: 'src/a.js', lines: [2] }] }, lines, lines)!, /has a mutant/);
-  t.regex(mutationProblem({ ...ok, unmutated_lines: [{ file: 'src/a.js', lines: [99] }] }, lines, lines)!, /not a changed source line/);
+  t.regex(
+    mutationProblem({ ...ok, unmutated_lines: [{ file: 'src/a.js', lines: [2] }] }, lines, lines)!,
+    /has a mutant/,
+  );
+  t.regex(
+    mutationProblem({ ...ok, unmutated_lines: [{ file: 'src/a.js', lines: [99] }] }, lines, lines)!,
+    /not a changed source line/,
+  );
 });

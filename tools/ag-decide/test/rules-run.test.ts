@@ -8,9 +8,20 @@ const watch = () => ({
     { role: 'evidence' as const, path: '/w' },
   ],
   unwatched: [],
-  outside_changes: [] as Array<{ role: 'baseline' | 'patch' | 'evidence'; path: string; change: 'added' | 'removed' | 'changed'; sha256: string | null }>,
+  outside_changes: [] as Array<{
+    role: 'baseline' | 'patch' | 'evidence';
+    path: string;
+    change: 'added' | 'removed' | 'changed';
+    sha256: string | null;
+  }>,
   outside_changes_total: 0,
-  late_changes: [] as Array<{ side: 'baseline' | 'patch'; round: number; command: string; path: string; change: 'added' | 'removed' | 'changed' }>,
+  late_changes: [] as Array<{
+    side: 'baseline' | 'patch';
+    round: number;
+    command: string;
+    path: string;
+    change: 'added' | 'removed' | 'changed';
+  }>,
   late_changes_total: 0,
 });
 
@@ -66,25 +77,54 @@ test('run: a write outside the tree does not hide a failed claim: REJECT stays',
 // ---- per-test judgement across rounds (issue 18) ----
 const tested = (side: 'baseline' | 'patch', round: number, tests: Record<string, string>) => {
   const failed = Object.values(tests).includes('failed');
-  return { ...execution(side, round, failed ? 'FAIL' : 'PASS'), tests: Object.entries(tests).map(([id, outcome]) => ({ id, outcome })) };
+  return {
+    ...execution(side, round, failed ? 'FAIL' : 'PASS'),
+    tests: Object.entries(tests).map(([id, outcome]) => ({ id, outcome })),
+  };
 };
 
 test('run: flaky tests hold with TEST_FLAKY, naming each test and the rounds it passed and failed in', (t) => {
   const g = golden();
-  g.run.tests_flaky = [{ id: 'case 1', command: 'node --test', runs: [{ side: 'baseline', round: 1, outcome: 'failed' }, { side: 'baseline', round: 2, outcome: 'passed' }, { side: 'patch', round: 1, outcome: 'passed' }] }];
+  g.run.tests_flaky = [
+    {
+      id: 'case 1',
+      command: 'node --test',
+      runs: [
+        { side: 'baseline', round: 1, outcome: 'failed' },
+        { side: 'baseline', round: 2, outcome: 'passed' },
+        { side: 'patch', round: 1, outcome: 'passed' },
+      ],
+    },
+  ];
   const v = decideWith(g);
   t.is(v.verdict, 'HOLD');
   t.deepEqual(codes(v), ['TEST_FLAKY']);
-  t.is(v.reasons[0]!.message, 'tests that both passed and failed on one side (not evidence either way): case 1 (baseline 1 failed, 2 passed; patch 1 passed)');
+  t.is(
+    v.reasons[0]!.message,
+    'tests that both passed and failed on one side (not evidence either way): case 1 (baseline 1 failed, 2 passed; patch 1 passed)',
+  );
 });
 
 test('run: a full suite failing on the patch only through flaky tests is no collateral regression: HOLD, never REJECT', (t) => {
   const g = golden();
   const cmd = g.run.full_suite.command;
   g.run.full_suite.patch = tested('patch', 1, { 'test/calc.test.js::adds': 'passed', 'case 2': 'failed' });
-  g.run.full_suite.reruns = [tested('baseline', 2, { 'test/calc.test.js::adds': 'passed', 'case 2': 'failed' }), tested('patch', 2, { 'test/calc.test.js::adds': 'passed', 'case 2': 'passed' })];
+  g.run.full_suite.reruns = [
+    tested('baseline', 2, { 'test/calc.test.js::adds': 'passed', 'case 2': 'failed' }),
+    tested('patch', 2, { 'test/calc.test.js::adds': 'passed', 'case 2': 'passed' }),
+  ];
   g.run.full_suite.collateral_regression = false;
-  g.run.tests_flaky = [{ id: 'case 2', command: cmd, runs: [{ side: 'baseline', round: 2, outcome: 'failed' }, { side: 'patch', round: 1, outcome: 'failed' }, { side: 'patch', round: 2, outcome: 'passed' }] }];
+  g.run.tests_flaky = [
+    {
+      id: 'case 2',
+      command: cmd,
+      runs: [
+        { side: 'baseline', round: 2, outcome: 'failed' },
+        { side: 'patch', round: 1, outcome: 'failed' },
+        { side: 'patch', round: 2, outcome: 'passed' },
+      ],
+    },
+  ];
   const v = decideWith(g);
   t.is(v.verdict, 'HOLD', JSON.stringify(v.reasons));
   t.deepEqual(codes(v), ['TEST_FLAKY']);
@@ -112,7 +152,11 @@ test('run: honest control: green on the baseline and failing on every patch run 
 
 test('run: a renamed test holds with TEST_RENAMED naming both ids; a test lost with nothing in its place still rejects', (t) => {
   const g = golden();
-  g.run.test_deltas = { ...g.run.test_deltas, tests_renamed: [{ from: 'adds', to: 'adds two numbers', file: 'test/calc.test.js' }], tests_not_collected: [] };
+  g.run.test_deltas = {
+    ...g.run.test_deltas,
+    tests_renamed: [{ from: 'adds', to: 'adds two numbers', file: 'test/calc.test.js' }],
+    tests_not_collected: [],
+  };
   const v = decideWith(g);
   t.is(v.verdict, 'HOLD');
   t.deepEqual(codes(v), ['TEST_RENAMED']);
@@ -125,7 +169,11 @@ test('run: a renamed test holds with TEST_RENAMED naming both ids; a test lost w
 
 test('run: tests whose file failed to load on the patch are not lost: CLAIM_UNVERIFIED naming them, no TEST_LOST', (t) => {
   const g = golden();
-  g.run.test_deltas = { ...g.run.test_deltas, tests_renamed: [], tests_not_collected: ['tests/test_calc.py::test_add'] };
+  g.run.test_deltas = {
+    ...g.run.test_deltas,
+    tests_renamed: [],
+    tests_not_collected: ['tests/test_calc.py::test_add'],
+  };
   const v = decideWith(g);
   t.is(v.verdict, 'HOLD');
   t.deepEqual(codes(v), ['CLAIM_UNVERIFIED']);
@@ -159,7 +207,16 @@ test('run: a clean baseline and a claim that hangs in every round rejects with C
 
 test('run: a flaky claim listed without a pass and a failure on one side is refused as invalid', (t) => {
   const g = golden();
-  g.run.tests_flaky = [{ id: 'x', command: 'node --test', runs: [{ side: 'baseline', round: 1, outcome: 'passed' }, { side: 'patch', round: 1, outcome: 'failed' }] }];
+  g.run.tests_flaky = [
+    {
+      id: 'x',
+      command: 'node --test',
+      runs: [
+        { side: 'baseline', round: 1, outcome: 'passed' },
+        { side: 'patch', round: 1, outcome: 'failed' },
+      ],
+    },
+  ];
   t.deepEqual(codes(decideWith(g)), ['EVIDENCE_INVALID']);
 });
 
@@ -175,7 +232,12 @@ test('run: a REFUTED claim whose patch rerun passed is refused as invalid', (t) 
 test('run: a baseline test that fails against the patched code once the patch edits of its file are undone holds with TRUSTED_TEST_FAILED', (t) => {
   const g = golden();
   const files = [{ path: 'test/calc.test.js', change: 'modified', renamed_to: null }];
-  g.run.trusted_tests = { command: 'node --test', files, execution: { ...execution('patch', 1, 'FAIL'), tests: [{ id: 'subtracts', outcome: 'failed' }] }, failed: [{ id: 'subtracts', outcome: 'failed' }] };
+  g.run.trusted_tests = {
+    command: 'node --test',
+    files,
+    execution: { ...execution('patch', 1, 'FAIL'), tests: [{ id: 'subtracts', outcome: 'failed' }] },
+    failed: [{ id: 'subtracts', outcome: 'failed' }],
+  };
   const v = decideWith(g);
   t.is(v.verdict, 'HOLD');
   t.deepEqual(codes(v), ['TRUSTED_TEST_FAILED']);

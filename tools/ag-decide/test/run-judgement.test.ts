@@ -15,8 +15,14 @@ import { runProblem } from '../src/consistency/run.js';
 import { scratch } from './helpers/scratch.js';
 
 const AG_RUN = fileURLToPath(new URL('../../ag-run/bin/ag-run.js', import.meta.url));
-const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'init.defaultBranch=main', ...args], { cwd, stdio: 'pipe' });
-const nodeTest = (body: string) => `const test = require('node:test');\nconst assert = require('node:assert');\n${body}\n`;
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync(
+    'git',
+    ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'init.defaultBranch=main', ...args],
+    { cwd, stdio: 'pipe' },
+  );
+const nodeTest = (body: string) =>
+  `const test = require('node:test');\nconst assert = require('node:assert');\n${body}\n`;
 
 function repo(files: Record<string, string>, changes: Record<string, string>) {
   const dir = mkdtempSync(path.join(scratch, 'repo-'));
@@ -45,7 +51,26 @@ function repo(files: Record<string, string>, changes: Record<string, string>) {
 /** Run the real ag-run (async: the other test's run goes on meanwhile) and read its run.json strictly. */
 async function agRun(r: ReturnType<typeof repo>, rounds: number): Promise<RunArtefact> {
   const out = path.join(r.dir, 'run.json');
-  await promisify(execFile)(process.execPath, [AG_RUN, '--baseline', r.baseline, '--patch', r.patch, '--diff', r.diff, '--out', out, '--test-command', 'node --test test/', '--rounds', String(rounds), '--jobs', '2', '--timeout', '60', '--quiet']);
+  await promisify(execFile)(process.execPath, [
+    AG_RUN,
+    '--baseline',
+    r.baseline,
+    '--patch',
+    r.patch,
+    '--diff',
+    r.diff,
+    '--out',
+    out,
+    '--test-command',
+    'node --test test/',
+    '--rounds',
+    String(rounds),
+    '--jobs',
+    '2',
+    '--timeout',
+    '60',
+    '--quiet',
+  ]);
   return parseArtefact(out, readFileSync(out)).value as RunArtefact;
 }
 
@@ -62,7 +87,10 @@ for (const k of [0, 1, 2, 3]) test('case ' + k, () => assert.notEqual(n % 4, k))
   t.is(runProblem(run), null);
   const reasons = runReasons(run);
   const codes = [...new Set(reasons.map((r) => r.code))].sort();
-  t.false(reasons.some((r) => isReject(r.code)), JSON.stringify(reasons));
+  t.false(
+    reasons.some((r) => isReject(r.code)),
+    JSON.stringify(reasons),
+  );
   t.true(codes.includes('TEST_FLAKY'), JSON.stringify(reasons));
   t.regex(reasons.find((r) => r.code === 'TEST_FLAKY')!.message, /case [0-3] \(baseline .*patch /);
 });
@@ -70,19 +98,34 @@ for (const k of [0, 1, 2, 3]) test('case ' + k, () => assert.notEqual(n % 4, k))
 test('a test renamed in its file: HOLD with TEST_RENAMED naming both ids, no TEST_LOST', async (t) => {
   const calc = 'exports.add = (a, b) => a + b;\n';
   const before = nodeTest(`const { add } = require('../calc.js');\ntest('adds', () => assert.equal(add(1, 2), 3));`);
-  const after = nodeTest(`const { add } = require('../calc.js');\ntest('adds two numbers', () => assert.equal(add(1, 2), 3));`);
+  const after = nodeTest(
+    `const { add } = require('../calc.js');\ntest('adds two numbers', () => assert.equal(add(1, 2), 3));`,
+  );
   const run = await agRun(repo({ 'calc.js': calc, 'test/calc.test.js': before }, { 'test/calc.test.js': after }), 1);
   t.is(runProblem(run), null);
   const reasons = runReasons(run);
-  t.deepEqual(reasons.map((r) => r.code), ['TEST_RENAMED']);
+  t.deepEqual(
+    reasons.map((r) => r.code),
+    ['TEST_RENAMED'],
+  );
   t.regex(reasons[0]!.message, /adds → adds two numbers/);
 });
 
 test("the peer's case: sub broken and its expected value edited to match (== 2 → == 8): HOLD with TRUSTED_TEST_FAILED, never ACCEPT", async (t) => {
-  const tests = (expected: number) => nodeTest(`const { sub } = require('../calc.js');\ntest('subtracts', () => assert.equal(sub(5, 3), ${expected}));`);
-  const run = await agRun(repo({ 'calc.js': 'exports.sub = (a, b) => a - b;\n', 'test/calc.test.js': tests(2) }, { 'calc.js': 'exports.sub = (a, b) => a + b;\n', 'test/calc.test.js': tests(8) }), 1);
+  const tests = (expected: number) =>
+    nodeTest(`const { sub } = require('../calc.js');\ntest('subtracts', () => assert.equal(sub(5, 3), ${expected}));`);
+  const run = await agRun(
+    repo(
+      { 'calc.js': 'exports.sub = (a, b) => a - b;\n', 'test/calc.test.js': tests(2) },
+      { 'calc.js': 'exports.sub = (a, b) => a + b;\n', 'test/calc.test.js': tests(8) },
+    ),
+    1,
+  );
   t.is(runProblem(run), null);
   const reasons = runReasons(run);
-  t.deepEqual(reasons.map((r) => r.code), ['TRUSTED_TEST_FAILED']);
+  t.deepEqual(
+    reasons.map((r) => r.code),
+    ['TRUSTED_TEST_FAILED'],
+  );
   t.regex(reasons[0]!.message, /subtracts \(failed\)/);
 });

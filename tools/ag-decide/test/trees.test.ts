@@ -8,7 +8,8 @@ const PATCH = 'b'.repeat(40);
 /** The golden set with each measuring kind bound to these trees (diffcov measures reports, not trees). */
 function bound(baseline: string, patch: string) {
   const g = golden();
-  for (const kind of ['run', 'oracle'] as const) g[kind]['subject'] = { ...g[kind]['subject'], baseline_tree: baseline, patch_tree: patch };
+  for (const kind of ['run', 'oracle'] as const)
+    g[kind]['subject'] = { ...g[kind]['subject'], baseline_tree: baseline, patch_tree: patch };
   g.mutation['subject'] = { ...g.mutation['subject'], patch_tree: patch };
   return g;
 }
@@ -35,7 +36,10 @@ test('a run measured with the baseline given as the patch is stale, never read',
   t.is(v.verdict, 'HOLD');
   t.deepEqual(codes(v), ['EVIDENCE_STALE']);
   t.regex(v.reasons[0]?.message ?? '', /run\.json: measured the patch tree a{40}, not b{40}/);
-  t.deepEqual(v.evidence.map((e) => e.status), ['stale', 'read', 'read', 'read']);
+  t.deepEqual(
+    v.evidence.map((e) => e.status),
+    ['stale', 'read', 'read', 'read'],
+  );
 });
 
 test('evidence that names no tree is stale once the trusted side names the trees; without them it reads as before', (t) => {

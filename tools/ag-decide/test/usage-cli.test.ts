@@ -3,7 +3,19 @@
 // usage errors, each one line and exit 3 beside an honest control; the bin without its bundle.
 import test from 'ava';
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, constants, copyFileSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  copyFileSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +34,11 @@ interface Run {
 
 /** Run a script (the tool's bin by default) as its own process. */
 function runBin(args: readonly string[], script = bin, cwd = scratch): Promise<Run> {
-  const child = spawn(process.execPath, [script, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_EXTRA_CA_CERTS: '' } });
+  const child = spawn(process.execPath, [script, ...args], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_EXTRA_CA_CERTS: '' },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -109,9 +125,16 @@ function outputTests(cases: readonly OutputCase[]): void {
         const pipe = fifo(dir);
         const r = await runBin(c.argv(pipe, others));
         t.is(r.code, 3);
-        t.regex(r.stderr, new RegExp(`^${TOOL}: cannot write .*pipe: is a FIFO no process reads; refused rather than wait\\n`));
+        t.regex(
+          r.stderr,
+          new RegExp(`^${TOOL}: cannot write .*pipe: is a FIFO no process reads; refused rather than wait\\n`),
+        );
         t.true(lstatSync(pipe).isFIFO());
-        t.deepEqual(readdirSync(others).filter((f) => !f.startsWith('in')), [], 'the outputs already written are taken back');
+        t.deepEqual(
+          readdirSync(others).filter((f) => !f.startsWith('in')),
+          [],
+          'the outputs already written are taken back',
+        );
       });
     }
 
@@ -128,12 +151,15 @@ function outputTests(cases: readonly OutputCase[]): void {
       t.regex(d.stderr, new RegExp(`^${TOOL}: cannot write .*sub: is a directory; refused[^\\n]*\\n$`));
       t.deepEqual(readdirSync(dir), ['sub']);
       t.deepEqual(readdirSync(path.join(dir, 'sub')), []);
-      t.deepEqual(readdirSync(others).filter((f) => !f.startsWith('in')), []);
+      t.deepEqual(
+        readdirSync(others).filter((f) => !f.startsWith('in')),
+        [],
+      );
     });
   }
 }
 
-test('without its bundle the bin says so in one line and exits 3 (never 1, REJECT\'s code)', async (t) => {
+test("without its bundle the bin says so in one line and exits 3 (never 1, REJECT's code)", async (t) => {
   const dir = tmp();
   mkdirSync(path.join(dir, 'bin'));
   copyFileSync(bin, path.join(dir, 'bin', `${TOOL}.js`));
@@ -144,7 +170,10 @@ test('without its bundle the bin says so in one line and exits 3 (never 1, REJEC
   writeFileSync(path.join(dir, 'dist', `${TOOL}.bundle.mjs`), "import './chunk-gone.mjs';\n");
   const broken = await runBin(['--help'], path.join(dir, 'bin', `${TOOL}.js`));
   t.is(broken.code, 3);
-  t.regex(broken.stderr, new RegExp(`^${TOOL}: its build cannot be loaded \\(.*chunk-gone\\.mjs.*\\): run npm run build\\n$`));
+  t.regex(
+    broken.stderr,
+    new RegExp(`^${TOOL}: its build cannot be loaded \\(.*chunk-gone\\.mjs.*\\): run npm run build\\n$`),
+  );
 });
 
 /** A usage error: exit 3 and exactly one stderr line matching `line`. */
@@ -165,32 +194,92 @@ function smallPatch(): { dir: string; base: string; patch: string; diff: string 
   writeFileSync(path.join(base, 'a.js'), 'export const a = 1;\n');
   writeFileSync(path.join(patch, 'a.js'), 'export const a = 2;\n');
   const diff = path.join(dir, 'in.diff');
-  writeFileSync(diff, 'diff --git a/a.js b/a.js\n--- a/a.js\n+++ b/a.js\n@@ -1 +1 @@\n-export const a = 1;\n+export const a = 2;\n');
+  writeFileSync(
+    diff,
+    'diff --git a/a.js b/a.js\n--- a/a.js\n+++ b/a.js\n@@ -1 +1 @@\n-export const a = 1;\n+export const a = 2;\n',
+  );
   return { dir, base, patch, diff };
 }
 
 // ag-decide: --out, --markdown and --log. No evidence at all is a HOLD (exit 2) with a verdict written.
 const decideArgs = (flags: { out: string; markdown: string; log: string }) => {
   const p = smallPatch();
-  return ['--diff', p.diff, '--out', flags.out, '--markdown', flags.markdown, '--log', flags.log, '--model', 'm', '--quiet'];
+  return [
+    '--diff',
+    p.diff,
+    '--out',
+    flags.out,
+    '--markdown',
+    flags.markdown,
+    '--log',
+    flags.log,
+    '--model',
+    'm',
+    '--quiet',
+  ];
 };
 outputTests([
-  { flag: '--out', ok: 2, argv: (target, others) => decideArgs({ out: target, markdown: path.join(others, 'v.md'), log: path.join(others, 'log.jsonl') }) },
-  { flag: '--markdown', ok: 2, argv: (target, others) => decideArgs({ out: path.join(others, 'v.json'), markdown: target, log: path.join(others, 'log.jsonl') }) },
+  {
+    flag: '--out',
+    ok: 2,
+    argv: (target, others) =>
+      decideArgs({ out: target, markdown: path.join(others, 'v.md'), log: path.join(others, 'log.jsonl') }),
+  },
+  {
+    flag: '--markdown',
+    ok: 2,
+    argv: (target, others) =>
+      decideArgs({ out: path.join(others, 'v.json'), markdown: target, log: path.join(others, 'log.jsonl') }),
+  },
   // The log is appended by ag-decide's own log.ts; a FIFO nobody reads is not tested there (see the report).
-  { flag: "--log", ok: 2, argv: (target, others) => decideArgs({ out: path.join(others, 'v.json'), markdown: path.join(others, 'v.md'), log: target }) },
+  {
+    flag: '--log',
+    ok: 2,
+    argv: (target, others) =>
+      decideArgs({ out: path.join(others, 'v.json'), markdown: path.join(others, 'v.md'), log: target }),
+  },
 ]);
 
 test('stray words, an unknown command and a second verdict are one line and exit 3; the stale --out is gone first', async (t) => {
   const p = smallPatch();
   const out = path.join(p.dir, 'v.json');
   writeFileSync(out, '{"stale":"ACCEPT"}\n');
-  await usageError(t, ['--diff', p.diff, '--evidence', 'a.json', 'b.json', 'c.json', '--out', out], /^ag-decide: usage: unexpected argument "b\.json": it takes no positional argument: every value needs its flag, and a repeatable flag is repeated for each value \(see `ag-decide --help`\)$/m);
-  t.deepEqual(readdirSync(p.dir).sort(), ['in-base', 'in-patch', 'in.diff'], 'the stale verdict was deleted first, and nothing written');
-  await usageError(t, ['chekc', out], /^ag-decide: usage: unknown command "chekc" \(the commands are check, stats; or give only flags\)/);
-  await usageError(t, ['check', out, 'other.json'], /^ag-decide: usage: unexpected argument "other\.json": it takes VERDICT only \(see `ag-decide check --help`\)$/m);
-  await usageError(t, ['stats', out, '--format', 'xml'], /^ag-decide: usage: --format must be table or json, got "xml" \(see `ag-decide stats --help`\)$/m);
-  const control = await runBin(['--diff', p.diff, '--evidence', path.join(p.dir, 'a.json'), '--evidence', path.join(p.dir, 'b.json'), '--out', out, '--quiet']);
+  await usageError(
+    t,
+    ['--diff', p.diff, '--evidence', 'a.json', 'b.json', 'c.json', '--out', out],
+    /^ag-decide: usage: unexpected argument "b\.json": it takes no positional argument: every value needs its flag, and a repeatable flag is repeated for each value \(see `ag-decide --help`\)$/m,
+  );
+  t.deepEqual(
+    readdirSync(p.dir).sort(),
+    ['in-base', 'in-patch', 'in.diff'],
+    'the stale verdict was deleted first, and nothing written',
+  );
+  await usageError(
+    t,
+    ['chekc', out],
+    /^ag-decide: usage: unknown command "chekc" \(the commands are check, stats; or give only flags\)/,
+  );
+  await usageError(
+    t,
+    ['check', out, 'other.json'],
+    /^ag-decide: usage: unexpected argument "other\.json": it takes VERDICT only \(see `ag-decide check --help`\)$/m,
+  );
+  await usageError(
+    t,
+    ['stats', out, '--format', 'xml'],
+    /^ag-decide: usage: --format must be table or json, got "xml" \(see `ag-decide stats --help`\)$/m,
+  );
+  const control = await runBin([
+    '--diff',
+    p.diff,
+    '--evidence',
+    path.join(p.dir, 'a.json'),
+    '--evidence',
+    path.join(p.dir, 'b.json'),
+    '--out',
+    out,
+    '--quiet',
+  ]);
   t.is(control.code, 2, control.stderr);
   const check = await runBin(['check', out]);
   t.is(check.code, 2);

@@ -58,9 +58,15 @@ function timed(cmd, argv, cwd) {
   let rss = 0;
   let last = null;
   for (let i = 0; i < RUNS; i++) {
-    const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', cmd, ...argv], { cwd, env: ENV, encoding: 'utf8', maxBuffer: 1 << 28 });
+    const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', cmd, ...argv], {
+      cwd,
+      env: ENV,
+      encoding: 'utf8',
+      maxBuffer: 1 << 28,
+    });
     const m = /(\d+\.\d+) (\d+\.\d+) (\d+\.\d+) (\d+)\s*$/.exec(r.stderr);
-    if (r.status !== 0 || m === null) throw new Error(`${cmd} ${argv.join(' ')} failed (${r.status}): ${r.stderr.slice(-400)}`);
+    if (r.status !== 0 || m === null)
+      throw new Error(`${cmd} ${argv.join(' ')} failed (${r.status}): ${r.stderr.slice(-400)}`);
     walls.push(Number(m[1]));
     cpus.push(Number(m[2]) + Number(m[3]));
     rss = Math.max(rss, Number(m[4]) / 1024);
@@ -79,7 +85,10 @@ function rebuildBase(diffText) {
     if (/^(Binary files |GIT binary patch)/m.test(section)) continue;
     applicable.push(section);
     if (/^new file mode /m.test(section)) continue;
-    const from = /^--- (.+)$/m.exec(section)?.[1] ?? /^rename from (.+)$/m.exec(section)?.[1] ?? /^diff --git (.+) (?:"?b\/)/m.exec(section)?.[1];
+    const from =
+      /^--- (.+)$/m.exec(section)?.[1] ??
+      /^rename from (.+)$/m.exec(section)?.[1] ??
+      /^diff --git (.+) (?:"?b\/)/m.exec(section)?.[1];
     if (from === undefined || from === '/dev/null') continue;
     const oldPath = unquoteGitPath(from.replace(/\t.*$/, '')).replace(/^a\//, '');
     const lines = [];
@@ -114,7 +123,11 @@ function makeRepo(name, diffFile) {
   const dir = path.join(scratch, name, 'repo');
   if (existsSync(dir)) return dir;
   mkdirSync(dir, { recursive: true });
-  const git = (...a) => execFileSync('git', ['-c', 'user.name=b', '-c', 'user.email=b@example.com', '-c', 'commit.gpgsign=false', ...a], { cwd: dir, maxBuffer: 1 << 28 });
+  const git = (...a) =>
+    execFileSync('git', ['-c', 'user.name=b', '-c', 'user.email=b@example.com', '-c', 'commit.gpgsign=false', ...a], {
+      cwd: dir,
+      maxBuffer: 1 << 28,
+    });
   const { files, patch } = rebuildBase(readFileSync(diffFile, 'latin1'));
   git('init', '-q');
   for (const [p, { text, executable }] of files) {
@@ -146,10 +159,17 @@ function parity(d, expectedFile) {
     measured += cov.length + unc.length;
     uncovered += unc.length;
     const s = e.src_stats[f.path];
-    if (s === undefined || JSON.stringify(s.violation_lines) !== JSON.stringify(unc) || Math.abs(100 - (unc.length / (cov.length + unc.length)) * 100 - s.percent_covered) > 1e-9) differing.push(f.path);
+    if (
+      s === undefined ||
+      JSON.stringify(s.violation_lines) !== JSON.stringify(unc) ||
+      Math.abs(100 - (unc.length / (cov.length + unc.length)) * 100 - s.percent_covered) > 1e-9
+    )
+      differing.push(f.path);
   }
   const same = measured === e.total_num_lines && uncovered === e.total_num_violations && differing.length === 0;
-  return same ? 'parity ok' : `parity: ${measured}/${uncovered} vs ${e.total_num_lines}/${e.total_num_violations}, differing: ${differing.join(' ')}`;
+  return same
+    ? 'parity ok'
+    : `parity: ${measured}/${uncovered} vs ${e.total_num_lines}/${e.total_num_violations}, differing: ${differing.join(' ')}`;
 }
 
 const REPORTS = ['coverage.xml', 'coverage.lcov', 'lcov.info', 'coverage-final.json', 'coverage.json'];
@@ -166,25 +186,58 @@ for (const name of readdirSync(CORPUS).sort()) {
     mkdirSync(path.dirname(out), { recursive: true });
     const ours = timed(process.execPath, [BIN, '--diff', diff, '--coverage', file, '--out', out]);
     const d = JSON.parse(readFileSync(out, 'utf8'));
-    const row = { case: name, report, ours: { wall: ours.wall, cpu: ours.cpu, rss: ours.rss, measured: d.totals.measured, uncovered: d.totals.uncovered, ratio: d.diff_coverage_ratio } };
+    const row = {
+      case: name,
+      report,
+      ours: {
+        wall: ours.wall,
+        cpu: ours.cpu,
+        rss: ours.rss,
+        measured: d.totals.measured,
+        uncovered: d.totals.uncovered,
+        ratio: d.diff_coverage_ratio,
+      },
+    };
     if (report.endsWith('.xml') || report.endsWith('.lcov') || report.endsWith('.info')) {
       repo ??= makeRepo(name, diff);
       const json = path.join(scratch, name, `${report}.diff-cover.json`);
-      const dc = timed('/usr/bin/diff-cover', [file, '--compare-branch=base', '--ignore-staged', '--ignore-unstaged', '--json-report', json], repo);
+      const dc = timed(
+        '/usr/bin/diff-cover',
+        [file, '--compare-branch=base', '--ignore-staged', '--ignore-unstaged', '--json-report', json],
+        repo,
+      );
       const r = JSON.parse(readFileSync(json, 'utf8'));
-      row.dc = { wall: dc.wall, cpu: dc.cpu, rss: dc.rss, measured: r.total_num_lines, uncovered: r.total_num_violations, ratio: r.total_percent_covered / 100 };
+      row.dc = {
+        wall: dc.wall,
+        cpu: dc.cpu,
+        rss: dc.rss,
+        measured: r.total_num_lines,
+        uncovered: r.total_num_violations,
+        ratio: r.total_percent_covered / 100,
+      };
     }
     rows.push(row);
-    const fmt = (x) => (x === undefined ? '—' : `${x.wall.toFixed(2)} s (cpu ${x.cpu.toFixed(2)}) ${x.rss.toFixed(0)} MB ${x.measured}/${x.uncovered} ${x.ratio === null ? 'null' : x.ratio.toFixed(4)}`);
-    const speed = row.dc ? `${(row.dc.wall / row.ours.wall).toFixed(1)}x/${(row.dc.cpu / row.ours.cpu).toFixed(1)}x` : '';
+    const fmt = (x) =>
+      x === undefined
+        ? '—'
+        : `${x.wall.toFixed(2)} s (cpu ${x.cpu.toFixed(2)}) ${x.rss.toFixed(0)} MB ${x.measured}/${x.uncovered} ${x.ratio === null ? 'null' : x.ratio.toFixed(4)}`;
+    const speed = row.dc
+      ? `${(row.dc.wall / row.ours.wall).toFixed(1)}x/${(row.dc.cpu / row.ours.cpu).toFixed(1)}x`
+      : '';
     row.parity = parity(d, path.join(caseDir, 'expected', `diff-cover-7.4.0.${report}.json`));
-    console.log(`${name.padEnd(24)} ${report.padEnd(20)} ag-diffcov ${fmt(row.ours).padEnd(46)} diff-cover ${fmt(row.dc).padEnd(46)} ${speed.padEnd(12)} ${row.parity}`);
+    console.log(
+      `${name.padEnd(24)} ${report.padEnd(20)} ag-diffcov ${fmt(row.ours).padEnd(46)} diff-cover ${fmt(row.dc).padEnd(46)} ${speed.padEnd(12)} ${row.parity}`,
+    );
   }
 }
 writeFileSync(path.join(scratch, 'results.json'), `${JSON.stringify(rows, null, 2)}\n`);
 const bare = timed(process.execPath, ['-e', '0']);
 const loads = (l) => l.map((n) => n.toFixed(1)).join(' ');
 console.log(`\nbare \`node -e 0\`: ${bare.wall.toFixed(2)} s (cpu ${bare.cpu.toFixed(2)}) ${bare.rss.toFixed(0)} MB`);
-console.log(`NODE_EXTRA_CA_CERTS: ${ENV.NODE_EXTRA_CA_CERTS === undefined ? 'not set' : `set (${ENV.NODE_EXTRA_CA_CERTS})`}`);
-console.log(`machine: ${os.cpus().length} vCPU ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, load ${loads(loadAtStart)} at the start, ${loads(os.loadavg())} at the end; runs per cell: ${RUNS}; results: ${path.join(scratch, 'results.json')}`);
+console.log(
+  `NODE_EXTRA_CA_CERTS: ${ENV.NODE_EXTRA_CA_CERTS === undefined ? 'not set' : `set (${ENV.NODE_EXTRA_CA_CERTS})`}`,
+);
+console.log(
+  `machine: ${os.cpus().length} vCPU ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, load ${loads(loadAtStart)} at the start, ${loads(os.loadavg())} at the end; runs per cell: ${RUNS}; results: ${path.join(scratch, 'results.json')}`,
+);
 if (!args.includes('--keep')) rmSync(scratch, { recursive: true, force: true, maxRetries: 2 });

@@ -14,7 +14,8 @@ const command = defineCommand({
   meta: {
     name,
     version,
-    description: 'Were the changed lines executed? Measures diff coverage from a unified diff and coverage reports and writes diffcov.json (exit 0), or exit 3 on bad arguments or an unreadable input.',
+    description:
+      'Were the changed lines executed? Measures diff coverage from a unified diff and coverage reports and writes diffcov.json (exit 0), or exit 3 on bad arguments or an unreadable input.',
   },
   args: diffcovArgs,
   async run({ args, rawArgs }) {
@@ -22,9 +23,13 @@ const command = defineCommand({
     const artefact = await runDiffcov(options);
     await writeArtefact(outputs.out, artefact);
     if (outputs.markdown !== undefined) await writeAtomic(outputs.markdown, renderMarkdown(artefact));
-    if (outputs.sarif !== undefined) await writeAtomic(outputs.sarif, `${JSON.stringify(renderSarif(artefact, { name, version }), null, 2)}\n`);
+    if (outputs.sarif !== undefined)
+      await writeAtomic(outputs.sarif, `${JSON.stringify(renderSarif(artefact, { name, version }), null, 2)}\n`);
     if ((args.verbose || process.stderr.isTTY) && !args.quiet) {
-      const extra = artefact.faults.length > 0 ? ` (${artefact.faults.length} fault(s): ${artefact.faults.map((f) => f.code).join(', ')})` : '';
+      const extra =
+        artefact.faults.length > 0
+          ? ` (${artefact.faults.length} fault(s): ${artefact.faults.map((f) => f.code).join(', ')})`
+          : '';
       process.stderr.write(`${name}: ${headline(artefact).replace(/\*\*/g, '')}${extra}\n`);
     }
     return 0;

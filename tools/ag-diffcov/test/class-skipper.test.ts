@@ -5,9 +5,15 @@ import { ClassSkipper, decodeXmlAttr } from '../src/reports/class-skipper.js';
 function run(xml: string, keep: (f: string) => boolean, cuts: number[] = []): { out: string; skipped: number } {
   const parts: Buffer[] = [];
   let skipped = 0;
-  const s = new ClassSkipper((b) => parts.push(Buffer.from(b)), keep, () => skipped++);
+  const s = new ClassSkipper(
+    (b) => parts.push(Buffer.from(b)),
+    keep,
+    () => skipped++,
+  );
   const bytes = Buffer.from(xml);
-  const points = [...new Set([0, ...cuts.filter((c) => c > 0 && c < bytes.length), bytes.length])].sort((a, b) => a - b);
+  const points = [...new Set([0, ...cuts.filter((c) => c > 0 && c < bytes.length), bytes.length])].sort(
+    (a, b) => a - b,
+  );
   for (let i = 0; i + 1 < points.length; i++) s.write(Buffer.from(bytes.subarray(points[i], points[i + 1])));
   s.end();
   return { out: Buffer.concat(parts).toString(), skipped };
@@ -58,7 +64,8 @@ test('every pair of cut points gives the same output (tiny chunks included)', (t
   const expected = run(XML, keepNamed).out;
   let bad = '';
   for (let i = 1; i < XML.length && bad === ''; i += 2) {
-    for (let j = i + 1; j < XML.length && bad === ''; j += 3) if (run(XML, keepNamed, [i, j]).out !== expected) bad = `${i},${j}`;
+    for (let j = i + 1; j < XML.length && bad === ''; j += 3)
+      if (run(XML, keepNamed, [i, j]).out !== expected) bad = `${i},${j}`;
   }
   t.is(bad, '');
 });

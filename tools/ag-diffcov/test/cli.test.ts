@@ -8,7 +8,8 @@ import { gitRepo, run, tempDir } from './helpers/repo.js';
 
 const CALC = 'export function add(a, b) {\n  return a + b;\n}\n';
 const PATCHED = `${CALC}\n// subtract two numbers\nexport function sub(a, b) {\n  if (a === 0) {\n    return -b;\n  }\n  return a - b;\n}\n`;
-const TEST = "import test from 'node:test';\nimport { add, sub } from '../src/calc.js';\ntest('t', () => { add(1, 2); sub(3, 1); });\n";
+const TEST =
+  "import test from 'node:test';\nimport { add, sub } from '../src/calc.js';\ntest('t', () => { add(1, 2); sub(3, 1); });\n";
 
 function load(file: string): DiffcovArtefact {
   return parseArtefact(file, readFileSync(file), 'diffcov').value as DiffcovArtefact;
@@ -16,8 +17,21 @@ function load(file: string): DiffcovArtefact {
 
 /** A JS project whose patch adds `sub` (its `a === 0` branch untested), with node's own lcov. */
 const js = (() => {
-  const repo = gitRepo({ 'package.json': '{"type":"module"}\n', 'src/calc.js': CALC }, { 'src/calc.js': PATCHED, 'test/calc.test.js': TEST, 'README.md': '# calc\n' });
-  const r = spawnSync(process.execPath, ['--test', '--experimental-test-coverage', '--test-reporter=lcov', '--test-reporter-destination=lcov.info', 'test/calc.test.js'], { cwd: repo.tree, encoding: 'utf8' });
+  const repo = gitRepo(
+    { 'package.json': '{"type":"module"}\n', 'src/calc.js': CALC },
+    { 'src/calc.js': PATCHED, 'test/calc.test.js': TEST, 'README.md': '# calc\n' },
+  );
+  const r = spawnSync(
+    process.execPath,
+    [
+      '--test',
+      '--experimental-test-coverage',
+      '--test-reporter=lcov',
+      '--test-reporter-destination=lcov.info',
+      'test/calc.test.js',
+    ],
+    { cwd: repo.tree, encoding: 'utf8' },
+  );
   if (r.status !== 0) throw new Error(`node --test failed: ${r.stderr}`);
   return { ...repo, lcov: path.join(repo.tree, 'lcov.info') };
 })();
@@ -57,7 +71,18 @@ test('identical inputs give a byte-identical artefact', async (t) => {
 
 test('--markdown and --sarif write the summary and one SARIF result per uncovered range', async (t) => {
   const dir = tempDir();
-  const r = await run(['--diff', js.diff, '--coverage', js.lcov, '--out', path.join(dir, 'd.json'), '--markdown', path.join(dir, 'd.md'), '--sarif', path.join(dir, 'd.sarif')]);
+  const r = await run([
+    '--diff',
+    js.diff,
+    '--coverage',
+    js.lcov,
+    '--out',
+    path.join(dir, 'd.json'),
+    '--markdown',
+    path.join(dir, 'd.md'),
+    '--sarif',
+    path.join(dir, 'd.sarif'),
+  ]);
   t.is(r.code, 0, r.stderr);
   const d = load(path.join(dir, 'd.json'));
   const md = readFileSync(path.join(dir, 'd.md'), 'utf8');
@@ -66,7 +91,11 @@ test('--markdown and --sarif write the summary and one SARIF result per uncovere
   const sarif = JSON.parse(readFileSync(path.join(dir, 'd.sarif'), 'utf8'));
   t.is(sarif.version, '2.1.0');
   t.deepEqual(
-    sarif.runs[0].results.map((x: any) => [x.ruleId, x.locations[0].physicalLocation.artifactLocation.uri, x.locations[0].physicalLocation.region.startLine]),
+    sarif.runs[0].results.map((x: any) => [
+      x.ruleId,
+      x.locations[0].physicalLocation.artifactLocation.uri,
+      x.locations[0].physicalLocation.region.startLine,
+    ]),
     [['uncovered-changed-lines', 'src/calc.js', 8]],
   );
 });
@@ -78,23 +107,48 @@ test('--out - writes the artefact to stdout and nothing else', async (t) => {
 });
 
 test('a changed source file absent from the report is listed and counted uncovered, never ignored', async (t) => {
-  const repo = gitRepo({ 'a.py': 'x = 1\n' }, { 'a.py': 'x = 1\ny = 2\n', 'new.py': '# helper\n\ndef g():\n    return 2\n' });
+  const repo = gitRepo(
+    { 'a.py': 'x = 1\n' },
+    { 'a.py': 'x = 1\ny = 2\n', 'new.py': '# helper\n\ndef g():\n    return 2\n' },
+  );
   const lcov = path.join(repo.dir, 'cov.info');
   writeFileSync(lcov, 'SF:a.py\nDA:1,1\nDA:2,1\nend_of_record\n');
   const out = path.join(repo.dir, 'd.json');
   t.is((await run(['--diff', repo.diff, '--coverage', lcov, '--out', out])).code, 0);
   const d = load(out);
   t.deepEqual(d.unmatched_files, ['new.py']);
-  t.deepEqual(d.files.find((f) => f.path === 'new.py'), { path: 'new.py', in_report: false, covered: [], uncovered: [[3, 4]], non_executable: [[1, 2]], report_paths: [] });
+  t.deepEqual(
+    d.files.find((f) => f.path === 'new.py'),
+    { path: 'new.py', in_report: false, covered: [], uncovered: [[3, 4]], non_executable: [[1, 2]], report_paths: [] },
+  );
   t.deepEqual(d.totals, { measured: 3, covered: 1, uncovered: 2 });
 });
 
 test('several --coverage reports of different formats merge; absolute paths match through --root', async (t) => {
-  const repo = gitRepo({ 'src/a.py': 'a = 1\n', 'web/b.js': 'b();\n' }, { 'src/a.py': 'a = 1\na2 = 2\n', 'web/b.js': 'b();\nc();\n' });
+  const repo = gitRepo(
+    { 'src/a.py': 'a = 1\n', 'web/b.js': 'b();\n' },
+    { 'src/a.py': 'a = 1\na2 = 2\n', 'web/b.js': 'b();\nc();\n' },
+  );
   const xml = path.join(repo.dir, 'coverage.xml');
-  writeFileSync(xml, '<?xml version="1.0"?><coverage><sources><source>C:\\ci\\repo</source></sources><packages><package><classes><class filename="src\\a.py"><lines><line number="2" hits="1"/></lines></class></classes></package></packages></coverage>');
+  writeFileSync(
+    xml,
+    '<?xml version="1.0"?><coverage><sources><source>C:\\ci\\repo</source></sources><packages><package><classes><class filename="src\\a.py"><lines><line number="2" hits="1"/></lines></class></classes></package></packages></coverage>',
+  );
   const json = path.join(repo.dir, 'coverage-final.json');
-  writeFileSync(json, JSON.stringify({ '/ci/repo/web/b.js': { path: '/ci/repo/web/b.js', statementMap: { '0': { start: { line: 2, column: 0 }, end: { line: 2, column: 4 } } }, s: { '0': 0 }, fnMap: {}, f: {}, branchMap: {}, b: {} } }));
+  writeFileSync(
+    json,
+    JSON.stringify({
+      '/ci/repo/web/b.js': {
+        path: '/ci/repo/web/b.js',
+        statementMap: { '0': { start: { line: 2, column: 0 }, end: { line: 2, column: 4 } } },
+        s: { '0': 0 },
+        fnMap: {},
+        f: {},
+        branchMap: {},
+        b: {},
+      },
+    }),
+  );
   const out = path.join(repo.dir, 'd.json');
   const r = await run(['--diff', repo.diff, '--coverage', xml, '--coverage', json, '--root', '/ci/repo', '--out', out]);
   t.is(r.code, 0, r.stderr);
@@ -145,12 +199,18 @@ test('no report: source none, ratio null with a reason', async (t) => {
   const out = path.join(tempDir(), 'd.json');
   t.is((await run(['--diff', js.diff, '--out', out])).code, 0);
   const d = load(out);
-  t.deepEqual([d.diff_coverage_source, d.diff_coverage_ratio, d.reason, d.files, d.totals], ['none', null, 'no_coverage_report', [], { measured: 0, covered: 0, uncovered: 0 }]);
+  t.deepEqual(
+    [d.diff_coverage_source, d.diff_coverage_ratio, d.reason, d.files, d.totals],
+    ['none', null, 'no_coverage_report', [], { measured: 0, covered: 0, uncovered: 0 }],
+  );
 });
 
 test('a caller-asserted ratio is recorded as untrusted', async (t) => {
   const out = path.join(tempDir(), 'd.json');
-  t.is((await run(['--diff', js.diff, '--coverage-ratio', '0.9', '--coverage-source', 'untrusted', '--out', out])).code, 0);
+  t.is(
+    (await run(['--diff', js.diff, '--coverage-ratio', '0.9', '--coverage-source', 'untrusted', '--out', out])).code,
+    0,
+  );
   const d = load(out);
   t.deepEqual([d.diff_coverage_source, d.diff_coverage_ratio, d.reason, d.files], ['untrusted', 0.9, null, []]);
 });
@@ -160,7 +220,10 @@ test('an empty diff and an empty report are recorded as faults', async (t) => {
   writeFileSync(path.join(dir, 'empty.diff'), '');
   writeFileSync(path.join(dir, 'e.info'), 'TN:\n');
   const out = path.join(dir, 'd.json');
-  t.is((await run(['--diff', path.join(dir, 'empty.diff'), '--coverage', path.join(dir, 'e.info'), '--out', out])).code, 0);
+  t.is(
+    (await run(['--diff', path.join(dir, 'empty.diff'), '--coverage', path.join(dir, 'e.info'), '--out', out])).code,
+    0,
+  );
   t.deepEqual(
     load(out).faults.map((f) => f.code),
     ['EMPTY_DIFF', 'EMPTY_REPORT'],
@@ -196,11 +259,31 @@ test('exit 3 without --diff or --out', async (t) => {
 
 const unreadable: [string, (dir: string) => string, RegExp][] = [
   ['a missing report', (dir) => path.join(dir, 'nope.info'), /nope\.info: no such file/],
-  ['a report that is no known format', (dir) => (writeFileSync(path.join(dir, 'r.txt'), 'hello\n'), path.join(dir, 'r.txt')), /r\.txt: content is not a recognised coverage report/],
-  ['a truncated lcov', (dir) => (writeFileSync(path.join(dir, 't.info'), 'SF:src/calc.js\nDA:1,1\n'), path.join(dir, 't.info')), /t\.info: truncated/],
-  ['malformed XML', (dir) => (writeFileSync(path.join(dir, 'c.xml'), '<coverage><packages>'), path.join(dir, 'c.xml')), /c\.xml: not well-formed XML/],
-  ['JSON with a duplicate key', (dir) => (writeFileSync(path.join(dir, 'c.json'), '{"a.js": {}, "a.js": {}}'), path.join(dir, 'c.json')), /c\.json: duplicate key/],
-  ['a symbolic link', (dir) => (symlinkSync(js.lcov, path.join(dir, 'l.info')), path.join(dir, 'l.info')), /l\.info: is a symbolic link/],
+  [
+    'a report that is no known format',
+    (dir) => (writeFileSync(path.join(dir, 'r.txt'), 'hello\n'), path.join(dir, 'r.txt')),
+    /r\.txt: content is not a recognised coverage report/,
+  ],
+  [
+    'a truncated lcov',
+    (dir) => (writeFileSync(path.join(dir, 't.info'), 'SF:src/calc.js\nDA:1,1\n'), path.join(dir, 't.info')),
+    /t\.info: truncated/,
+  ],
+  [
+    'malformed XML',
+    (dir) => (writeFileSync(path.join(dir, 'c.xml'), '<coverage><packages>'), path.join(dir, 'c.xml')),
+    /c\.xml: not well-formed XML/,
+  ],
+  [
+    'JSON with a duplicate key',
+    (dir) => (writeFileSync(path.join(dir, 'c.json'), '{"a.js": {}, "a.js": {}}'), path.join(dir, 'c.json')),
+    /c\.json: duplicate key/,
+  ],
+  [
+    'a symbolic link',
+    (dir) => (symlinkSync(js.lcov, path.join(dir, 'l.info')), path.join(dir, 'l.info')),
+    /l\.info: is a symbolic link/,
+  ],
 ];
 for (const [what, make, message] of unreadable) {
   test(`exit 3, one stderr line naming the file, and no artefact for ${what}`, async (t) => {
@@ -216,7 +299,10 @@ for (const [what, make, message] of unreadable) {
 
 test('exit 3 for a combined (merge) diff', async (t) => {
   const dir = tempDir();
-  writeFileSync(path.join(dir, 'm.diff'), 'diff --cc a.py\nindex 1,2..3\n--- a/a.py\n+++ b/a.py\n@@@ -1,1 -1,1 +1,1 @@@\n- a\n -b\n++c\n');
+  writeFileSync(
+    path.join(dir, 'm.diff'),
+    'diff --cc a.py\nindex 1,2..3\n--- a/a.py\n+++ b/a.py\n@@@ -1,1 -1,1 +1,1 @@@\n- a\n -b\n++c\n',
+  );
   const r = await run(['--diff', path.join(dir, 'm.diff'), '--coverage', js.lcov, '--out', path.join(dir, 'd.json')]);
   t.is(r.code, 3);
   t.regex(r.stderr, /combined/);
@@ -230,7 +316,10 @@ test('--help prints the usage', async (t) => {
 
 test('exit 3 for a diff whose path escapes the tree', async (t) => {
   const dir = tempDir();
-  writeFileSync(path.join(dir, 'x.diff'), 'diff --git a/../etc/x.py b/../etc/x.py\n--- a/../etc/x.py\n+++ b/../etc/x.py\n@@ -1 +1,2 @@\n a\n+b\n');
+  writeFileSync(
+    path.join(dir, 'x.diff'),
+    'diff --git a/../etc/x.py b/../etc/x.py\n--- a/../etc/x.py\n+++ b/../etc/x.py\n@@ -1 +1,2 @@\n a\n+b\n',
+  );
   const r = await run(['--diff', path.join(dir, 'x.diff'), '--coverage', js.lcov, '--out', path.join(dir, 'd.json')]);
   t.is(r.code, 3);
   t.regex(r.stderr, /x\.diff: path escapes the tree/);
@@ -239,7 +328,8 @@ test('exit 3 for a diff whose path escapes the tree', async (t) => {
 
 /** An lcov report over 16 MB (read on a second core while the diff is parsed): filler records of other packages around the changed file's. */
 function largeLcov(wanted: string): string {
-  const filler = (i: number) => `SF:/ci/pkgs/p${i}/lib/b${i}.ts\n${Array.from({ length: 150 }, (_, l) => `DA:${l + 1},1`).join('\n')}\nend_of_record\n`;
+  const filler = (i: number) =>
+    `SF:/ci/pkgs/p${i}/lib/b${i}.ts\n${Array.from({ length: 150 }, (_, l) => `DA:${l + 1},1`).join('\n')}\nend_of_record\n`;
   const parts: string[] = ['TN:\n'];
   for (let i = 0; i < 18_000; i++) parts.push(i === 9_000 ? wanted : filler(i));
   return parts.join('');
@@ -265,7 +355,7 @@ test('a report over 16 MB gives the same answer and digest as a small one with t
   t.is(dBig.inputs.find((i) => i.role === 'coverage')?.sha256, sha256(readFileSync(big)));
 });
 
-test('a report over 16 MB with a malformed kept record or a cut-off end is refused with the reader\'s message', async (t) => {
+test("a report over 16 MB with a malformed kept record or a cut-off end is refused with the reader's message", async (t) => {
   const repo = gitRepo({ 'src/a.ts': 'let a = 1;\n' }, { 'src/a.ts': 'let a = 1;\nlet b = 2;\n' });
   const bad = path.join(repo.dir, 'bad.info');
   writeFileSync(bad, largeLcov('SF:src/a.ts\nDA:x,1\nend_of_record\n'));
@@ -279,7 +369,14 @@ test('a report over 16 MB with a malformed kept record or a cut-off end is refus
   t.regex(c.stderr, /cut\.info: truncated: the last record has no end_of_record/);
   t.false(existsSync(path.join(repo.dir, 'bad.json')));
   // the report's worker starts before the diff is read: an unreadable diff still ends the run with the diff's error
-  const m = await run(['--diff', path.join(repo.dir, 'none.diff'), '--coverage', cut, '--out', path.join(repo.dir, 'none.json')]);
+  const m = await run([
+    '--diff',
+    path.join(repo.dir, 'none.diff'),
+    '--coverage',
+    cut,
+    '--out',
+    path.join(repo.dir, 'none.json'),
+  ]);
   t.is(m.code, 3);
   t.regex(m.stderr, /none\.diff: /);
   t.false(existsSync(path.join(repo.dir, 'none.json')));

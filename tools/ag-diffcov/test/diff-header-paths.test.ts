@@ -24,12 +24,15 @@ test('the file headers of a git diff give the paths on both sides, quoted and re
     '+++ plain.c\t2024-01-02',
   ].join('\n');
   const paths = diffHeaderPaths(diff);
-  for (const p of ['src/a.ts', 'old name.py', 'new name.py', 'ün.py', 'mode only.sh', 'plain.c']) t.true(paths.has(p), p);
+  for (const p of ['src/a.ts', 'old name.py', 'new name.py', 'ün.py', 'mode only.sh', 'plain.c'])
+    t.true(paths.has(p), p);
   t.false(paths.has('new'));
 });
 
 test('paths written as raw UTF-8 bytes are read from the bytes as the diff parser decodes them', (t) => {
-  const diff = Buffer.from('diff --git a/ünï.py b/ünï.py\n--- a/ünï.py\n+++ b/ünï.py\n@@ -1 +1 @@\n-+++ b/not/a/header\n++++ b/nor/this\n');
+  const diff = Buffer.from(
+    'diff --git a/ünï.py b/ünï.py\n--- a/ünï.py\n+++ b/ünï.py\n@@ -1 +1 @@\n-+++ b/not/a/header\n++++ b/nor/this\n',
+  );
   t.deepEqual([...diffHeaderPaths(diff)], ['ünï.py']);
 });
 

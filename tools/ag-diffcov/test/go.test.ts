@@ -37,10 +37,18 @@ test('a line shared by an executed and an unexecuted block is uncovered', (t) =>
 });
 
 test('refuses a profile without a mode line and a malformed block', (t) => {
-  t.throws(() => feed(new GoParser('c.out', all), 'a.go:1.1,2.2 1 1\n'), { instanceOf: InputError, message: /line 1: expected "mode/ });
-  t.throws(() => feed(new GoParser('c.out', all), 'mode: set\na.go:1.1 1 1\n'), { message: /line 2: not a coverprofile block/ });
+  t.throws(() => feed(new GoParser('c.out', all), 'a.go:1.1,2.2 1 1\n'), {
+    instanceOf: InputError,
+    message: /line 1: expected "mode/,
+  });
+  t.throws(() => feed(new GoParser('c.out', all), 'mode: set\na.go:1.1 1 1\n'), {
+    message: /line 2: not a coverprofile block/,
+  });
 });
 
 test('a block ending beyond any real line is refused, not walked line by line', (t) => {
-  t.throws(() => feed(new GoParser('c.out', all), 'mode: set\na.go:1.1,9007199254740991.1 1 1\n'), { instanceOf: InputError, message: /line 2: block out of range/ });
+  t.throws(() => feed(new GoParser('c.out', all), 'mode: set\na.go:1.1,9007199254740991.1 1 1\n'), {
+    instanceOf: InputError,
+    message: /line 2: block out of range/,
+  });
 });

@@ -36,9 +36,16 @@ test('method line attributes are not read as lines', (t) => {
 });
 
 test('refuses a line without nr and another root element', (t) => {
-  t.throws(() => feed(new JacocoParser('j.xml', all), '<report><package name="p"><sourcefile name="A.java"><line ci="1"/></sourcefile></package></report>'), {
-    instanceOf: InputError,
-    message: /without a nr attribute/,
-  });
+  t.throws(
+    () =>
+      feed(
+        new JacocoParser('j.xml', all),
+        '<report><package name="p"><sourcefile name="A.java"><line ci="1"/></sourcefile></package></report>',
+      ),
+    {
+      instanceOf: InputError,
+      message: /without a nr attribute/,
+    },
+  );
   t.throws(() => feed(new JacocoParser('j.xml', all), '<coverage/>'), { message: /not a JaCoCo/ });
 });

@@ -76,7 +76,11 @@ const refused: [string, string, RegExp][] = [
   ['a record cut before end_of_record', 'SF:src/a.ts\nDA:1,1\n', /truncated: SF record src\/a.ts/],
   ['an unwanted last record cut short', 'SF:zzz.ts\nDA:1,1\n', /truncated: the last record/],
   ['a line that is not lcov', 'SF:src/a.ts\n<xml>\nend_of_record\n', /not an lcov line/],
-  ['an SF inside an open record', 'SF:src/a.ts\nSF:src/b.ts\nend_of_record\n', /starts before src\/a.ts has end_of_record/],
+  [
+    'an SF inside an open record',
+    'SF:src/a.ts\nSF:src/b.ts\nend_of_record\n',
+    /starts before src\/a.ts has end_of_record/,
+  ],
 ];
 for (const [what, text, message] of refused) {
   test(`refuses ${what}, naming the file`, (t) => {
@@ -116,22 +120,41 @@ function expectedOf(line: string): string {
 
 function outcomeOf(line: string): string {
   try {
-    const rows = table(feed(new LcovParser('cov.info', all), `SF:src/a.ts\n${line}\nend_of_record\n`))['src/a.ts'] ?? [];
+    const rows =
+      table(feed(new LcovParser('cov.info', all), `SF:src/a.ts\n${line}\nend_of_record\n`))['src/a.ts'] ?? [];
     return rows.length === 0 ? 'nothing' : rows.map(([n, h]) => `hit ${n} ${h}`).join(' ');
   } catch (error) {
     const message = (error as Error).message;
-    return message.includes('malformed DA') ? 'malformed' : message.includes('out of range') ? 'out of range' : message.includes('not an lcov line') ? 'not an lcov line' : message;
+    return message.includes('malformed DA')
+      ? 'malformed'
+      : message.includes('out of range')
+        ? 'out of range'
+        : message.includes('not an lcov line')
+          ? 'not an lcov line'
+          : message;
   }
 }
 
 test('a line read from its bytes means what the lcov patterns say it means (DA numbers, checksums, tags, stray characters)', (t) => {
   const char = fc.constantFrom('0', '1', '7', '9', ',', 'x', '=', ' ', '\r', '\t', 'é', '\u2028', 'A', 'D', ':');
-  const line = fc.tuple(fc.constantFrom('DA:', 'DA:1', 'DA:12,', 'DA:1,0,', 'BRDA:', 'D:', 'Da:', 'X:', ''), fc.array(char, { maxLength: 20 })).map(([head, rest]) => head + rest.join(''));
+  const line = fc
+    .tuple(
+      fc.constantFrom('DA:', 'DA:1', 'DA:12,', 'DA:1,0,', 'BRDA:', 'D:', 'Da:', 'X:', ''),
+      fc.array(char, { maxLength: 20 }),
+    )
+    .map(([head, rest]) => head + rest.join(''));
   fc.assert(
     fc.property(line, (l) => {
       t.is(outcomeOf(l), expectedOf(l), JSON.stringify(l));
     }),
     { numRuns: 5000 },
   );
-  for (const l of ['DA:123456789012345,999999999999999', 'DA:9007199254740991,1', 'DA:9007199254740993,1', 'DA:1,9007199254740993', 'DA:000000000000000001,2']) t.is(outcomeOf(l), expectedOf(l), l);
+  for (const l of [
+    'DA:123456789012345,999999999999999',
+    'DA:9007199254740991,1',
+    'DA:9007199254740993,1',
+    'DA:1,9007199254740993',
+    'DA:000000000000000001,2',
+  ])
+    t.is(outcomeOf(l), expectedOf(l), l);
 });

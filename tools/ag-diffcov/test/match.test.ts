@@ -20,7 +20,10 @@ test('an absolute path from another checkout matches by whole-segment suffix', (
 });
 
 test('a Go import path matches the file by suffix', (t) => {
-  t.deepEqual(makeMatcher(diff, null).assign(p('github.com/org/repo/pkg/util.go')), { path: 'pkg/util.go', rule: 'report_longer' });
+  t.deepEqual(makeMatcher(diff, null).assign(p('github.com/org/repo/pkg/util.go')), {
+    path: 'pkg/util.go',
+    rule: 'report_longer',
+  });
 });
 
 test('a report relative to a sub-package matches when only one changed file ends with it', (t) => {
@@ -29,7 +32,9 @@ test('a report relative to a sub-package matches when only one changed file ends
 });
 
 test('a short report path that fits several changed files is ambiguous', (t) => {
-  t.deepEqual(makeMatcher(diff, null).assign(p('src/b.ts')), { ambiguous: ['packages/x/src/b.ts', 'packages/y/src/b.ts'] });
+  t.deepEqual(makeMatcher(diff, null).assign(p('src/b.ts')), {
+    ambiguous: ['packages/x/src/b.ts', 'packages/y/src/b.ts'],
+  });
 });
 
 test('wants keeps only report files that can belong to a changed file', (t) => {

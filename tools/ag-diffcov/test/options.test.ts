@@ -4,10 +4,14 @@ import { repeatedArg as repeated } from '@adversary-gate/core';
 import { parseOptions } from '../src/options.js';
 
 const tool = { name: 'ag-diffcov', version: '0' };
-const parse = (args: Record<string, unknown>, raw: string[] = []) => parseOptions({ diff: 'd.diff', out: 'o.json', ...args }, raw, tool);
+const parse = (args: Record<string, unknown>, raw: string[] = []) =>
+  parseOptions({ diff: 'd.diff', out: 'o.json', ...args }, raw, tool);
 
 test('repeated --coverage flags are all kept, in order', (t) => {
-  t.deepEqual(repeated(['--coverage', 'a.info', '--coverage=b.xml', '--', '--coverage', 'c'], 'coverage'), ['a.info', 'b.xml']);
+  t.deepEqual(repeated(['--coverage', 'a.info', '--coverage=b.xml', '--', '--coverage', 'c'], 'coverage'), [
+    'a.info',
+    'b.xml',
+  ]);
   t.throws(() => repeated(['--coverage'], 'coverage'), { instanceOf: UsageError });
   t.throws(() => repeated(['--coverage', '--out'], 'coverage'), { instanceOf: UsageError });
 });

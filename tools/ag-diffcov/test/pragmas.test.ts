@@ -36,6 +36,17 @@ test('each recognised pragma is found, whatever its case where the tool ignores 
     '// coverage:ignore-file',
     'pragma: no cover',
   ];
-  for (const re of PRAGMA_PATTERNS) t.true(samples.some((s) => re.test(s)), `no sample for ${re}`);
-  t.is(findPragmas('a.rs', samples.map((_, k) => k + 1), samples).length, samples.length);
+  for (const re of PRAGMA_PATTERNS)
+    t.true(
+      samples.some((s) => re.test(s)),
+      `no sample for ${re}`,
+    );
+  t.is(
+    findPragmas(
+      'a.rs',
+      samples.map((_, k) => k + 1),
+      samples,
+    ).length,
+    samples.length,
+  );
 });

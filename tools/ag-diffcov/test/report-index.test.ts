@@ -8,7 +8,12 @@ function report(entries: [string, [number, number][]][]): ReportData {
   return {
     format: 'lcov',
     fileCount: entries.length,
-    files: new Map(entries.map(([k, lines]) => [normaliseReportPath(k).key, { path: normaliseReportPath(k), lines: new Map(lines) }])),
+    files: new Map(
+      entries.map(([k, lines]) => [
+        normaliseReportPath(k).key,
+        { path: normaliseReportPath(k), lines: new Map(lines) },
+      ]),
+    ),
   };
 }
 
@@ -16,8 +21,24 @@ test('several reports merge: a line is covered when any report ran it', (t) => {
   const m = makeMatcher(['src/a.ts'], '/w');
   const { byPath, faults } = indexReports(
     [
-      report([['src/a.ts', [[1, 0], [2, 0]]]]),
-      report([['/w/src/a.ts', [[2, 5], [3, 0]]]]),
+      report([
+        [
+          'src/a.ts',
+          [
+            [1, 0],
+            [2, 0],
+          ],
+        ],
+      ]),
+      report([
+        [
+          '/w/src/a.ts',
+          [
+            [2, 5],
+            [3, 0],
+          ],
+        ],
+      ]),
     ],
     m,
   );
@@ -31,18 +52,37 @@ test('several reports merge: a line is covered when any report ran it', (t) => {
 });
 
 test('an exact match wins over a suffix match', (t) => {
-  const { byPath } = indexReports([report([['/other/src/a.ts', [[1, 0]]], ['src/a.ts', [[1, 1]]]])], makeMatcher(['src/a.ts'], null));
+  const { byPath } = indexReports(
+    [
+      report([
+        ['/other/src/a.ts', [[1, 0]]],
+        ['src/a.ts', [[1, 1]]],
+      ]),
+    ],
+    makeMatcher(['src/a.ts'], null),
+  );
   t.deepEqual(byPath.get('src/a.ts')!.reportPaths, ['src/a.ts']);
 });
 
 test('two different report files claiming one changed file: fault, and the file stays unmatched', (t) => {
-  const { byPath, faults } = indexReports([report([['/a/src/x.ts', [[1, 1]]], ['/b/src/x.ts', [[1, 0]]]])], makeMatcher(['src/x.ts'], null));
+  const { byPath, faults } = indexReports(
+    [
+      report([
+        ['/a/src/x.ts', [[1, 1]]],
+        ['/b/src/x.ts', [[1, 0]]],
+      ]),
+    ],
+    makeMatcher(['src/x.ts'], null),
+  );
   t.false(byPath.has('src/x.ts'));
   t.is(faults[0]?.code, 'AMBIGUOUS_REPORT_PATH');
 });
 
 test('a report entry that fits several changed files: fault, used for none', (t) => {
-  const { byPath, faults } = indexReports([report([['src/b.ts', [[1, 1]]]])], makeMatcher(['p/src/b.ts', 'q/src/b.ts'], null));
+  const { byPath, faults } = indexReports(
+    [report([['src/b.ts', [[1, 1]]]])],
+    makeMatcher(['p/src/b.ts', 'q/src/b.ts'], null),
+  );
   t.is(byPath.size, 0);
   t.regex(faults[0]?.message ?? '', /could be any of p\/src\/b\.ts, q\/src\/b\.ts/);
 });

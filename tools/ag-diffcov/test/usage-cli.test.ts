@@ -3,7 +3,19 @@
 // usage errors, each one line and exit 3 beside an honest control; the bin without its bundle.
 import test from 'ava';
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, constants, copyFileSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  copyFileSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +34,11 @@ interface Run {
 
 /** Run a script (the tool's bin by default) as its own process. */
 function runBin(args: readonly string[], script = bin, cwd = scratch): Promise<Run> {
-  const child = spawn(process.execPath, [script, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_EXTRA_CA_CERTS: '' } });
+  const child = spawn(process.execPath, [script, ...args], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_EXTRA_CA_CERTS: '' },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -109,9 +125,16 @@ function outputTests(cases: readonly OutputCase[]): void {
         const pipe = fifo(dir);
         const r = await runBin(c.argv(pipe, others));
         t.is(r.code, 3);
-        t.regex(r.stderr, new RegExp(`^${TOOL}: cannot write .*pipe: is a FIFO no process reads; refused rather than wait\\n`));
+        t.regex(
+          r.stderr,
+          new RegExp(`^${TOOL}: cannot write .*pipe: is a FIFO no process reads; refused rather than wait\\n`),
+        );
         t.true(lstatSync(pipe).isFIFO());
-        t.deepEqual(readdirSync(others).filter((f) => !f.startsWith('in')), [], 'the outputs already written are taken back');
+        t.deepEqual(
+          readdirSync(others).filter((f) => !f.startsWith('in')),
+          [],
+          'the outputs already written are taken back',
+        );
       });
     }
 
@@ -128,12 +151,15 @@ function outputTests(cases: readonly OutputCase[]): void {
       t.regex(d.stderr, new RegExp(`^${TOOL}: cannot write .*sub: is a directory; refused[^\\n]*\\n$`));
       t.deepEqual(readdirSync(dir), ['sub']);
       t.deepEqual(readdirSync(path.join(dir, 'sub')), []);
-      t.deepEqual(readdirSync(others).filter((f) => !f.startsWith('in')), []);
+      t.deepEqual(
+        readdirSync(others).filter((f) => !f.startsWith('in')),
+        [],
+      );
     });
   }
 }
 
-test('without its bundle the bin says so in one line and exits 3 (never 1, REJECT\'s code)', async (t) => {
+test("without its bundle the bin says so in one line and exits 3 (never 1, REJECT's code)", async (t) => {
   const dir = tmp();
   mkdirSync(path.join(dir, 'bin'));
   copyFileSync(bin, path.join(dir, 'bin', `${TOOL}.js`));
@@ -144,7 +170,10 @@ test('without its bundle the bin says so in one line and exits 3 (never 1, REJEC
   writeFileSync(path.join(dir, 'dist', `${TOOL}.bundle.mjs`), "import './chunk-gone.mjs';\n");
   const broken = await runBin(['--help'], path.join(dir, 'bin', `${TOOL}.js`));
   t.is(broken.code, 3);
-  t.regex(broken.stderr, new RegExp(`^${TOOL}: its build cannot be loaded \\(.*chunk-gone\\.mjs.*\\): run npm run build\\n$`));
+  t.regex(
+    broken.stderr,
+    new RegExp(`^${TOOL}: its build cannot be loaded \\(.*chunk-gone\\.mjs.*\\): run npm run build\\n$`),
+  );
 });
 
 /** A usage error: exit 3 and exactly one stderr line matching `line`. */
@@ -165,24 +194,82 @@ function smallPatch(): { dir: string; base: string; patch: string; diff: string 
   writeFileSync(path.join(base, 'a.js'), 'export const a = 1;\n');
   writeFileSync(path.join(patch, 'a.js'), 'export const a = 2;\n');
   const diff = path.join(dir, 'in.diff');
-  writeFileSync(diff, 'diff --git a/a.js b/a.js\n--- a/a.js\n+++ b/a.js\n@@ -1 +1 @@\n-export const a = 1;\n+export const a = 2;\n');
+  writeFileSync(
+    diff,
+    'diff --git a/a.js b/a.js\n--- a/a.js\n+++ b/a.js\n@@ -1 +1 @@\n-export const a = 1;\n+export const a = 2;\n',
+  );
   return { dir, base, patch, diff };
 }
 
 // ag-diffcov: --out, --markdown, --sarif. Without a report it measures nothing (ratio null) and exits 0.
 outputTests([
-  { flag: '--out', ok: 0, argv: (target, others) => ['--diff', smallPatch().diff, '--out', target, '--markdown', path.join(others, 'd.md'), '--sarif', path.join(others, 'd.sarif')] },
-  { flag: '--markdown', ok: 0, argv: (target, others) => ['--diff', smallPatch().diff, '--out', path.join(others, 'd.json'), '--markdown', target, '--sarif', path.join(others, 'd.sarif')] },
-  { flag: '--sarif', ok: 0, argv: (target, others) => ['--diff', smallPatch().diff, '--out', path.join(others, 'd.json'), '--markdown', path.join(others, 'd.md'), '--sarif', target] },
+  {
+    flag: '--out',
+    ok: 0,
+    argv: (target, others) => [
+      '--diff',
+      smallPatch().diff,
+      '--out',
+      target,
+      '--markdown',
+      path.join(others, 'd.md'),
+      '--sarif',
+      path.join(others, 'd.sarif'),
+    ],
+  },
+  {
+    flag: '--markdown',
+    ok: 0,
+    argv: (target, others) => [
+      '--diff',
+      smallPatch().diff,
+      '--out',
+      path.join(others, 'd.json'),
+      '--markdown',
+      target,
+      '--sarif',
+      path.join(others, 'd.sarif'),
+    ],
+  },
+  {
+    flag: '--sarif',
+    ok: 0,
+    argv: (target, others) => [
+      '--diff',
+      smallPatch().diff,
+      '--out',
+      path.join(others, 'd.json'),
+      '--markdown',
+      path.join(others, 'd.md'),
+      '--sarif',
+      target,
+    ],
+  },
 ]);
 
 test('usage errors are one line and exit 3: a stray word, a format that is none of the choices', async (t) => {
   const { diff, dir } = smallPatch();
   const out = path.join(dir, 'd.json');
-  await usageError(t, ['--diff', diff, 'extra', '--out', out], /^ag-diffcov: usage: unexpected argument "extra": it takes no positional argument/);
-  await usageError(t, ['--diff', diff, '--coverage', diff, '--coverage', diff, 'third', '--out', out], /unexpected argument "third"/);
-  await usageError(t, ['--diff', diff, '--coverage', diff, '--format', 'xml', '--out', out], /^ag-diffcov: usage: --format must be one of auto, lcov, istanbul, coveragepy, cobertura, jacoco, go, llvm, got "xml" \(see `ag-diffcov --help`\)$/m);
-  await usageError(t, ['--diff', diff, '--coverage-source', 'guessed', '--out', out], /--coverage-source must be one of computed, untrusted, none, got "guessed"/);
+  await usageError(
+    t,
+    ['--diff', diff, 'extra', '--out', out],
+    /^ag-diffcov: usage: unexpected argument "extra": it takes no positional argument/,
+  );
+  await usageError(
+    t,
+    ['--diff', diff, '--coverage', diff, '--coverage', diff, 'third', '--out', out],
+    /unexpected argument "third"/,
+  );
+  await usageError(
+    t,
+    ['--diff', diff, '--coverage', diff, '--format', 'xml', '--out', out],
+    /^ag-diffcov: usage: --format must be one of auto, lcov, istanbul, coveragepy, cobertura, jacoco, go, llvm, got "xml" \(see `ag-diffcov --help`\)$/m,
+  );
+  await usageError(
+    t,
+    ['--diff', diff, '--coverage-source', 'guessed', '--out', out],
+    /--coverage-source must be one of computed, untrusted, none, got "guessed"/,
+  );
   t.deepEqual(readdirSync(dir).sort(), ['in-base', 'in-patch', 'in.diff']);
   const control = await runBin(['--diff', diff, '--coverage-source', 'none', '--out', out]);
   t.is(control.code, 0, control.stderr);

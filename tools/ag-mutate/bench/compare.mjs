@@ -36,13 +36,44 @@ const STRYKER = !args.includes('--no-stryker');
 
 const MOCHA = 'node_modules/.bin/mocha --require test/support/env --reporter dot --check-leaks test/ test/acceptance/';
 const VITEST = 'node_modules/.bin/vitest run src/index.spec.ts';
-const MOCHA_STRYKER = { testRunner: 'mocha', mochaOptions: { spec: ['test/*.js', 'test/acceptance/*.js'], require: ['test/support/env'] } };
+const MOCHA_STRYKER = {
+  testRunner: 'mocha',
+  mochaOptions: { spec: ['test/*.js', 'test/acceptance/*.js'], require: ['test/support/env'] },
+};
 const VITEST_STRYKER = { testRunner: 'vitest', vitest: { configFile: 'vitest.agm.config.mts' } };
 const CASES = {
-  'ptr-escape': { git: 'ptr-git', commit: '9a788793e7eeb0ccf9c53c1cb54d297b5badfcc3', test: VITEST, mutant: `${VITEST} --bail=1`, stryker: VITEST_STRYKER, mutate: ['src/index.ts:222-228', 'src/index.ts:248', 'src/index.ts:252'] },
-  'ptr-optional': { git: 'ptr-git', commit: '22a967901afc8b2b42eefe456faa7b6773dcc415', test: VITEST, mutant: `${VITEST} --bail=1`, stryker: VITEST_STRYKER, mutate: ['468', '480-483', '494', '499', '510', '538', '540-543', '545-546'].map((r) => `src/index.ts:${r}`) },
-  'express-send-te': { git: 'express-git', commit: '18e5985b8a9d5e8423db0a9121f22bdaecd5b120', test: MOCHA, mutant: MOCHA.replace('mocha ', 'mocha --bail '), stryker: MOCHA_STRYKER, mutate: ['lib/response.js:165-168'] },
-  'express-query-fresh': { git: 'express-git', commit: 'ae6dd37680e3a00618d6c8a3e522f0ee4eeba1a4', test: MOCHA, mutant: MOCHA.replace('mocha ', 'mocha --bail '), stryker: MOCHA_STRYKER, mutate: ['lib/request.js:474-475'] },
+  'ptr-escape': {
+    git: 'ptr-git',
+    commit: '9a788793e7eeb0ccf9c53c1cb54d297b5badfcc3',
+    test: VITEST,
+    mutant: `${VITEST} --bail=1`,
+    stryker: VITEST_STRYKER,
+    mutate: ['src/index.ts:222-228', 'src/index.ts:248', 'src/index.ts:252'],
+  },
+  'ptr-optional': {
+    git: 'ptr-git',
+    commit: '22a967901afc8b2b42eefe456faa7b6773dcc415',
+    test: VITEST,
+    mutant: `${VITEST} --bail=1`,
+    stryker: VITEST_STRYKER,
+    mutate: ['468', '480-483', '494', '499', '510', '538', '540-543', '545-546'].map((r) => `src/index.ts:${r}`),
+  },
+  'express-send-te': {
+    git: 'express-git',
+    commit: '18e5985b8a9d5e8423db0a9121f22bdaecd5b120',
+    test: MOCHA,
+    mutant: MOCHA.replace('mocha ', 'mocha --bail '),
+    stryker: MOCHA_STRYKER,
+    mutate: ['lib/response.js:165-168'],
+  },
+  'express-query-fresh': {
+    git: 'express-git',
+    commit: 'ae6dd37680e3a00618d6c8a3e522f0ee4eeba1a4',
+    test: MOCHA,
+    mutant: MOCHA.replace('mocha ', 'mocha --bail '),
+    stryker: MOCHA_STRYKER,
+    mutate: ['lib/request.js:474-475'],
+  },
 };
 
 function prepare(name, spec) {
@@ -52,13 +83,26 @@ function prepare(name, spec) {
     if (!gitDir) return null;
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
-    execFileSync('tar', ['-x', '-C', dir], { input: execFileSync('git', [`--git-dir=${gitDir}`, 'archive', spec.commit]) });
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock'], { cwd: dir, stdio: 'ignore' });
-    const runner = spec.stryker.testRunner === 'mocha' ? '@stryker-mutator/mocha-runner@9.6' : '@stryker-mutator/vitest-runner@9.6';
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-save', '@stryker-mutator/core@9.6', runner], { cwd: dir, stdio: 'ignore' });
+    execFileSync('tar', ['-x', '-C', dir], {
+      input: execFileSync('git', [`--git-dir=${gitDir}`, 'archive', spec.commit]),
+    });
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock'], {
+      cwd: dir,
+      stdio: 'ignore',
+    });
+    const runner =
+      spec.stryker.testRunner === 'mocha' ? '@stryker-mutator/mocha-runner@9.6' : '@stryker-mutator/vitest-runner@9.6';
+    execFileSync(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-save', '@stryker-mutator/core@9.6', runner],
+      { cwd: dir, stdio: 'ignore' },
+    );
   }
   if (spec.stryker.testRunner === 'vitest') {
-    writeFileSync(path.join(dir, 'vitest.agm.config.mts'), "import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { include: ['src/index.spec.ts'] } });\n");
+    writeFileSync(
+      path.join(dir, 'vitest.agm.config.mts'),
+      "import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { include: ['src/index.spec.ts'] } });\n",
+    );
   }
   return dir;
 }
@@ -71,7 +115,21 @@ function runAgMutate(label, tree, diff, test, mutant, extra = []) {
   const out = path.join(outDir, 'mutation.json');
   const load1 = load();
   const t0 = process.hrtime.bigint();
-  const argv = [BIN, '--diff', diff, '--tree', tree, '--test-command', test, '--jobs', JOBS, '--out', out, '--quiet', ...extra];
+  const argv = [
+    BIN,
+    '--diff',
+    diff,
+    '--tree',
+    tree,
+    '--test-command',
+    test,
+    '--jobs',
+    JOBS,
+    '--out',
+    out,
+    '--quiet',
+    ...extra,
+  ];
   if (mutant) argv.push('--mutant-command', mutant);
   const r = spawnSync(process.execPath, argv, { encoding: 'utf8' });
   const wall = seconds(t0);
@@ -86,19 +144,36 @@ function runStryker(name, tree, spec) {
   if (!STRYKER || !existsSync(path.join(tree, 'node_modules/@stryker-mutator/core'))) return null;
   const report = path.join(WORK, `${name}.stryker-report.json`);
   const config = path.join(tree, 'stryker.agm.json');
-  writeFileSync(config, JSON.stringify({
-    ...spec.stryker, mutate: spec.mutate, coverageAnalysis: 'perTest', concurrency: 2, timeoutMS: 5000, timeoutFactor: 1.5,
-    incremental: false, reporters: ['json'], jsonReporter: { fileName: report }, tempDirName: 'stryker-tmp', cleanTempDir: true,
-    disableTypeChecks: false, warnings: false,
-  }));
+  writeFileSync(
+    config,
+    JSON.stringify({
+      ...spec.stryker,
+      mutate: spec.mutate,
+      coverageAnalysis: 'perTest',
+      concurrency: 2,
+      timeoutMS: 5000,
+      timeoutFactor: 1.5,
+      incremental: false,
+      reporters: ['json'],
+      jsonReporter: { fileName: report },
+      tempDirName: 'stryker-tmp',
+      cleanTempDir: true,
+      disableTypeChecks: false,
+      warnings: false,
+    }),
+  );
   const load1 = load();
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(path.join(tree, 'node_modules/.bin/stryker'), ['run', 'stryker.agm.json'], { cwd: tree, encoding: 'utf8' });
+  const r = spawnSync(path.join(tree, 'node_modules/.bin/stryker'), ['run', 'stryker.agm.json'], {
+    cwd: tree,
+    encoding: 'utf8',
+  });
   const wall = seconds(t0);
   rmSync(config, { force: true });
   if (r.status !== 0 || !existsSync(report)) return { wall, load: load1, counts: null };
   const counts = {};
-  for (const file of Object.values(JSON.parse(readFileSync(report, 'utf8')).files)) for (const m of file.mutants) counts[m.status] = (counts[m.status] ?? 0) + 1;
+  for (const file of Object.values(JSON.parse(readFileSync(report, 'utf8')).files))
+    for (const m of file.mutants) counts[m.status] = (counts[m.status] ?? 0) + 1;
   return { wall, load: load1, counts };
 }
 
@@ -112,7 +187,9 @@ function mutatedLine(lines, line, startCol, endLine, endCol, replacement) {
 /** Compare ag-mutate's outcomes with the anchors' fresh-process truth on the mutants both make. */
 function agreement(name, tree, artefact) {
   const dir = path.join(BENCH, name);
-  const truthFile = ['stryker-report-command-runner.json', 'stryker-report.json'].map((f) => path.join(dir, f)).find(existsSync);
+  const truthFile = ['stryker-report-command-runner.json', 'stryker-report.json']
+    .map((f) => path.join(dir, f))
+    .find(existsSync);
   if (!truthFile) return null;
   const truth = new Map();
   for (const [file, entry] of Object.entries(JSON.parse(readFileSync(truthFile, 'utf8')).files)) {
@@ -135,7 +212,12 @@ function agreement(name, tree, artefact) {
     const want = truth.get(`${m.file}\0${m.line}\0${key}`);
     if (want === undefined) continue;
     shared++;
-    const got = m.status === 'killed' || m.status === 'timeout' ? 'Killed' : m.status === 'survived' || m.status === 'no_coverage' ? 'Survived' : 'stillborn';
+    const got =
+      m.status === 'killed' || m.status === 'timeout'
+        ? 'Killed'
+        : m.status === 'survived' || m.status === 'no_coverage'
+          ? 'Survived'
+          : 'stillborn';
     if (got !== want) disagree.push(`${m.line}:${m.column} ${m.replacement} ours ${got}, truth ${want}`);
   }
   return { truth: path.basename(truthFile), shared, agree: shared - disagree.length, disagree };
@@ -154,7 +236,8 @@ function generated(n = 12) {
   mkdirSync(path.join(tree, 'src'), { recursive: true });
   mkdirSync(path.join(tree, 'test'), { recursive: true });
   writeFileSync(path.join(tree, 'package.json'), '{"type":"module"}\n');
-  const git = (...a) => execFileSync('git', ['-c', 'user.name=b', '-c', 'user.email=b@example.com', ...a], { cwd: tree });
+  const git = (...a) =>
+    execFileSync('git', ['-c', 'user.name=b', '-c', 'user.email=b@example.com', ...a], { cwd: tree });
   git('init', '-q');
   writeFileSync(path.join(tree, 'src', 'lib.js'), 'export const base = 1;\n');
   git('add', '-A');
@@ -162,8 +245,12 @@ function generated(n = 12) {
   let src = 'export const base = 1;\n';
   for (let i = 0; i < n; i++) {
     src += `export function f${i}(a, b) {\n  if (a > b) return a - b;\n  return a + b * ${i + 2};\n}\n`;
-    const spec = "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport * as lib from '../src/lib.js';\n";
-    writeFileSync(path.join(tree, 'test', `f${i}.test.js`), `${spec}test('f${i}', () => { assert.equal(lib.f${i}(5, 1), 4); assert.equal(lib.f${i}(1, 1), ${1 + (i + 2)}); assert.equal(lib.f${i}(1, 2), ${1 + 2 * (i + 2)}); });\n`);
+    const spec =
+      "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport * as lib from '../src/lib.js';\n";
+    writeFileSync(
+      path.join(tree, 'test', `f${i}.test.js`),
+      `${spec}test('f${i}', () => { assert.equal(lib.f${i}(5, 1), 4); assert.equal(lib.f${i}(1, 1), ${1 + (i + 2)}); assert.equal(lib.f${i}(1, 2), ${1 + 2 * (i + 2)}); });\n`,
+    );
   }
   writeFileSync(path.join(tree, 'src', 'lib.js'), src);
   git('add', '-A');
@@ -174,7 +261,12 @@ function generated(n = 12) {
 }
 
 const fmtCounts = (c) => `${c.killed} / ${c.timeout} / ${c.survived} / ${c.no_coverage} / ${c.stillborn}`;
-const fmtStryker = (c) => (c === null ? 'failed' : Object.entries(c).map(([k, v]) => `${v} ${k}`).join(', '));
+const fmtStryker = (c) =>
+  c === null
+    ? 'failed'
+    : Object.entries(c)
+        .map(([k, v]) => `${v} ${k}`)
+        .join(', ');
 
 mkdirSync(WORK, { recursive: true });
 const rows = [];
@@ -194,9 +286,20 @@ if (!args.includes('--generated-only')) {
       const stryker = runStryker(name, tree, spec);
       const ours = runAgMutate(name, tree, diff, spec.test, spec.mutant);
       const row = {
-        case: name, plain_s: plain.wall, plain_load: plain.load, stryker_s: stryker?.wall ?? null, stryker_load: stryker?.load ?? null, stryker_counts: stryker?.counts ?? null,
-        stryker_anchor_s: measured.stryker_wall_med, wall_s: ours.wall, load_avg_1m: ours.load, mutants: ours.artefact.mutants.length,
-        counts: ours.artefact.counts, strength: ours.artefact.suite_strength, selection: ours.artefact.test_selection, truth: agreement(name, tree, ours.artefact),
+        case: name,
+        plain_s: plain.wall,
+        plain_load: plain.load,
+        stryker_s: stryker?.wall ?? null,
+        stryker_load: stryker?.load ?? null,
+        stryker_counts: stryker?.counts ?? null,
+        stryker_anchor_s: measured.stryker_wall_med,
+        wall_s: ours.wall,
+        load_avg_1m: ours.load,
+        mutants: ours.artefact.mutants.length,
+        counts: ours.artefact.counts,
+        strength: ours.artefact.suite_strength,
+        selection: ours.artefact.test_selection,
+        truth: agreement(name, tree, ours.artefact),
       };
       console.log(JSON.stringify(row));
       rows.push(row);
@@ -208,18 +311,34 @@ for (let i = 0; gen !== null && i < RUNS; i++) {
   for (const select of ['auto', 'whole']) {
     const plain = plainRun(gen.tree, gen.test);
     const ours = runAgMutate(`generated-${select}`, gen.tree, gen.diff, gen.test, null, ['--select', select]);
-    const row = { case: `generated node:test (12 functions, --select ${select})`, plain_s: plain, wall_s: ours.wall, load_avg_1m: ours.load, mutants: ours.artefact.mutants.length, counts: ours.artefact.counts, strength: ours.artefact.suite_strength, selection: ours.artefact.test_selection, stryker_s: null, truth: null };
+    const row = {
+      case: `generated node:test (12 functions, --select ${select})`,
+      plain_s: plain,
+      wall_s: ours.wall,
+      load_avg_1m: ours.load,
+      mutants: ours.artefact.mutants.length,
+      counts: ours.artefact.counts,
+      strength: ours.artefact.suite_strength,
+      selection: ours.artefact.test_selection,
+      stryker_s: null,
+      truth: null,
+    };
     console.log(JSON.stringify(row));
     rows.push(row);
   }
 }
 if (gen !== null) rmSync(gen.root, { recursive: true, force: true });
 
-console.log('\n| case | mutants | K / T / S / NC / SB | strength | selection | wall s (load) | mutants/s | plain run s | StrykerJS wall s (load), verdict | StrykerJS anchor s | agrees with fresh truth |');
+console.log(
+  '\n| case | mutants | K / T / S / NC / SB | strength | selection | wall s (load) | mutants/s | plain run s | StrykerJS wall s (load), verdict | StrykerJS anchor s | agrees with fresh truth |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
   const stryker = r.stryker_s === null ? '—' : `${r.stryker_s} (${r.stryker_load}), ${fmtStryker(r.stryker_counts)}`;
-  const truth = r.truth === null ? '—' : `${r.truth.agree}/${r.truth.shared}${r.truth.disagree.length ? ` (${r.truth.disagree.join('; ')})` : ''}`;
+  const truth =
+    r.truth === null
+      ? '—'
+      : `${r.truth.agree}/${r.truth.shared}${r.truth.disagree.length ? ` (${r.truth.disagree.join('; ')})` : ''}`;
   console.log(
     `| ${r.case} | ${r.mutants} | ${fmtCounts(r.counts)} | ${r.strength === null ? 'null' : r.strength.toFixed(3)} | ${r.selection ? `${r.selection.runner} ${r.selection.mode}` : '—'} | ${r.wall_s} (${r.load_avg_1m}) | ${(r.mutants / r.wall_s).toFixed(2)} | ${r.plain_s} | ${stryker} | ${r.stryker_anchor_s ?? '—'} | ${truth} |`,
   );

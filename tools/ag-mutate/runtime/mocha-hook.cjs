@@ -64,7 +64,13 @@ function recorder(recordDir) {
   const record = { pid: process.pid, granularity: 'test', units: {}, outside: {}, extents: {}, durations: {} };
   const innermostRan = (ranges, offset) => {
     let best = null;
-    for (const r of ranges) if (r.startOffset <= offset && offset < r.endOffset && (best === null || r.endOffset - r.startOffset <= best.endOffset - best.startOffset)) best = r;
+    for (const r of ranges)
+      if (
+        r.startOffset <= offset &&
+        offset < r.endOffset &&
+        (best === null || r.endOffset - r.startOffset <= best.endOffset - best.startOffset)
+      )
+        best = r;
     return best !== null && best.count > 0;
   };
   // The counters since the previous snapshot: file → offsets that ran.
@@ -127,7 +133,10 @@ function selector(selectFile, failedFile, ranFile) {
   const order = JSON.parse(fs.readFileSync(selectFile, 'utf8'));
   const listed = new Map(order.map((id, i) => [id, i]));
   // A test is listed by its id, or by its file (a per-file record).
-  const rank = { has: (id) => listed.has(id) || listed.has(id.slice(0, id.indexOf('::'))), get: (id) => listed.get(id) ?? listed.get(id.slice(0, id.indexOf('::'))) };
+  const rank = {
+    has: (id) => listed.has(id) || listed.has(id.slice(0, id.indexOf('::'))),
+    get: (id) => listed.get(id) ?? listed.get(id.slice(0, id.indexOf('::'))),
+  };
   const NONE = Number.MAX_SAFE_INTEGER;
   // Keep the listed tests, order each level by its first listed test; returns the suite's best rank.
   const prune = (suite) => {
@@ -160,7 +169,8 @@ function selector(selectFile, failedFile, ranFile) {
     },
     afterEach() {
       const test = this.currentTest;
-      if (test && test.state === 'failed' && failedFile && !fs.existsSync(failedFile)) fs.writeFileSync(failedFile, idOf(test));
+      if (test && test.state === 'failed' && failedFile && !fs.existsSync(failedFile))
+        fs.writeFileSync(failedFile, idOf(test));
     },
   };
 }
@@ -175,7 +185,9 @@ function skipFiles(skipFile) {
   if (typeof Mocha !== 'function' || !Mocha.prototype) return;
   const prune = (mocha) => {
     if (!Array.isArray(mocha.files)) return;
-    const kept = mocha.files.filter((file) => !skip.has(path.relative(process.cwd(), path.resolve(file)).split(path.sep).join('/')));
+    const kept = mocha.files.filter(
+      (file) => !skip.has(path.relative(process.cwd(), path.resolve(file)).split(path.sep).join('/')),
+    );
     if (kept.length > 0) mocha.files = kept;
   };
   for (const name of ['loadFiles', 'loadFilesAsync']) {

@@ -13,14 +13,21 @@ if (dir) {
   if (process.execArgv.includes('--test')) {
     process.env.AG_MUTATE_UNDER_RUNNER = '1';
     delete process.env.AG_MUTATE_UNIT;
-  } else if (process.env.AG_MUTATE_UNDER_RUNNER === '1' && !process.env.AG_MUTATE_UNIT && process.argv[1] !== undefined) {
+  } else if (
+    process.env.AG_MUTATE_UNDER_RUNNER === '1' &&
+    !process.env.AG_MUTATE_UNIT &&
+    process.argv[1] !== undefined
+  ) {
     process.env.AG_MUTATE_UNIT = path.resolve(process.argv[1]);
     root = true;
   }
   process.on('exit', () => {
     try {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      fs.writeFileSync(path.join(dir, `${process.pid}.json`), JSON.stringify({ unit: process.env.AG_MUTATE_UNIT ?? null, root, ms }));
+      fs.writeFileSync(
+        path.join(dir, `${process.pid}.json`),
+        JSON.stringify({ unit: process.env.AG_MUTATE_UNIT ?? null, root, ms }),
+      );
     } catch {
       // a process that cannot record is simply unattributed
     }

@@ -27,7 +27,11 @@ export function countMutants(mutants: readonly Mutant[]): Counts {
 /** Sort mutants by file, line, column, id: one order for every writer. */
 export function sortMutants(mutants: readonly Mutant[]): Mutant[] {
   return [...mutants].sort((a, b) =>
-    a.file !== b.file ? (a.file < b.file ? -1 : 1) : a.line - b.line || a.column - b.column || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+    a.file !== b.file
+      ? a.file < b.file
+        ? -1
+        : 1
+      : a.line - b.line || a.column - b.column || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
   );
 }
 

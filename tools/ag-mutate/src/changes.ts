@@ -75,5 +75,11 @@ export function sortChanges(model: DiffModel, classify: (path: string) => FileCl
   }
   mutable.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const sorted = (s: Set<string>) => [...s].sort();
-  return { mutable, foreign: sorted(foreign), deleted: sorted(deleted), linesRemovedOnly: sorted(linesRemovedOnly), sourceAdded };
+  return {
+    mutable,
+    foreign: sorted(foreign),
+    deleted: sorted(deleted),
+    linesRemovedOnly: sorted(linesRemovedOnly),
+    sourceAdded,
+  };
 }

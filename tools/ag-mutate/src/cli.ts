@@ -1,6 +1,25 @@
 import os from 'node:os';
 import { defineCommand } from 'citty';
-import { childEnv, choiceArg, choiceFlag, classifyPath, directoryFlag, probeBwrap, loadPolicyClasses, intArg, main, numberArg, optionalArg, packageVersion, readDiff, repeatedArg, requiredArg, sharedArgs, UsageError, variadicPositional } from '@adversary-gate/core';
+import {
+  childEnv,
+  choiceArg,
+  choiceFlag,
+  classifyPath,
+  directoryFlag,
+  probeBwrap,
+  loadPolicyClasses,
+  intArg,
+  main,
+  numberArg,
+  optionalArg,
+  packageVersion,
+  readDiff,
+  repeatedArg,
+  requiredArg,
+  sharedArgs,
+  UsageError,
+  variadicPositional,
+} from '@adversary-gate/core';
 import { loadJson, sha256, writeArtefact, type MutationArtefact } from '@adversary-gate/schemas';
 import { importStryker, StrykerReport } from './import-stryker.js';
 import { measureMutation } from './measure.js';
@@ -18,28 +37,70 @@ async function finish(out: string, artefact: MutationArtefact, quiet: boolean, v
   return 0;
 }
 
-const selectFlag = choiceFlag(['auto', 'whole'], 'auto: each mutant runs only the tests that execute it, where the runner allows (node --test, mocha, pytest); whole: always the whole command (default auto)');
-const sandboxFlag = choiceFlag(['none', 'bwrap'], 'none | bwrap: every run inside bubblewrap (bwrap asked for and unusable: exit 3)');
+const selectFlag = choiceFlag(
+  ['auto', 'whole'],
+  'auto: each mutant runs only the tests that execute it, where the runner allows (node --test, mocha, pytest); whole: always the whole command (default auto)',
+);
+const sandboxFlag = choiceFlag(
+  ['none', 'bwrap'],
+  'none | bwrap: every run inside bubblewrap (bwrap asked for and unusable: exit 3)',
+);
 
 const mutateCommand = defineCommand({
   meta: {
     name,
     version,
-    description: 'Would the tests notice if the changed lines were wrong? Mutates the lines a diff added, runs the tests on each mutant in an isolated copy of the tree, writes mutation.json. Sub-commands: merge, import.',
+    description:
+      'Would the tests notice if the changed lines were wrong? Mutates the lines a diff added, runs the tests on each mutant in an isolated copy of the tree, writes mutation.json. Sub-commands: merge, import.',
   },
   args: {
-    diff: { type: 'string', description: 'The unified diff whose added lines are mutated (`-` for stdin)', valueHint: 'FILE', required: true },
+    diff: {
+      type: 'string',
+      description: 'The unified diff whose added lines are mutated (`-` for stdin)',
+      valueHint: 'FILE',
+      required: true,
+    },
     tree: { ...directoryFlag('The patch-side tree the diff produced (never written to)'), required: true },
-    'test-command': { type: 'string', description: 'The test command, run with /bin/sh -c in a copy of the tree', valueHint: 'CMD', required: true },
-    'mutant-command': { type: 'string', description: "What each mutant runs instead (the same tests with the runner's bail flag: mocha --bail, pytest -x); default: the test command", valueHint: 'CMD' },
-    max: { type: 'string', description: 'Mutant budget, spread over the changed lines (0 disables the measurement; default: every site)', valueHint: 'N' },
+    'test-command': {
+      type: 'string',
+      description: 'The test command, run with /bin/sh -c in a copy of the tree',
+      valueHint: 'CMD',
+      required: true,
+    },
+    'mutant-command': {
+      type: 'string',
+      description:
+        "What each mutant runs instead (the same tests with the runner's bail flag: mocha --bail, pytest -x); default: the test command",
+      valueHint: 'CMD',
+    },
+    max: {
+      type: 'string',
+      description: 'Mutant budget, spread over the changed lines (0 disables the measurement; default: every site)',
+      valueHint: 'N',
+    },
     jobs: { type: 'string', description: 'Parallel tree copies (default: number of cores)', valueHint: 'N' },
-    'timeout-factor': { type: 'string', description: 'Mutant timeout = baseline time × F + 2 s (default 2)', valueHint: 'F' },
+    'timeout-factor': {
+      type: 'string',
+      description: 'Mutant timeout = baseline time × F + 2 s (default 2)',
+      valueHint: 'F',
+    },
     timeout: { type: 'string', description: 'Limit of one baseline run in seconds (default 600)', valueHint: 'SEC' },
     shard: { type: 'string', description: 'Run only shard K of N of the selected mutants', valueHint: 'K/N' },
-    python: { type: 'string', description: 'Interpreter that lists Python mutation sites (default python3)', valueHint: 'PATH' },
-    'pass-env': { type: 'string', description: 'Pass this environment variable to the tests (repeatable)', valueHint: 'NAME' },
-    policy: { type: 'string', description: 'Policy file whose "files" globs override the test / not-code classes (as ag-decide applies them)', valueHint: 'FILE' },
+    python: {
+      type: 'string',
+      description: 'Interpreter that lists Python mutation sites (default python3)',
+      valueHint: 'PATH',
+    },
+    'pass-env': {
+      type: 'string',
+      description: 'Pass this environment variable to the tests (repeatable)',
+      valueHint: 'NAME',
+    },
+    policy: {
+      type: 'string',
+      description: 'Policy file whose "files" globs override the test / not-code classes (as ag-decide applies them)',
+      valueHint: 'FILE',
+    },
     select: selectFlag,
     sandbox: sandboxFlag,
     progress: { type: 'boolean', description: 'Print progress on stderr even when it is not a terminal' },
@@ -50,7 +111,8 @@ const mutateCommand = defineCommand({
     const out = requiredArg(args.out, 'out');
     const shardText = optionalArg(args.shard, 'shard');
     const shard = shardText === undefined ? null : parseShard(shardText);
-    if (shard === null && shardText !== undefined) throw new UsageError(`--shard must be K/N with 1 ≤ K ≤ N, got "${shardText}"`);
+    if (shard === null && shardText !== undefined)
+      throw new UsageError(`--shard must be K/N with 1 ≤ K ≤ N, got "${shardText}"`);
     const command = requiredArg(args['test-command'], 'test-command');
     const tree = requiredArg(args.tree, 'tree');
     const max = intArg(args.max, 'max', 0) ?? null;
@@ -90,7 +152,10 @@ const mutateCommand = defineCommand({
 });
 
 const mergeCommand = defineCommand({
-  meta: { name: 'merge', description: 'Merge the shards of one run (every K of N, once each, same diff and options) into one mutation.json.' },
+  meta: {
+    name: 'merge',
+    description: 'Merge the shards of one run (every K of N, once each, same diff and options) into one mutation.json.',
+  },
   args: {
     shards: variadicPositional('Shard files written with --shard K/N'),
     ...sharedArgs,
@@ -105,9 +170,18 @@ const mergeCommand = defineCommand({
 });
 
 const importCommand = defineCommand({
-  meta: { name: 'import', description: 'Turn a mutation-testing-report JSON (StrykerJS) into mutation.json, filtered to the lines the diff added.' },
+  meta: {
+    name: 'import',
+    description:
+      'Turn a mutation-testing-report JSON (StrykerJS) into mutation.json, filtered to the lines the diff added.',
+  },
   args: {
-    stryker: { type: 'string', description: 'The mutation-testing-report JSON', valueHint: 'REPORT.json', required: true },
+    stryker: {
+      type: 'string',
+      description: 'The mutation-testing-report JSON',
+      valueHint: 'REPORT.json',
+      required: true,
+    },
     diff: { type: 'string', description: 'The unified diff (`-` for stdin)', valueHint: 'FILE', required: true },
     ...sharedArgs,
     out: { ...sharedArgs.out, description: 'Where to write mutation.json (`-` for stdout)', required: true },
@@ -122,4 +196,10 @@ const importCommand = defineCommand({
   },
 });
 
-await main({ name, version, main: mutateCommand, subCommands: { merge: mergeCommand, import: importCommand }, repeatable: ['pass-env'] });
+await main({
+  name,
+  version,
+  main: mutateCommand,
+  subCommands: { merge: mergeCommand, import: importCommand },
+  repeatable: ['pass-env'],
+});

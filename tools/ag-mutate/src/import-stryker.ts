@@ -13,7 +13,10 @@ import { mutantId } from './engines/site.js';
 
 type Fault = MutationArtefact['faults'][number];
 
-const Position = v.looseObject({ line: v.pipe(v.number(), v.integer(), v.minValue(1)), column: v.pipe(v.number(), v.integer(), v.minValue(0)) });
+const Position = v.looseObject({
+  line: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  column: v.pipe(v.number(), v.integer(), v.minValue(0)),
+});
 
 /** The parts of mutation-testing-report-schema (v1–v3) the import reads; other keys pass. */
 export const StrykerReport = v.looseObject({
@@ -29,13 +32,24 @@ export const StrykerReport = v.looseObject({
           mutatorName: v.string(),
           replacement: v.optional(v.string()),
           location: v.looseObject({ start: Position, end: Position }),
-          status: v.picklist(['Killed', 'Survived', 'NoCoverage', 'CompileError', 'RuntimeError', 'Timeout', 'Ignored', 'Pending']),
+          status: v.picklist([
+            'Killed',
+            'Survived',
+            'NoCoverage',
+            'CompileError',
+            'RuntimeError',
+            'Timeout',
+            'Ignored',
+            'Pending',
+          ]),
           killedBy: v.optional(v.array(v.string())),
         }),
       ),
     }),
   ),
-  testFiles: v.optional(v.record(v.string(), v.looseObject({ tests: v.array(v.looseObject({ id: v.string(), name: v.string() })) }))),
+  testFiles: v.optional(
+    v.record(v.string(), v.looseObject({ tests: v.array(v.looseObject({ id: v.string(), name: v.string() })) })),
+  ),
 });
 export type StrykerReport = v.InferOutput<typeof StrykerReport>;
 
@@ -62,16 +76,29 @@ export function reportPath(file: string, projectRoot: string | undefined): strin
   return path.posix.normalize(p).replace(/^\.\//, '');
 }
 
-function sourceSlice(source: string | undefined, start: { line: number; column: number }, end: { line: number; column: number }): string {
+function sourceSlice(
+  source: string | undefined,
+  start: { line: number; column: number },
+  end: { line: number; column: number },
+): string {
   if (source === undefined) return '';
   const lines = source.split('\n');
   if (end.line > lines.length) return '';
   if (start.line === end.line) return lines[start.line - 1]!.slice(start.column - 1, end.column - 1);
-  return [lines[start.line - 1]!.slice(start.column - 1), ...lines.slice(start.line, end.line - 1), lines[end.line - 1]!.slice(0, end.column - 1)].join('\n');
+  return [
+    lines[start.line - 1]!.slice(start.column - 1),
+    ...lines.slice(start.line, end.line - 1),
+    lines[end.line - 1]!.slice(0, end.column - 1),
+  ].join('\n');
 }
 
 /** Import a report. `reportInput` is the report's path and digest for `inputs`. */
-export function importStryker(report: StrykerReport, diff: BoundDiff, reportInput: { path: string; sha256: `sha256:${string}` }, classify: (p: string) => FileClass): MutationArtefact {
+export function importStryker(
+  report: StrykerReport,
+  diff: BoundDiff,
+  reportInput: { path: string; sha256: `sha256:${string}` },
+  classify: (p: string) => FileClass,
+): MutationArtefact {
   const changes = sortChanges(diff.model, classify);
   const faults: Fault[] = [];
   const byPath = new Map<string, StrykerReport['files'][string]>();
@@ -92,8 +119,14 @@ export function importStryker(report: StrykerReport, diff: BoundDiff, reportInpu
     const changed = diff.model.files.find((f) => f.path === file.path)!;
     const srcLines = entry.source?.split('\n');
     if (srcLines && srcLines.length >= Math.max(...changed.addedLines)) {
-      const bad = changed.addedLines.find((n, i) => (srcLines[n - 1] ?? '').replace(/\r$/, '') !== changed.addedText[i]);
-      if (bad !== undefined) faults.push({ code: 'REPORT_SOURCE_MISMATCH', message: `${file.path}: line ${bad} of the report's source is not the diff's added line` });
+      const bad = changed.addedLines.find(
+        (n, i) => (srcLines[n - 1] ?? '').replace(/\r$/, '') !== changed.addedText[i],
+      );
+      if (bad !== undefined)
+        faults.push({
+          code: 'REPORT_SOURCE_MISMATCH',
+          message: `${file.path}: line ${bad} of the report's source is not the diff's added line`,
+        });
     }
     for (const m of entry.mutants) {
       const line = m.location.start.line;
@@ -101,13 +134,23 @@ export function importStryker(report: StrykerReport, diff: BoundDiff, reportInpu
       const status = STATUS[m.status];
       const replacement = m.replacement ?? '';
       if (status === null || status === undefined) {
-        faults.push({ code: m.status === 'Ignored' ? 'MUTANT_IGNORED' : 'MUTANT_PENDING', message: `${file.path}:${line}: ${m.mutatorName} mutant ${m.status.toLowerCase()} in the report; it was never judged` });
+        faults.push({
+          code: m.status === 'Ignored' ? 'MUTANT_IGNORED' : 'MUTANT_PENDING',
+          message: `${file.path}:${line}: ${m.mutatorName} mutant ${m.status.toLowerCase()} in the report; it was never judged`,
+        });
         continue;
       }
       const column = Math.max(1, m.location.start.column);
       const killer = m.killedBy?.[0];
       mutants.push({
-        id: mutantId(file.path, line, column, m.mutatorName, replacement, `${m.location.end.line}:${m.location.end.column}`),
+        id: mutantId(
+          file.path,
+          line,
+          column,
+          m.mutatorName,
+          replacement,
+          `${m.location.end.line}:${m.location.end.column}`,
+        ),
         file: file.path,
         line,
         column,
@@ -120,10 +163,16 @@ export function importStryker(report: StrykerReport, diff: BoundDiff, reportInpu
       });
     }
   }
-  const anyChange = changes.sourceAdded || changes.foreign.length + changes.deleted.length + changes.linesRemovedOnly.length > 0;
-  const reason: MutationArtefact['reason'] = !anyChange ? 'no_source_changed' : !changes.sourceAdded ? 'deletion_only' : null;
+  const anyChange =
+    changes.sourceAdded || changes.foreign.length + changes.deleted.length + changes.linesRemovedOnly.length > 0;
+  const reason: MutationArtefact['reason'] = !anyChange
+    ? 'no_source_changed'
+    : !changes.sourceAdded
+      ? 'deletion_only'
+      : null;
   const unique = new Map(mutants.map((m) => [m.id, m]));
-  if (unique.size !== mutants.length) faults.push({ code: 'DUPLICATE_MUTANT', message: 'the report lists the same mutant twice; one copy was kept' });
+  if (unique.size !== mutants.length)
+    faults.push({ code: 'DUPLICATE_MUTANT', message: 'the report lists the same mutant twice; one copy was kept' });
   return buildArtefact({
     diffSha256: diff.sha256,
     inputs: [

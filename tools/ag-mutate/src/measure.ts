@@ -51,13 +51,19 @@ function readChanged(tree: string, file: MutableFile, diff: BoundDiff): string {
   try {
     text = readFileSync(full, 'utf8');
   } catch (error) {
-    throw new InputError(full, `cannot read a file the diff changes (${(error as NodeJS.ErrnoException).code ?? 'error'}); is --tree the patch side?`);
+    throw new InputError(
+      full,
+      `cannot read a file the diff changes (${(error as NodeJS.ErrnoException).code ?? 'error'}); is --tree the patch side?`,
+    );
   }
   const changed = diff.model.files.find((f) => f.path === file.path)!;
   const lines = text.split('\n');
   changed.addedLines.forEach((n, i) => {
     if ((lines[n - 1] ?? '').replace(/\r$/, '') !== changed.addedText[i]) {
-      throw new InputError(full, `line ${n} differs from the diff's added line; --tree is not the patch side of --diff`);
+      throw new InputError(
+        full,
+        `line ${n} differs from the diff's added line; --tree is not the patch side of --diff`,
+      );
     }
   });
   return text;
@@ -70,7 +76,12 @@ interface Collected {
   unjudged: boolean;
 }
 
-async function collectSites(files: readonly MutableFile[], texts: Map<string, string>, python: string, faults: Fault[]): Promise<Collected> {
+async function collectSites(
+  files: readonly MutableFile[],
+  texts: Map<string, string>,
+  python: string,
+  faults: Fault[],
+): Promise<Collected> {
   const sites: Site[] = [];
   const executable = new Map<string, number[]>();
   let unjudged = false;
@@ -88,7 +99,10 @@ async function collectSites(files: readonly MutableFile[], texts: Map<string, st
   const py = files.filter((x) => x.language === 'python');
   if (py.length > 0) {
     try {
-      const answer = await pythonAnalysis(python, py.map((f) => ({ path: f.path, text: texts.get(f.path)!, lines: f.lines })));
+      const answer = await pythonAnalysis(
+        python,
+        py.map((f) => ({ path: f.path, text: texts.get(f.path)!, lines: f.lines })),
+      );
       for (const [file, result] of answer) {
         if (result instanceof EngineParseError) {
           faults.push({ code: 'ENGINE_PARSE_ERROR', message: result.message });
@@ -156,13 +170,19 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
   const faults: Fault[] = [];
   // The patch tree as the tests found it (the link to the installed packages a pipeline adds left out).
   const patchTree = await gitTreeId(opts.tree, ['node_modules']).catch((e: unknown) => {
-    faults.push({ code: 'TREE_ID', message: `the patch tree's git id could not be computed: ${e instanceof Error ? e.message : String(e)}` });
+    faults.push({
+      code: 'TREE_ID',
+      message: `the patch tree's git id could not be computed: ${e instanceof Error ? e.message : String(e)}`,
+    });
     return undefined;
   });
   const common = {
     diffSha256: opts.diff.sha256,
     patchTree,
-    inputs: [{ role: 'diff', path: opts.diff.file, sha256: opts.diff.sha256 }, ...(opts.policyInput ? [opts.policyInput] : [])],
+    inputs: [
+      { role: 'diff', path: opts.diff.file, sha256: opts.diff.sha256 },
+      ...(opts.policyInput ? [opts.policyInput] : []),
+    ],
     foreign: changes.foreign,
     deleted: changes.deleted,
     budget: opts.max,
@@ -171,24 +191,42 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     sandbox: opts.sandbox ?? 'none',
   };
   const nothing = (reason: NonNullable<MutationArtefact['reason']>, unjudged = false) =>
-    buildArtefact({ ...common, faults, mutants: [], reason, unjudged, timing: { total_ms: Math.round(performance.now() - started) } });
-  const anyChange = changes.sourceAdded || changes.foreign.length + changes.deleted.length + changes.linesRemovedOnly.length > 0;
+    buildArtefact({
+      ...common,
+      faults,
+      mutants: [],
+      reason,
+      unjudged,
+      timing: { total_ms: Math.round(performance.now() - started) },
+    });
+  const anyChange =
+    changes.sourceAdded || changes.foreign.length + changes.deleted.length + changes.linesRemovedOnly.length > 0;
   if (!anyChange) return nothing('no_source_changed');
   const texts = new Map(changes.mutable.map((f) => [f.path, readChanged(opts.tree, f, opts.diff)]));
   if (opts.max === 0) return nothing('budget_zero');
   if (!changes.sourceAdded) return nothing('deletion_only');
   const sitesStarted = performance.now();
-  const { sites, executable, unjudged: engineUnjudged } = await collectSites(changes.mutable, texts, opts.python, faults);
+  const {
+    sites,
+    executable,
+    unjudged: engineUnjudged,
+  } = await collectSites(changes.mutable, texts, opts.python, faults);
   const sitesMs = Math.round(performance.now() - sitesStarted);
   let unjudged = engineUnjudged;
   if (sites.length === 0 && executable.size === 0) return nothing(unjudged ? 'engine_failure' : 'no_mutants', unjudged);
   const selected = selectSites(sites, opts.max);
   // Reached: a line on which a selected mutant that compiles starts (the same in every shard).
-  const unmutated = unmutatedLines(executable, new Set(selected.filter((x) => x.parses).map((x) => `${x.file}\0${x.line}`)));
+  const unmutated = unmutatedLines(
+    executable,
+    new Set(selected.filter((x) => x.parses).map((x) => `${x.file}\0${x.line}`)),
+  );
   if (sites.length === 0) return nothing(unjudged ? 'engine_failure' : 'no_mutants', unjudged);
   const mine = shardSites(selected, opts.shard);
   if (mine.length === 0) return nothing('no_mutants', unjudged);
-  const runner = opts.selectTests === false ? { name: detectRunner(opts.command).name, nodeTestPrefix: null } : detectRunner(opts.command);
+  const runner =
+    opts.selectTests === false
+      ? { name: detectRunner(opts.command).name, nodeTestPrefix: null }
+      : detectRunner(opts.command);
   const exec = await execute(mine, texts, {
     tree: opts.tree,
     command: opts.command,
@@ -198,7 +236,10 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     baselineTimeoutMs: opts.baselineTimeoutMs,
     passEnv: opts.passEnv,
     coverFiles: new Set(changes.mutable.filter((f) => f.language === 'js').map((f) => f.path)),
-    pythonFiles: opts.selectTests === false ? new Set() : new Set(changes.mutable.filter((f) => f.language === 'python').map((f) => f.path)),
+    pythonFiles:
+      opts.selectTests === false
+        ? new Set()
+        : new Set(changes.mutable.filter((f) => f.language === 'python').map((f) => f.path)),
     runner,
     selectTests: opts.selectTests !== false,
     sandbox: opts.sandbox ?? 'none',
@@ -217,15 +258,29 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
   const baselineRuns = exec.baseline.runs.map(baselineRun);
   const rest = { ...common, faults, unjudged, timing, testSelection, baselineRuns };
   if (exec.baseline.status !== 'green') {
-    return buildArtefact({ ...rest, mutants: [], reason: exec.baseline.status === 'red' ? 'baseline_red' : 'baseline_flaky' });
+    return buildArtefact({
+      ...rest,
+      mutants: [],
+      reason: exec.baseline.status === 'red' ? 'baseline_red' : 'baseline_flaky',
+    });
   }
   if (exec.neutralEditFailed) return buildArtefact({ ...rest, mutants: [], reason: 'neutral_edit_failed' });
   const unrun = exec.verdicts.filter((v) => v.unjudged === true).length;
   if (unrun > 0) {
     const them = unrun > 1 ? 'they are' : 'it is';
-    faults.push({ code: 'MUTANT_UNJUDGED', message: `${unrun} mutant${unrun > 1 ? 's' : ''} could not be judged (a run that could not start, or a stillborn check that could not tell); ${them} counted as surviving and the strength is unverified` });
+    faults.push({
+      code: 'MUTANT_UNJUDGED',
+      message: `${unrun} mutant${unrun > 1 ? 's' : ''} could not be judged (a run that could not start, or a stillborn check that could not tell); ${them} counted as surviving and the strength is unverified`,
+    });
     unjudged = true;
   }
   const mutants = mine.map((site, i) => toMutant(site, exec.verdicts[i]!));
-  return buildArtefact({ ...rest, unjudged, mutants, reason: null, unmutatedLines: unmutated, executableLineCount: [...executable.values()].reduce((a, l) => a + l.length, 0) });
+  return buildArtefact({
+    ...rest,
+    unjudged,
+    mutants,
+    reason: null,
+    unmutatedLines: unmutated,
+    executableLineCount: [...executable.values()].reduce((a, l) => a + l.length, 0),
+  });
 }

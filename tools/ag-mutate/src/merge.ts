@@ -12,7 +12,12 @@ type Fault = MutationArtefact['faults'][number];
 type Reason = NonNullable<MutationArtefact['reason']>;
 
 /** Reasons decided before mutants were split: every shard must agree on them. */
-const SHARED_REASONS: ReadonlySet<Reason> = new Set(['no_source_changed', 'budget_zero', 'deletion_only', 'engine_failure']);
+const SHARED_REASONS: ReadonlySet<Reason> = new Set([
+  'no_source_changed',
+  'budget_zero',
+  'deletion_only',
+  'engine_failure',
+]);
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -44,21 +49,39 @@ export function mergeShards(shards: readonly ShardFile[]): MutationArtefact {
   const ids = new Set<string>();
   for (const { file, artefact: s } of shards) {
     if (s.shard === null) throw new InputError(file, 'is a whole run, not a shard');
-    if (s.subject.diff_sha256 !== a.subject.diff_sha256) throw new InputError(file, `measures another diff (${s.subject.diff_sha256}) than ${first.file}`);
-    if (s.subject.patch_tree !== a.subject.patch_tree) throw new InputError(file, `measured another patch tree (${s.subject.patch_tree ?? 'none named'}) than ${first.file}`);
-    if (s.shard.count !== count) throw new InputError(file, `is shard ${s.shard.index}/${s.shard.count}, but ${first.file} is one of ${count}`);
+    if (s.subject.diff_sha256 !== a.subject.diff_sha256)
+      throw new InputError(file, `measures another diff (${s.subject.diff_sha256}) than ${first.file}`);
+    if (s.subject.patch_tree !== a.subject.patch_tree)
+      throw new InputError(
+        file,
+        `measured another patch tree (${s.subject.patch_tree ?? 'none named'}) than ${first.file}`,
+      );
+    if (s.shard.count !== count)
+      throw new InputError(file, `is shard ${s.shard.index}/${s.shard.count}, but ${first.file} is one of ${count}`);
     if (s.tool.version !== a.tool.version || s.engine !== a.engine || s.budget !== a.budget) {
-      throw new InputError(file, `was made with other options (tool ${s.tool.version}, engine ${s.engine}, budget ${s.budget}) than ${first.file}`);
+      throw new InputError(
+        file,
+        `was made with other options (tool ${s.tool.version}, engine ${s.engine}, budget ${s.budget}) than ${first.file}`,
+      );
     }
-    if (s.sandbox !== a.sandbox) throw new InputError(file, `ran with --sandbox ${s.sandbox ?? '(unrecorded)'}, ${first.file} with ${a.sandbox ?? '(unrecorded)'}`);
-    if (s.unmutated_lines !== undefined && a.unmutated_lines !== undefined && !same(s.unmutated_lines, a.unmutated_lines)) {
+    if (s.sandbox !== a.sandbox)
+      throw new InputError(
+        file,
+        `ran with --sandbox ${s.sandbox ?? '(unrecorded)'}, ${first.file} with ${a.sandbox ?? '(unrecorded)'}`,
+      );
+    if (
+      s.unmutated_lines !== undefined &&
+      a.unmutated_lines !== undefined &&
+      !same(s.unmutated_lines, a.unmutated_lines)
+    ) {
       throw new InputError(file, `lists other unmutated lines than ${first.file}`);
     }
     if (!same(s.foreign_changed_files, a.foreign_changed_files) || !same(s.deleted_files, a.deleted_files)) {
       throw new InputError(file, `classifies the changed files differently from ${first.file}`);
     }
     const prior = seen.get(s.shard.index);
-    if (prior !== undefined) throw new InputError(file, `duplicates shard ${s.shard.index}/${count} (also in ${prior})`);
+    if (prior !== undefined)
+      throw new InputError(file, `duplicates shard ${s.shard.index}/${count} (also in ${prior})`);
     seen.set(s.shard.index, file);
     for (const m of s.mutants) {
       if (ids.has(m.id)) throw new InputError(file, `mutant ${m.id} also appears in another shard`);
@@ -66,11 +89,16 @@ export function mergeShards(shards: readonly ShardFile[]): MutationArtefact {
     }
     const sharedA = a.reason !== null && SHARED_REASONS.has(a.reason);
     const sharedS = s.reason !== null && SHARED_REASONS.has(s.reason);
-    if ((sharedA || sharedS) && s.reason !== a.reason) throw new InputError(file, `says "${s.reason}" where ${first.file} says "${a.reason}"`);
+    if ((sharedA || sharedS) && s.reason !== a.reason)
+      throw new InputError(file, `says "${s.reason}" where ${first.file} says "${a.reason}"`);
   }
   const missing: number[] = [];
   for (let k = 1; k <= count; k++) if (!seen.has(k)) missing.push(k);
-  if (missing.length > 0) throw new InputError('merge', `shard${missing.length > 1 ? 's' : ''} ${missing.map((k) => `${k}/${count}`).join(', ')} missing`);
+  if (missing.length > 0)
+    throw new InputError(
+      'merge',
+      `shard${missing.length > 1 ? 's' : ''} ${missing.map((k) => `${k}/${count}`).join(', ')} missing`,
+    );
 
   const all = shards.map((s) => s.artefact);
   // A shard that ran nothing records no selection; those that ran must use one runner. When
@@ -79,11 +107,16 @@ export function mergeShards(shards: readonly ShardFile[]): MutationArtefact {
   const modes = ['whole-command', 'per-test-file', 'per-test'] as const;
   for (const [i, s] of all.entries()) {
     if (s.test_selection !== undefined && s.test_selection.runner !== selections[0]!.runner) {
-      throw new InputError(shards[i]!.file, `ran the tests with ${s.test_selection.runner}, another shard with ${selections[0]!.runner}`);
+      throw new InputError(
+        shards[i]!.file,
+        `ran the tests with ${s.test_selection.runner}, another shard with ${selections[0]!.runner}`,
+      );
     }
   }
   const testSelection =
-    selections.length === 0 ? undefined : { runner: selections[0]!.runner, mode: modes[Math.min(...selections.map((x) => modes.indexOf(x.mode)))]! };
+    selections.length === 0
+      ? undefined
+      : { runner: selections[0]!.runner, mode: modes[Math.min(...selections.map((x) => modes.indexOf(x.mode)))]! };
   let reason: Reason | null = a.reason !== null && SHARED_REASONS.has(a.reason) ? a.reason : null;
   if (reason === null && all.some((s) => s.reason === 'baseline_red')) reason = 'baseline_red';
   if (reason === null && all.some((s) => s.reason === 'baseline_flaky')) reason = 'baseline_flaky';
@@ -97,7 +130,10 @@ export function mergeShards(shards: readonly ShardFile[]): MutationArtefact {
   return buildArtefact({
     diffSha256: a.subject.diff_sha256 as `sha256:${string}`,
     patchTree: a.subject.patch_tree,
-    inputs: [...(diffInput ? [diffInput] : []), ...shards.map((s) => ({ role: 'shard', path: s.file, sha256: s.sha256 }))],
+    inputs: [
+      ...(diffInput ? [diffInput] : []),
+      ...shards.map((s) => ({ role: 'shard', path: s.file, sha256: s.sha256 })),
+    ],
     faults: [...faults.values()],
     foreign: a.foreign_changed_files,
     deleted: a.deleted_files,
@@ -111,12 +147,17 @@ export function mergeShards(shards: readonly ShardFile[]): MutationArtefact {
     ...(a.sandbox !== undefined ? { sandbox: a.sandbox } : {}),
     ...(testSelection !== undefined ? { testSelection } : {}),
     ...unmutatedOf(all),
-    ...(all.some((s) => s.baseline_runs !== undefined) ? { baselineRuns: all.flatMap((s) => s.baseline_runs ?? []) } : {}),
+    ...(all.some((s) => s.baseline_runs !== undefined)
+      ? { baselineRuns: all.flatMap((s) => s.baseline_runs ?? []) }
+      : {}),
   });
 }
 
 /** The shards' unmutated lines (they agree, checked above); absent when a measuring shard did not compute them. */
-function unmutatedOf(all: readonly MutationArtefact[]): { unmutatedLines?: MutationArtefact['unmutated_lines']; executableLineCount?: number } {
+function unmutatedOf(all: readonly MutationArtefact[]): {
+  unmutatedLines?: MutationArtefact['unmutated_lines'];
+  executableLineCount?: number;
+} {
   const measured = all.filter((s) => s.suite_strength !== null);
   if (measured.length === 0 || measured.some((s) => s.unmutated_lines === undefined)) return {};
   return { unmutatedLines: measured[0]!.unmutated_lines, executableLineCount: measured[0]!.executable_line_count ?? 0 };

@@ -37,7 +37,9 @@ export function strengthByFile(mutants: readonly Mutant[]): FileStrength[] {
       file,
       suite_strength: strengthOf(f.counts),
       counts: f.counts,
-      functions: [...f.functions.keys()].sort().map((name) => ({ name, suite_strength: strengthOf(f.functions.get(name)!), counts: f.functions.get(name)! })),
+      functions: [...f.functions.keys()]
+        .sort()
+        .map((name) => ({ name, suite_strength: strengthOf(f.functions.get(name)!), counts: f.functions.get(name)! })),
     };
   });
 }
@@ -46,7 +48,10 @@ export function strengthByFile(mutants: readonly Mutant[]): FileStrength[] {
  * The executable changed lines (per file) on which no mutant that runs starts: the score
  * says nothing about them. `reached` holds `file\0line` of every runnable mutant.
  */
-export function unmutatedLines(executable: ReadonlyMap<string, readonly number[]>, reached: ReadonlySet<string>): Unmutated {
+export function unmutatedLines(
+  executable: ReadonlyMap<string, readonly number[]>,
+  reached: ReadonlySet<string>,
+): Unmutated {
   const out: Unmutated = [];
   for (const file of [...executable.keys()].sort()) {
     const lines = executable.get(file)!.filter((n) => !reached.has(`${file}\0${n}`));

@@ -7,7 +7,9 @@ import type { Site } from './engines/site.js';
 
 function byPosition(a: Site, b: Site): number {
   if (a.file !== b.file) return a.file < b.file ? -1 : 1;
-  return a.start - b.start || a.end - b.end || (a.replacement < b.replacement ? -1 : a.replacement > b.replacement ? 1 : 0);
+  return (
+    a.start - b.start || a.end - b.end || (a.replacement < b.replacement ? -1 : a.replacement > b.replacement ? 1 : 0)
+  );
 }
 
 /**
@@ -52,7 +54,8 @@ export function parseShard(text: string): Shard | null {
   if (!m) return null;
   const index = Number(m[1]);
   const count = Number(m[2]);
-  if (!Number.isSafeInteger(index) || !Number.isSafeInteger(count) || count < 1 || index < 1 || index > count) return null;
+  if (!Number.isSafeInteger(index) || !Number.isSafeInteger(count) || count < 1 || index < 1 || index > count)
+    return null;
   return { index, count };
 }
 

@@ -10,7 +10,12 @@ const name = 'ag-mutate';
 /** One stderr line: the strength (or why none) and the counts. */
 export function summaryLine(m: MutationArtefact): string {
   const c = m.counts;
-  const why = m.reason === 'baseline_red' ? "baseline_red: ag-mutate's own run of the unmutated patch tree failed" : m.reason === 'baseline_flaky' ? "baseline_flaky: ag-mutate's own runs of the unmutated patch tree disagreed" : m.reason;
+  const why =
+    m.reason === 'baseline_red'
+      ? "baseline_red: ag-mutate's own run of the unmutated patch tree failed"
+      : m.reason === 'baseline_flaky'
+        ? "baseline_flaky: ag-mutate's own runs of the unmutated patch tree disagreed"
+        : m.reason;
   const score = m.suite_strength === null ? `not measured (${why})` : m.suite_strength.toFixed(4);
   const unverified = m.suite_strength_unverified ? ', UNVERIFIED source changed' : '';
   return `${name}: suite strength ${score}: ${c.killed} killed, ${c.timeout} timeout, ${c.survived} survived, ${c.no_coverage} no coverage, ${c.stillborn} stillborn${unverified}\n`;
@@ -21,7 +26,13 @@ export function survivorLines(m: MutationArtefact, all: boolean): string {
   const list = m.mutants.filter((x) => x.status === 'survived' || x.status === 'no_coverage');
   const shown = all ? list : list.slice(0, 50);
   const more = list.length - shown.length;
-  return shown
-    .map((x) => `${name}: ${x.status === 'survived' ? 'survived' : 'no coverage'} ${x.file}:${x.line}:${x.column} ${x.operator}: - ${x.original.split('\n')[0]}  + ${x.replacement}\n`)
-    .join('') + (more > 0 ? `${name}: … and ${more} more survivors (--verbose lists all; every one is in the artefact)\n` : '');
+  return (
+    shown
+      .map(
+        (x) =>
+          `${name}: ${x.status === 'survived' ? 'survived' : 'no coverage'} ${x.file}:${x.line}:${x.column} ${x.operator}: - ${x.original.split('\n')[0]}  + ${x.replacement}\n`,
+      )
+      .join('') +
+    (more > 0 ? `${name}: … and ${more} more survivors (--verbose lists all; every one is in the artefact)\n` : '')
+  );
 }

@@ -31,8 +31,25 @@ import { price } from '../src/price.js';
 test('price is a number', () => { assert.equal(typeof price(3, 2), 'number'); });
 `;
 
-function mutate(repo: ReturnType<typeof makeRepo>, command: string, extra: string[] = [], out = repo.file('mutation.json')) {
-  return runBin(['--diff', repo.diff, '--tree', repo.tree, '--test-command', command, '--jobs', '2', '--out', out, ...extra]);
+function mutate(
+  repo: ReturnType<typeof makeRepo>,
+  command: string,
+  extra: string[] = [],
+  out = repo.file('mutation.json'),
+) {
+  return runBin([
+    '--diff',
+    repo.diff,
+    '--tree',
+    repo.tree,
+    '--test-command',
+    command,
+    '--jobs',
+    '2',
+    '--out',
+    out,
+    ...extra,
+  ]);
 }
 
 test('strong tests on the changed lines score 1 and every mutant sits on an added line', async (t) => {
@@ -84,7 +101,10 @@ test('counts up to n', () => { assert.equal(count(3), 3); assert.equal(count(0),
   const hang = m.mutants.find((x) => x.operator === 'UpdateOperator');
   t.is(hang?.status, 'timeout');
   t.true(m.counts.timeout >= 1);
-  t.is(m.suite_strength, (m.counts.killed + m.counts.timeout) / (m.counts.killed + m.counts.timeout + m.counts.survived));
+  t.is(
+    m.suite_strength,
+    (m.counts.killed + m.counts.timeout) / (m.counts.killed + m.counts.timeout + m.counts.survived),
+  );
 });
 
 test('a mutant that does not type-check is stillborn, excluded from the score, and type positions are never mutated', async (t) => {
@@ -97,16 +117,33 @@ import assert from 'node:assert/strict';
 import { mode } from '../dist/mode.js';
 test('mode', () => { assert.equal(mode(true), 'on'); assert.equal(mode(false), 'off'); });
 `;
-  const tsconfig = '{"compilerOptions":{"strict":true,"target":"ES2022","module":"ES2022","outDir":"dist","rootDir":"src","types":[],"skipLibCheck":true},"include":["src"]}\n';
-  const repo = makeRepo({ ...PKG, 'tsconfig.json': tsconfig }, { 'src/mode.ts': code, 'test/mode.test.js': spec }, { linkModules: true });
+  const tsconfig =
+    '{"compilerOptions":{"strict":true,"target":"ES2022","module":"ES2022","outDir":"dist","rootDir":"src","types":[],"skipLibCheck":true},"include":["src"]}\n';
+  const repo = makeRepo(
+    { ...PKG, 'tsconfig.json': tsconfig },
+    { 'src/mode.ts': code, 'test/mode.test.js': spec },
+    { linkModules: true },
+  );
   t.teardown(repo.cleanup);
   const r = await mutate(repo, 'node_modules/.bin/tsc -p . && node test/mode.test.js', ['--max', '3']);
   t.is(r.code, 0, r.stderr);
   const m = readArtefact(repo.file('mutation.json'));
-  t.is(m.counts.stillborn, 1, JSON.stringify({ mutants: m.mutants, reason: m.reason, runs: m.baseline_runs?.map((x) => [x.problem, x.stderr_tail.slice(-600)]) }));
+  t.is(
+    m.counts.stillborn,
+    1,
+    JSON.stringify({
+      mutants: m.mutants,
+      reason: m.reason,
+      runs: m.baseline_runs?.map((x) => [x.problem, x.stderr_tail.slice(-600)]),
+    }),
+  );
   t.is(m.counts.killed, 2);
   t.true(m.mutants.every((x) => x.line !== 1 || x.operator === 'BlockStatement'));
-  t.true(m.mutants.filter((x) => x.status === 'stillborn').every((x) => ['StringLiteral', 'ReturnValue', 'BlockStatement'].includes(x.operator)));
+  t.true(
+    m.mutants
+      .filter((x) => x.status === 'stillborn')
+      .every((x) => ['StringLiteral', 'ReturnValue', 'BlockStatement'].includes(x.operator)),
+  );
   t.is(m.suite_strength, 1);
 });
 
@@ -122,14 +159,17 @@ test('a deletion-only patch is not measured and unverified', async (t) => {
 });
 
 test('a deleted source file and .sql/.cpp beside JavaScript make the strength unverified; the JavaScript is still measured', async (t) => {
-  const repo = makeRepo({ ...PKG, 'src/old.js': 'export const legacy = 1;\n' }, {
-    'src/old.js': null,
-    'src/price.js': PRICE,
-    'test/price.test.js': STRONG_TEST,
-    'db/schema.sql': 'create table t (id int);\n',
-    'native/fast.cpp': 'int twice(int a) { return a * 2; }\n',
-    'README.md': '# docs are not code\n',
-  });
+  const repo = makeRepo(
+    { ...PKG, 'src/old.js': 'export const legacy = 1;\n' },
+    {
+      'src/old.js': null,
+      'src/price.js': PRICE,
+      'test/price.test.js': STRONG_TEST,
+      'db/schema.sql': 'create table t (id int);\n',
+      'native/fast.cpp': 'int twice(int a) { return a * 2; }\n',
+      'README.md': '# docs are not code\n',
+    },
+  );
   t.teardown(repo.cleanup);
   const r = await mutate(repo, NODE_TEST, ['--max', '3']);
   t.is(r.code, 0, r.stderr);
@@ -178,7 +218,14 @@ test('shards merged equal the unsharded run; merge refuses a missing shard', asy
   t.is(missing.code, 3);
   t.regex(missing.stderr, /^ag-mutate: .*2\/2 missing/);
   t.false(existsSync(repo.file('bad.json')));
-  const dup = await runBin(['merge', repo.file('s1.json'), repo.file('s1.json'), repo.file('s2.json'), '--out', repo.file('bad.json')]);
+  const dup = await runBin([
+    'merge',
+    repo.file('s1.json'),
+    repo.file('s1.json'),
+    repo.file('s2.json'),
+    '--out',
+    repo.file('bad.json'),
+  ]);
   t.is(dup.code, 3);
   t.regex(dup.stderr, /duplicates shard 1\/2/);
 });
@@ -200,7 +247,14 @@ def test_within():
     assert within(9) is True
     assert within(10) is False
 `;
-  const repo = makeRepo({}, { 'calc.py': code, 'tests/test_calc.py': spec, 'tests/conftest.py': 'import sys, os\nsys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))\n' });
+  const repo = makeRepo(
+    {},
+    {
+      'calc.py': code,
+      'tests/test_calc.py': spec,
+      'tests/conftest.py': 'import sys, os\nsys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))\n',
+    },
+  );
   t.teardown(repo.cleanup);
   const r = await mutate(repo, PYTEST, ['--python', '/usr/bin/python3', '--max', '9']);
   t.is(r.code, 0, r.stderr);
@@ -216,7 +270,15 @@ test('import --stryker keeps the changed lines of a real report: express-query-f
   const dir = path.join(BENCH, 'express-query-fresh');
   const repo = makeRepo({}, {});
   t.teardown(repo.cleanup);
-  const r = await runBin(['import', '--stryker', path.join(dir, 'stryker-report-command-runner.json'), '--diff', path.join(dir, 'commit.diff'), '--out', repo.file('m.json')]);
+  const r = await runBin([
+    'import',
+    '--stryker',
+    path.join(dir, 'stryker-report-command-runner.json'),
+    '--diff',
+    path.join(dir, 'commit.diff'),
+    '--out',
+    repo.file('m.json'),
+  ]);
   t.is(r.code, 0, r.stderr);
   const m = readArtefact(repo.file('m.json'));
   t.is(m.engine, 'stryker-import');
@@ -224,7 +286,10 @@ test('import --stryker keeps the changed lines of a real report: express-query-f
   t.is(m.counts.survived, 7);
   t.is(m.suite_strength, 8 / 15);
   t.true(m.mutants.every((x) => x.file === 'lib/request.js' && x.line === 475));
-  t.deepEqual(m.inputs.map((i) => i.role), ['diff', 'stryker-report']);
+  t.deepEqual(
+    m.inputs.map((i) => i.role),
+    ['diff', 'stryker-report'],
+  );
 });
 
 test('--max 0 records a disabled measurement without running anything', async (t) => {
@@ -255,7 +320,16 @@ test('exit 3 and no artefact when the tree is not the patch side of the diff', a
   t.teardown(repo.cleanup);
   const other = makeRepo(PKG, { 'src/price.js': PRICE.replace('0.9', '0.8') });
   t.teardown(other.cleanup);
-  const r = await runBin(['--diff', repo.diff, '--tree', other.tree, '--test-command', 'exit 0', '--out', repo.file('m.json')]);
+  const r = await runBin([
+    '--diff',
+    repo.diff,
+    '--tree',
+    other.tree,
+    '--test-command',
+    'exit 0',
+    '--out',
+    repo.file('m.json'),
+  ]);
   t.is(r.code, 3);
   t.regex(r.stderr, /^ag-mutate: .*price\.js: line 2 differs/);
   t.false(existsSync(repo.file('m.json')));
@@ -270,7 +344,16 @@ test('exit 3 on bad flags: a missing test command, a malformed shard, an unknown
   t.is(shard.code, 3);
   t.regex(shard.stderr, /--shard must be K\/N/);
   t.is((await runBin([...base, '--test-command', 'exit 0', '--bogus'])).code, 3);
-  const noTree = await runBin(['--diff', repo.diff, '--tree', repo.file('nope'), '--test-command', 'exit 0', '--out', repo.file('m.json')]);
+  const noTree = await runBin([
+    '--diff',
+    repo.diff,
+    '--tree',
+    repo.file('nope'),
+    '--test-command',
+    'exit 0',
+    '--out',
+    repo.file('m.json'),
+  ]);
   t.is(noTree.code, 3);
   t.regex(noTree.stderr, /--tree is not a directory/);
   t.false(existsSync(repo.file('m.json')));
@@ -282,7 +365,6 @@ test('--help prints the usage', async (t) => {
   t.regex(r.stdout, /--test-command/);
   t.regex(r.stdout, /merge/);
 });
-
 
 test('--policy reclassifies files as ag-decide will: a changed file the policy calls not code is not mutated', async (t) => {
   const repo = makeRepo(PKG, { 'src/price.js': PRICE, 'test/price.test.js': STRONG_TEST });

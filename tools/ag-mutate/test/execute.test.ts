@@ -19,14 +19,30 @@ function tree() {
   return { dir, root, shared, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-const site = (over: Partial<Site>): Site => ({ file: 'a.txt', line: 1, column: 1, start: 0, end: 4, operator: 'op', rank: 1, original: 'good', replacement: 'evil', parses: true, ...over });
+const site = (over: Partial<Site>): Site => ({
+  file: 'a.txt',
+  line: 1,
+  column: 1,
+  start: 0,
+  end: 4,
+  operator: 'op',
+  rank: 1,
+  original: 'good',
+  replacement: 'evil',
+  parses: true,
+  ...over,
+});
 const OPTS = { jobs: 2, timeoutFactor: 2, baselineTimeoutMs: 30_000, passEnv: [] };
 
 test('the test command sees each mutant in a copy; the original tree is never written', async (t) => {
   const f = tree();
   t.teardown(f.cleanup);
   const command = 'grep -q good a.txt; r=$?; echo junk > created.txt; echo bad > a.txt.bak; exit $r';
-  const r = await execute([site({}), site({ replacement: 'good', start: 4, end: 4 })], new Map([['a.txt', 'good\n']]), { ...OPTS, tree: f.root, command });
+  const r = await execute([site({}), site({ replacement: 'good', start: 4, end: 4 })], new Map([['a.txt', 'good\n']]), {
+    ...OPTS,
+    tree: f.root,
+    command,
+  });
   t.is(r.baseline.status, 'green');
   t.deepEqual(r.statuses, ['killed', 'survived']);
   t.deepEqual(readdirSync(f.root), ['a.txt']);
@@ -38,7 +54,11 @@ test('a mutant that does not parse is stillborn without a run', async (t) => {
   t.teardown(f.cleanup);
   const marker = path.join(f.shared, 'ran');
   const command = `grep -q evil a.txt && touch ${marker}; exit 0`;
-  const r = await execute([site({ parses: false })], new Map([['a.txt', 'good\n']]), { ...OPTS, tree: f.root, command });
+  const r = await execute([site({ parses: false })], new Map([['a.txt', 'good\n']]), {
+    ...OPTS,
+    tree: f.root,
+    command,
+  });
   t.deepEqual(r.statuses, ['stillborn']);
   t.throws(() => readFileSync(marker));
 });
@@ -47,17 +67,31 @@ test('a baseline that passes once and fails once is flaky; one that always fails
   const f = tree();
   t.teardown(f.cleanup);
   const lock = path.join(f.shared, 'lock');
-  const flaky = await execute([site({})], new Map([['a.txt', 'good\n']]), { ...OPTS, tree: f.root, command: `mkdir ${lock} 2>/dev/null` });
+  const flaky = await execute([site({})], new Map([['a.txt', 'good\n']]), {
+    ...OPTS,
+    tree: f.root,
+    command: `mkdir ${lock} 2>/dev/null`,
+  });
   t.is(flaky.baseline.status, 'flaky');
   t.deepEqual(flaky.statuses, []);
-  const red = await execute([site({})], new Map([['a.txt', 'good\n']]), { ...OPTS, jobs: 1, tree: f.root, command: 'exit 1' });
+  const red = await execute([site({})], new Map([['a.txt', 'good\n']]), {
+    ...OPTS,
+    jobs: 1,
+    tree: f.root,
+    command: 'exit 1',
+  });
   t.is(red.baseline.status, 'red');
 });
 
 test('mutants run the mutant command, the baseline the test command', async (t) => {
   const f = tree();
   t.teardown(f.cleanup);
-  const r = await execute([site({})], new Map([['a.txt', 'good\n']]), { ...OPTS, tree: f.root, command: 'exit 0', mutantCommand: 'exit 1' });
+  const r = await execute([site({})], new Map([['a.txt', 'good\n']]), {
+    ...OPTS,
+    tree: f.root,
+    command: 'exit 0',
+    mutantCommand: 'exit 1',
+  });
   t.is(r.baseline.status, 'green');
   t.deepEqual(r.statuses, ['killed']);
 });
@@ -67,7 +101,12 @@ test('a timeout is confirmed with twice the time: a mutant slow only once is jud
   t.teardown(f.cleanup);
   const once = path.join(f.shared, 'once');
   const mutantCommand = `if mkdir ${once} 2>/dev/null; then sleep 30; fi; exit 0`;
-  const r = await execute([site({})], new Map([['a.txt', 'good\n']]), { ...OPTS, tree: f.root, command: 'exit 0', mutantCommand });
+  const r = await execute([site({})], new Map([['a.txt', 'good\n']]), {
+    ...OPTS,
+    tree: f.root,
+    command: 'exit 0',
+    mutantCommand,
+  });
   t.deepEqual(r.statuses, ['survived']);
   t.true(readdirSync(f.shared).includes('once'), 'the first run took the slow path');
 });
@@ -78,12 +117,20 @@ test('the mutant timeout comes from the baseline runs that did not record: a slo
   // The recording run (NODE_V8_COVERAGE set: a.txt is a file to cover) stands for a runner
   // slowed by coverage; the mutants run as the plain baseline run does.
   const command = 'if [ -n "$NODE_V8_COVERAGE" ]; then sleep 6; fi; exit 0';
-  const r = await execute([site({})], new Map([['a.txt', 'good\n']]), { ...OPTS, tree: f.root, command, coverFiles: new Set(['a.txt']) });
+  const r = await execute([site({})], new Map([['a.txt', 'good\n']]), {
+    ...OPTS,
+    tree: f.root,
+    command,
+    coverFiles: new Set(['a.txt']),
+  });
   t.is(r.baseline.status, 'green');
   const [recorded, plain] = r.baseline.results;
   // Both pay the machine's load; only the recorded one sleeps 6 s on top.
   t.true(recorded!.durationMs >= 6000);
-  t.true(plain!.durationMs < recorded!.durationMs, JSON.stringify(r.baseline.runs.map((x) => [x.kind, x.result.durationMs])));
+  t.true(
+    plain!.durationMs < recorded!.durationMs,
+    JSON.stringify(r.baseline.runs.map((x) => [x.kind, x.result.durationMs])),
+  );
   t.is(r.baseline.durationMs, plain!.durationMs);
   t.is(r.mutantTimeoutMs, mutantTimeout(plain!.durationMs, OPTS.timeoutFactor));
 });

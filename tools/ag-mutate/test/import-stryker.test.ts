@@ -30,7 +30,8 @@ test('the TypeScript checker report imports its compile errors as stillborn', as
   t.is(m.faults.length, 0);
 });
 
-const diffText = (file: string) => `diff --git a/${file} b/${file}\n--- a/${file}\n+++ b/${file}\n@@ -1,1 +1,2 @@\n x\n+y = 1\n`;
+const diffText = (file: string) =>
+  `diff --git a/${file} b/${file}\n--- a/${file}\n+++ b/${file}\n@@ -1,1 +1,2 @@\n x\n+y = 1\n`;
 
 function report(files: Report['files']): Report {
   return { schemaVersion: '2', files };
@@ -39,12 +40,26 @@ function report(files: Report['files']): Report {
 test('an ignored mutant on a changed line is a fault; a changed file missing from the report is unjudged', (t) => {
   const diff = bindDiff('d', Buffer.from(diffText('src/a.js') + diffText('src/b.js')));
   const m = importStryker(
-    report({ 'src/a.js': { mutants: [{ id: '1', mutatorName: 'X', location: { start: { line: 2, column: 1 }, end: { line: 2, column: 2 } }, status: 'Ignored' }] } }),
+    report({
+      'src/a.js': {
+        mutants: [
+          {
+            id: '1',
+            mutatorName: 'X',
+            location: { start: { line: 2, column: 1 }, end: { line: 2, column: 2 } },
+            status: 'Ignored',
+          },
+        ],
+      },
+    }),
     diff,
     INPUT,
     classifyPath,
   );
-  t.deepEqual(m.faults.map((f) => f.code), ['MUTANT_IGNORED']);
+  t.deepEqual(
+    m.faults.map((f) => f.code),
+    ['MUTANT_IGNORED'],
+  );
   t.deepEqual(m.foreign_changed_files, ['src/b.js']);
   t.true(m.suite_strength_unverified);
   t.is(m.reason, 'no_mutants');
@@ -54,7 +69,14 @@ test('mutants outside the added lines are dropped', (t) => {
   const diff = bindDiff('d', Buffer.from(diffText('src/a.js')));
   const loc = (line: number) => ({ start: { line, column: 1 }, end: { line, column: 3 } });
   const m = importStryker(
-    report({ 'src/a.js': { mutants: [{ id: '1', mutatorName: 'X', location: loc(1), status: 'Survived' }, { id: '2', mutatorName: 'X', location: loc(2), status: 'Killed' }] } }),
+    report({
+      'src/a.js': {
+        mutants: [
+          { id: '1', mutatorName: 'X', location: loc(1), status: 'Survived' },
+          { id: '2', mutatorName: 'X', location: loc(2), status: 'Killed' },
+        ],
+      },
+    }),
     diff,
     INPUT,
     classifyPath,

@@ -29,11 +29,18 @@ test('twice', () => {
   assert.equal(twice(2), 4);
 });
 `;
-  const repo = makeRepo({ 'package.json': '{"type":"module"}\n' }, { 'src/twice.js': CODE, 'test/twice.test.js': spec });
+  const repo = makeRepo(
+    { 'package.json': '{"type":"module"}\n' },
+    { 'src/twice.js': CODE, 'test/twice.test.js': spec },
+  );
   t.teardown(repo.cleanup);
-  const m = await measured(t, ['--diff', repo.diff, '--tree', repo.tree, '--test-command', 'node test/twice.test.js', '--jobs', '2'], repo.file('m.json'));
+  const m = await measured(
+    t,
+    ['--diff', repo.diff, '--tree', repo.tree, '--test-command', 'node test/twice.test.js', '--jobs', '2'],
+    repo.file('m.json'),
+  );
   t.is(m.reason, null, JSON.stringify(m.baseline_runs));
   t.is(m.suite_strength, 1);
   if (runningAsRoot()) t.is(readFileSync(policy, 'utf8'), '{"floors":{"suite_strength":0.75}}\n');
-  else t.log('not root: the runs keep the caller uid (nothing to isolate from); the policy is the caller\'s own file');
+  else t.log("not root: the runs keep the caller uid (nothing to isolate from); the policy is the caller's own file");
 });

@@ -2,7 +2,8 @@ import test from 'ava';
 import { EngineParseError, jsSites } from '../src/engines/js.js';
 
 const all = (text: string) => new Set(text.split('\n').map((_, i) => i + 1));
-const pairs = (path: string, text: string, lines = all(text)) => jsSites(path, text, lines).map((s) => `${s.operator}:${s.original}->${s.replacement}`);
+const pairs = (path: string, text: string, lines = all(text)) =>
+  jsSites(path, text, lines).map((s) => `${s.operator}:${s.original}->${s.replacement}`);
 
 test('the operators of the bench notes are generated', (t) => {
   const code = `function f(a, b, xs, o) {
@@ -24,7 +25,7 @@ test('the operators of the bench notes are generated', (t) => {
     'ArithmeticOperator:+->-',
     'ConditionalExpression:a >= 0->false',
     'UpdateOperator:--->++',
-    "StringLiteral:'txt'->\"\"",
+    'StringLiteral:\'txt\'->""',
     'ArrayDeclaration:[1]->[]',
     'ObjectLiteral:{ k: 1 }->{}',
     'BooleanLiteral:true->false',
@@ -36,7 +37,8 @@ test('the operators of the bench notes are generated', (t) => {
     'StatementRemoval:g();->;',
     "ReturnValue:return s.startsWith('t');->return undefined;",
     'MethodExpression:startsWith->endsWith',
-  ]) t.true(got.includes(want), want);
+  ])
+    t.true(got.includes(want), want);
 });
 
 test('only sites starting on the given lines are listed', (t) => {

@@ -41,7 +41,17 @@ test('clamp', () => {
 });
 `;
 
-const args = (repo: ReturnType<typeof makeRepo>, command: string, extra: string[] = []) => ['--diff', repo.diff, '--tree', repo.tree, '--test-command', command, '--jobs', '2', ...extra];
+const args = (repo: ReturnType<typeof makeRepo>, command: string, extra: string[] = []) => [
+  '--diff',
+  repo.diff,
+  '--tree',
+  repo.tree,
+  '--test-command',
+  command,
+  '--jobs',
+  '2',
+  ...extra,
+];
 
 for (const [name, ending, ended] of [
   ['exits 2', 'process.exit(2);', /^exit 2$/],
@@ -56,8 +66,15 @@ for (const [name, ending, ended] of [
     // The weak assertion (a number came back) kills only what returns no number; the rest survive, saying how the run ended.
     const survivors = m.mutants.filter((x) => x.status === 'survived');
     t.true(survivors.length >= 3, JSON.stringify(m.counts));
-    t.true(survivors.every((x) => ended.test(x.ended ?? '')), JSON.stringify(survivors.map((x) => x.ended)));
-    t.true(m.mutants.filter((x) => x.status === 'killed').every((x) => x.ended === undefined && ['BlockStatement', 'ReturnValue'].includes(x.operator)));
+    t.true(
+      survivors.every((x) => ended.test(x.ended ?? '')),
+      JSON.stringify(survivors.map((x) => x.ended)),
+    );
+    t.true(
+      m.mutants
+        .filter((x) => x.status === 'killed')
+        .every((x) => x.ended === undefined && ['BlockStatement', 'ReturnValue'].includes(x.operator)),
+    );
     t.true(m.suite_strength! < 0.75, String(m.suite_strength));
   });
 }
@@ -90,7 +107,10 @@ test('twice', () => { assert.equal(typeof twice(2), 'number'); });
   t.true(byFile.get('src/clamp.js')!.suite_strength! >= 0.75);
   t.true(byFile.get('src/twice.js')!.suite_strength! < 0.75, JSON.stringify(byFile.get('src/twice.js')));
   t.true(m.suite_strength! > byFile.get('src/twice.js')!.suite_strength!, String(m.suite_strength));
-  t.deepEqual(byFile.get('src/twice.js')!.functions.map((f) => f.name), ['twice']);
+  t.deepEqual(
+    byFile.get('src/twice.js')!.functions.map((f) => f.name),
+    ['twice'],
+  );
 });
 
 test('changed executable lines without a mutant are listed; lines with one are not', async (t) => {
@@ -112,7 +132,10 @@ test('ready', () => { assert.equal(ready({ ok: true }), true); assert.equal(read
 });
 
 test('a green suite that prints 100 MB stays green; every baseline run is in the artefact with its timing', async (t) => {
-  const loud = STRONG.replace("test('clamp', () => {", "test('clamp', () => {\n  const chunk = 'x'.repeat(1 << 20) + '\\n';\n  if (process.env.LOUD !== '0') for (let i = 0; i < 100; i++) process.stdout.write(chunk);");
+  const loud = STRONG.replace(
+    "test('clamp', () => {",
+    "test('clamp', () => {\n  const chunk = 'x'.repeat(1 << 20) + '\\n';\n  if (process.env.LOUD !== '0') for (let i = 0; i < 100; i++) process.stdout.write(chunk);",
+  );
   const repo = makeRepo(PKG, { 'src/clamp.js': CLAMP, 'test/clamp.test.js': loud });
   t.teardown(repo.cleanup);
   const m = await measured(t, args(repo, 'node test/clamp.test.js', ['--max', '2']), repo.file('m.json'));
@@ -120,14 +143,25 @@ test('a green suite that prints 100 MB stays green; every baseline run is in the
   t.is(m.suite_strength, 1);
   const runs = m.baseline_runs!;
   t.true(runs.length >= 2);
-  t.true(runs.every((r) => r.exit_code === 0 && r.problem === null && r.stdout_bytes > 100 * 1024 * 1024 && r.stdout_tail.length <= 4000));
-  for (const phase of ['total_ms', 'sites_ms', 'baseline_runs_ms', 'mutants_ms', 'mutant_runs_ms']) t.is(typeof m.timing![phase], 'number', phase);
+  t.true(
+    runs.every(
+      (r) =>
+        r.exit_code === 0 && r.problem === null && r.stdout_bytes > 100 * 1024 * 1024 && r.stdout_tail.length <= 4000,
+    ),
+  );
+  for (const phase of ['total_ms', 'sites_ms', 'baseline_runs_ms', 'mutants_ms', 'mutant_runs_ms'])
+    t.is(typeof m.timing![phase], 'number', phase);
 });
 
 test("a red baseline says how ag-mutate's own runs ended", async (t) => {
-  const repo = makeRepo(PKG, { 'src/clamp.js': CLAMP, 'test/clamp.test.js': STRONG.replace('clamp(5, 0, 10), 5', 'clamp(5, 0, 10), 6') });
+  const repo = makeRepo(PKG, {
+    'src/clamp.js': CLAMP,
+    'test/clamp.test.js': STRONG.replace('clamp(5, 0, 10), 5', 'clamp(5, 0, 10), 6'),
+  });
   t.teardown(repo.cleanup);
   const m = await measured(t, args(repo, 'node test/clamp.test.js'), repo.file('m.json'));
   t.is(m.reason, 'baseline_red');
-  t.true(m.baseline_runs!.every((r) => r.problem === 'exit 1' && r.exit_code === 1 && /not ok|fail/.test(r.stdout_tail)));
+  t.true(
+    m.baseline_runs!.every((r) => r.problem === 'exit 1' && r.exit_code === 1 && /not ok|fail/.test(r.stdout_tail)),
+  );
 });

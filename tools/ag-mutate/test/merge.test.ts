@@ -6,10 +6,25 @@ import { mergeShards, type ShardFile } from '../src/merge.js';
 const SHA = `sha256:${'1'.repeat(64)}` as const;
 
 function mutant(id: string, status: Mutant['status'], line: number): Mutant {
-  return { id, file: 'a.js', line, column: 1, operator: 'op', original: 'a', replacement: 'b', status, killed_by: null };
+  return {
+    id,
+    file: 'a.js',
+    line,
+    column: 1,
+    operator: 'op',
+    original: 'a',
+    replacement: 'b',
+    status,
+    killed_by: null,
+  };
 }
 
-function shard(index: number, count: number, mutants: Mutant[], over: Partial<Parameters<typeof buildArtefact>[0]> = {}): ShardFile {
+function shard(
+  index: number,
+  count: number,
+  mutants: Mutant[],
+  over: Partial<Parameters<typeof buildArtefact>[0]> = {},
+): ShardFile {
   const artefact: MutationArtefact = buildArtefact({
     diffSha256: SHA,
     inputs: [{ role: 'diff', path: 'changes.diff', sha256: SHA }],
@@ -29,9 +44,15 @@ function shard(index: number, count: number, mutants: Mutant[], over: Partial<Pa
 test('shards merge into one scored artefact with shard null', (t) => {
   const m = mergeShards([shard(2, 2, [mutant('b', 'survived', 2)]), shard(1, 2, [mutant('a', 'killed', 1)])]);
   t.is(m.shard, null);
-  t.deepEqual(m.mutants.map((x) => x.id), ['a', 'b']);
+  t.deepEqual(
+    m.mutants.map((x) => x.id),
+    ['a', 'b'],
+  );
   t.is(m.suite_strength, 0.5);
-  t.deepEqual(m.inputs.map((i) => i.role), ['diff', 'shard', 'shard']);
+  t.deepEqual(
+    m.inputs.map((i) => i.role),
+    ['diff', 'shard', 'shard'],
+  );
 });
 
 test('a shard with no mutants of its own does not sink the merge', (t) => {
@@ -42,11 +63,19 @@ test('a shard with no mutants of its own does not sink the merge', (t) => {
 
 test('merge refuses a missing shard, a duplicate, another subject, a whole run and overlapping mutants', (t) => {
   t.throws(() => mergeShards([shard(1, 3, []), shard(3, 3, [])]), { message: /2\/3 missing/ });
-  t.throws(() => mergeShards([shard(1, 2, []), shard(1, 2, []), shard(2, 2, [])]), { message: /duplicates shard 1\/2/ });
-  t.throws(() => mergeShards([shard(1, 2, []), shard(2, 2, [], { diffSha256: `sha256:${'2'.repeat(64)}` })]), { message: /another diff/ });
+  t.throws(() => mergeShards([shard(1, 2, []), shard(1, 2, []), shard(2, 2, [])]), {
+    message: /duplicates shard 1\/2/,
+  });
+  t.throws(() => mergeShards([shard(1, 2, []), shard(2, 2, [], { diffSha256: `sha256:${'2'.repeat(64)}` })]), {
+    message: /another diff/,
+  });
   t.throws(() => mergeShards([shard(1, 2, []), shard(2, 3, [])]), { message: /one of 2/ });
-  t.throws(() => mergeShards([{ ...shard(1, 1, []), artefact: { ...shard(1, 1, []).artefact, shard: null } }]), { message: /whole run/ });
-  t.throws(() => mergeShards([shard(1, 2, [mutant('a', 'killed', 1)]), shard(2, 2, [mutant('a', 'killed', 1)])]), { message: /also appears/ });
+  t.throws(() => mergeShards([{ ...shard(1, 1, []), artefact: { ...shard(1, 1, []).artefact, shard: null } }]), {
+    message: /whole run/,
+  });
+  t.throws(() => mergeShards([shard(1, 2, [mutant('a', 'killed', 1)]), shard(2, 2, [mutant('a', 'killed', 1)])]), {
+    message: /also appears/,
+  });
   t.throws(() => mergeShards([shard(1, 2, []), shard(2, 2, [], { budget: 3 })]), { message: /other options/ });
   t.throws(() => mergeShards([]), { message: /no shard/ });
 });
@@ -67,9 +96,15 @@ test('merge keeps the sandbox and the test selection: another sandbox or runner 
   ]);
   t.is(m.sandbox, 'bwrap');
   t.deepEqual(m.test_selection, whole);
-  t.throws(() => mergeShards([shard(1, 2, [], { sandbox: 'bwrap' }), shard(2, 2, [], { sandbox: 'none' })]), { message: /--sandbox none/ });
+  t.throws(() => mergeShards([shard(1, 2, [], { sandbox: 'bwrap' }), shard(2, 2, [], { sandbox: 'none' })]), {
+    message: /--sandbox none/,
+  });
   t.throws(
-    () => mergeShards([shard(1, 2, [], { testSelection: perFile }), shard(2, 2, [], { testSelection: { runner: 'pytest', mode: 'per-test' } })]),
+    () =>
+      mergeShards([
+        shard(1, 2, [], { testSelection: perFile }),
+        shard(2, 2, [], { testSelection: { runner: 'pytest', mode: 'per-test' } }),
+      ]),
     { message: /ran the tests with pytest/ },
   );
 });

@@ -5,7 +5,18 @@ import path from 'node:path';
 import type { Site } from '../src/engines/site.js';
 import { mochaMap, type MochaRecord } from '../src/exec/mocha-map.js';
 
-const site = (start: number, file = 'src/a.js'): Site => ({ file, line: 1, column: 1, start, end: start + 1, operator: 'op', rank: 1, original: 'a', replacement: 'b', parses: true });
+const site = (start: number, file = 'src/a.js'): Site => ({
+  file,
+  line: 1,
+  column: 1,
+  start,
+  end: start + 1,
+  operator: 'op',
+  rank: 1,
+  original: 'a',
+  replacement: 'b',
+  parses: true,
+});
 
 function setup(t: { teardown(fn: () => void): void }) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ag-mutate-mocha-map-'));
@@ -31,7 +42,21 @@ test('mocha records: the tests that ran a site cover it; a site run outside ever
   // pid 7's own dump is ignored (the hook reset its counters: here it says offset 70 ran);
   // pid 8, a child of a test, ran only the block 45–55.
   const ranges = (late: number) => ({
-    result: [{ url: `file://${file}`, functions: [{ ranges: [{ startOffset: 0, endOffset: 100, count: 1 }, { startOffset: 5, endOffset: 60, count: 0 }, { startOffset: 45, endOffset: 55, count: 1 }, { startOffset: 65, endOffset: 100, count: late }] }] }],
+    result: [
+      {
+        url: `file://${file}`,
+        functions: [
+          {
+            ranges: [
+              { startOffset: 0, endOffset: 100, count: 1 },
+              { startOffset: 5, endOffset: 60, count: 0 },
+              { startOffset: 45, endOffset: 55, count: 1 },
+              { startOffset: 65, endOffset: 100, count: late },
+            ],
+          },
+        ],
+      },
+    ],
   });
   writeFileSync(path.join(cover, 'coverage-7-1-0.json'), JSON.stringify(ranges(1)));
   writeFileSync(path.join(cover, 'coverage-8-1-0.json'), JSON.stringify(ranges(0)));
@@ -47,7 +72,14 @@ test('mocha records: the tests that ran a site cover it; a site run outside ever
 
 test('mocha records: a script that is not the file text (a loader transformed it) is unknown, never none; no record at all is no map', (t) => {
   const { root, records, cover, file } = setup(t);
-  const record: MochaRecord = { pid: 7, granularity: 'file', units: { 'test/a.js': { [file]: [10] } }, outside: {}, extents: { [file]: 982 }, durations: {} };
+  const record: MochaRecord = {
+    pid: 7,
+    granularity: 'file',
+    units: { 'test/a.js': { [file]: [10] } },
+    outside: {},
+    extents: { [file]: 982 },
+    durations: {},
+  };
   t.is(mochaMap(records, cover, root, new Map([['src/a.js', 295]])), null);
   writeFileSync(path.join(records, '7.json'), JSON.stringify(record));
   const map = mochaMap(records, cover, root, new Map([['src/a.js', 295]]))!;

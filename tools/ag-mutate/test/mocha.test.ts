@@ -34,7 +34,12 @@ describe('loading', () => {
 });
 `;
 
-const PROJECT: Files = { 'src/price.js': PRICE_JS, 'test/discount.test.js': DISCOUNT_TEST, 'test/checksum.test.js': CHECKSUM_TEST, 'test/a-loadcheck.test.js': LOADCHECK_TEST };
+const PROJECT: Files = {
+  'src/price.js': PRICE_JS,
+  'test/discount.test.js': DISCOUNT_TEST,
+  'test/checksum.test.js': CHECKSUM_TEST,
+  'test/a-loadcheck.test.js': LOADCHECK_TEST,
+};
 
 test('mocha: each mutant runs only the tests that execute it and is killed by the one that checks; a test file without such tests is not even loaded; uncovered code is no_coverage', async (t) => {
   const repo = makeRepo({}, PROJECT, { linkModules: true });
@@ -48,7 +53,10 @@ test('mocha: each mutant runs only the tests that execute it and is killed by th
   t.is(findMutant(m, 2, '+').killed_by, 'test/discount.test.js::discount takes the rate off');
   t.is(findMutant(m, 2, '/').killed_by, 'test/discount.test.js::discount takes the rate off');
   // Inside the functions no test calls (module-level statements run at load, they are covered).
-  t.true(m.mutants.filter((x) => x.line !== 2 && x.function != null).every((x) => x.status === 'no_coverage'), JSON.stringify(m.mutants.filter((x) => x.line !== 2)));
+  t.true(
+    m.mutants.filter((x) => x.line !== 2 && x.function != null).every((x) => x.status === 'no_coverage'),
+    JSON.stringify(m.mutants.filter((x) => x.line !== 2)),
+  );
   t.true(m.counts.no_coverage >= 2);
   // The whole command runs the checksum test too: the proof that it fails when it runs.
   const w = await measured(t, [...args, '--select', 'whole', '--max', '3'], repo.file('whole.json'));
@@ -76,7 +84,22 @@ describe('state', () => {
 `;
   const repo = makeRepo({}, { 'src/state.js': state, 'test/state.test.js': spec }, { linkModules: true });
   t.teardown(repo.cleanup);
-  const m = await measured(t, ['--diff', repo.diff, '--tree', repo.tree, '--test-command', MOCHA, '--mutant-command', `${MOCHA} --bail`, '--jobs', '2'], repo.file('m.json'));
+  const m = await measured(
+    t,
+    [
+      '--diff',
+      repo.diff,
+      '--tree',
+      repo.tree,
+      '--test-command',
+      MOCHA,
+      '--mutant-command',
+      `${MOCHA} --bail`,
+      '--jobs',
+      '2',
+    ],
+    repo.file('m.json'),
+  );
   t.is(m.test_selection?.mode, 'per-test');
   t.is(findMutant(m, 5, '""').status, 'survived');
   // Always throwing is a real kill, but "labels" alone fails anyway: judged by the whole command.
@@ -114,9 +137,28 @@ describe('calc', () => {
   });
 });
 `;
-  const repo = makeRepo({}, { 'src/calc.js': calc, 'test/a-setup.test.js': setup, 'test/calc.test.js': spec }, { linkModules: true });
+  const repo = makeRepo(
+    {},
+    { 'src/calc.js': calc, 'test/a-setup.test.js': setup, 'test/calc.test.js': spec },
+    { linkModules: true },
+  );
   t.teardown(repo.cleanup);
-  const m = await measured(t, ['--diff', repo.diff, '--tree', repo.tree, '--test-command', MOCHA, '--mutant-command', `${MOCHA} --bail`, '--jobs', '2'], repo.file('m.json'));
+  const m = await measured(
+    t,
+    [
+      '--diff',
+      repo.diff,
+      '--tree',
+      repo.tree,
+      '--test-command',
+      MOCHA,
+      '--mutant-command',
+      `${MOCHA} --bail`,
+      '--jobs',
+      '2',
+    ],
+    repo.file('m.json'),
+  );
   t.is(m.test_selection?.mode, 'per-test');
   t.is(findMutant(m, 3, '/').status, 'killed');
   t.is(findMutant(m, 3, '/').killed_by, 'test/calc.test.js::calc doubles');
@@ -126,7 +168,11 @@ test('mocha: a large suite is recorded per test file; the kill still names the f
   const many = `describe('filler', () => {\n  for (let i = 0; i < 201; i++) it('case ' + i, () => {});\n});\n`;
   const repo = makeRepo({}, { ...PROJECT, 'test/filler.test.js': many }, { linkModules: true });
   t.teardown(repo.cleanup);
-  const m = await measured(t, ['--diff', repo.diff, '--tree', repo.tree, '--test-command', MOCHA, '--jobs', '2', '--max', '2'], repo.file('m.json'));
+  const m = await measured(
+    t,
+    ['--diff', repo.diff, '--tree', repo.tree, '--test-command', MOCHA, '--jobs', '2', '--max', '2'],
+    repo.file('m.json'),
+  );
   t.deepEqual(m.test_selection, { runner: 'mocha', mode: 'per-test-file' });
   const killed = m.mutants.filter((x) => x.status === 'killed');
   t.true(killed.length >= 1);
@@ -136,7 +182,24 @@ test('mocha: a large suite is recorded per test file; the kill still names the f
 test('mocha: a mutant command the hook cannot join (shell syntax) runs whole, and what ran is still never no_coverage', async (t) => {
   const repo = makeRepo({}, PROJECT, { linkModules: true });
   t.teardown(repo.cleanup);
-  const m = await measured(t, ['--diff', repo.diff, '--tree', repo.tree, '--test-command', MOCHA, '--mutant-command', `${MOCHA} && true`, '--jobs', '2', '--max', '3'], repo.file('m.json'));
+  const m = await measured(
+    t,
+    [
+      '--diff',
+      repo.diff,
+      '--tree',
+      repo.tree,
+      '--test-command',
+      MOCHA,
+      '--mutant-command',
+      `${MOCHA} && true`,
+      '--jobs',
+      '2',
+      '--max',
+      '3',
+    ],
+    repo.file('m.json'),
+  );
   t.deepEqual(m.test_selection, { runner: 'mocha', mode: 'whole-command' });
   t.is(findMutant(m, 2, '+').status, 'killed');
   t.is(findMutant(m, 2, '+').killed_by, null);

@@ -127,10 +127,19 @@ function byOperator(m: MutationArtefact): Map<string, { killed: number; survived
   return out;
 }
 
-async function run(t: import('ava').ExecutionContext, files: Files, command: string, extra: string[] = []): Promise<MutationArtefact> {
+async function run(
+  t: import('ava').ExecutionContext,
+  files: Files,
+  command: string,
+  extra: string[] = [],
+): Promise<MutationArtefact> {
   const repo = makeRepo(PKG, files);
   t.teardown(repo.cleanup);
-  return measured(t, ['--diff', repo.diff, '--tree', repo.tree, '--test-command', command, '--jobs', '2', ...extra], repo.file('m.json'));
+  return measured(
+    t,
+    ['--diff', repo.diff, '--tree', repo.tree, '--test-command', command, '--jobs', '2', ...extra],
+    repo.file('m.json'),
+  );
 }
 
 const JS_OPERATORS = ['CaseLabel', 'Regex', 'NumberLiteral', 'BitwiseOperator', 'OptionalChaining', 'StatementRemoval'];
@@ -141,7 +150,11 @@ test('JS: a good suite kills every case-label, regex, number, bitwise, optional-
   const ops = byOperator(m);
   for (const op of JS_OPERATORS) {
     t.true((ops.get(op)?.killed ?? 0) > 0, `${op}: ${JSON.stringify(ops.get(op))}`);
-    t.is(ops.get(op)?.survived, 0, `${op} survivors: ${JSON.stringify(m.mutants.filter((x) => x.operator === op && x.status === 'survived'))}`);
+    t.is(
+      ops.get(op)?.survived,
+      0,
+      `${op} survivors: ${JSON.stringify(m.mutants.filter((x) => x.operator === op && x.status === 'survived'))}`,
+    );
   }
   // The new case label and the regex line are measured: no changed line is left without a mutant.
   t.deepEqual(m.unmutated_lines, []);
@@ -160,7 +173,11 @@ test('Python: a good suite kills every case-label, regex, number, bitwise and st
   const ops = byOperator(m);
   for (const op of PY_OPERATORS) {
     t.true((ops.get(op)?.killed ?? 0) > 0, `${op}: ${JSON.stringify(ops.get(op))}`);
-    t.is(ops.get(op)?.survived, 0, `${op} survivors: ${JSON.stringify(m.mutants.filter((x) => x.operator === op && x.status === 'survived'))}`);
+    t.is(
+      ops.get(op)?.survived,
+      0,
+      `${op} survivors: ${JSON.stringify(m.mutants.filter((x) => x.operator === op && x.status === 'survived'))}`,
+    );
   }
   t.deepEqual(m.unmutated_lines, []);
 });

@@ -4,8 +4,19 @@ import { classifyRun, isPytest, passed } from '../src/exec/outcome.js';
 
 function result(over: Partial<ProcessResult>): ProcessResult {
   return {
-    exitCode: 1, signal: null, timedOut: false, outputCapHit: false, spawnError: null, stdoutTail: '', stderrTail: '',
-    stdoutBytes: 0, stderrBytes: 0, truncated: false, leftoverProcesses: 0, durationMs: 10, ...over,
+    exitCode: 1,
+    signal: null,
+    timedOut: false,
+    outputCapHit: false,
+    spawnError: null,
+    stdoutTail: '',
+    stderrTail: '',
+    stdoutBytes: 0,
+    stderrBytes: 0,
+    truncated: false,
+    leftoverProcesses: 0,
+    durationMs: 10,
+    ...over,
   };
 }
 
@@ -26,13 +37,31 @@ test("mocha's exit N is a kill only when its summary counts N failing", (t) => {
 
 test('a run that ends any other way proves no kill: a survivor, and how it ended is said', (t) => {
   // The cheat: a weak test that exits 2, or kills its process group, when a mutant passes it.
-  t.deepEqual(classifyRun(result({ exitCode: 2 }), 'node --test'), { status: 'survived', ended: 'exit 2', unjudged: false });
-  t.deepEqual(classifyRun(result({ exitCode: null, signal: 'SIGKILL' }), 'node --test'), { status: 'survived', ended: 'signal SIGKILL', unjudged: false });
-  t.deepEqual(classifyRun(result({ exitCode: 137 }), 'sh -c x'), { status: 'survived', ended: 'exit 137 (signal 9)', unjudged: false });
+  t.deepEqual(classifyRun(result({ exitCode: 2 }), 'node --test'), {
+    status: 'survived',
+    ended: 'exit 2',
+    unjudged: false,
+  });
+  t.deepEqual(classifyRun(result({ exitCode: null, signal: 'SIGKILL' }), 'node --test'), {
+    status: 'survived',
+    ended: 'signal SIGKILL',
+    unjudged: false,
+  });
+  t.deepEqual(classifyRun(result({ exitCode: 137 }), 'sh -c x'), {
+    status: 'survived',
+    ended: 'exit 137 (signal 9)',
+    unjudged: false,
+  });
   t.is(classifyRun(result({ exitCode: 2 }), 'python3 -m pytest -q').status, 'survived');
   t.is(classifyRun(result({ exitCode: 5 }), 'pytest').status, 'survived');
   // A TypeScript error printed by the run is no proof the mutant does not compile: only the engine's own parse is.
-  t.is(status({ exitCode: 2, stdoutTail: "src/a.ts(2,3): error TS2322: Type 'undefined' is not assignable" }, 'tsc && node --test'), 'survived');
+  t.is(
+    status(
+      { exitCode: 2, stdoutTail: "src/a.ts(2,3): error TS2322: Type 'undefined' is not assignable" },
+      'tsc && node --test',
+    ),
+    'survived',
+  );
 });
 
 test('a run that could not start cannot tell: a survivor marked unjudged', (t) => {
@@ -43,7 +72,8 @@ test('a run that could not start cannot tell: a survivor marked unjudged', (t) =
 });
 
 test('a SyntaxError thrown by the code at run time (an invalid RegExp) is a kill', (t) => {
-  const out = 'SyntaxError: Invalid regular expression: /^(?:/: Unterminated group\n    at new RegExp\n    at pathToRegexp (src/index.ts:480:10)';
+  const out =
+    'SyntaxError: Invalid regular expression: /^(?:/: Unterminated group\n    at new RegExp\n    at pathToRegexp (src/index.ts:480:10)';
   t.is(status({ stderrTail: out }, 'vitest run'), 'killed');
 });
 

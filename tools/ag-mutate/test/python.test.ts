@@ -36,7 +36,8 @@ test('Python operators include is/in, and/or, not, break/continue and literals',
     'EqualityOperator:==->!=',
     'ReturnValue:return a == [1]->return None',
     'ArrayDeclaration:[1]->[]',
-  ]) t.true(got.includes(want), want);
+  ])
+    t.true(got.includes(want), want);
 });
 
 test('imports, docstrings, logging, annotations and f-strings are never mutated', async (t) => {
@@ -50,7 +51,10 @@ def g(p: int = 1) -> "str":
     return f"{p}"
 `;
   const got = await pairs(code);
-  t.deepEqual(got.filter((p) => !p.startsWith('NumberLiteral:1->2') && !p.startsWith('ReturnValue')), []);
+  t.deepEqual(
+    got.filter((p) => !p.startsWith('NumberLiteral:1->2') && !p.startsWith('ReturnValue')),
+    [],
+  );
 });
 
 test('offsets survive characters outside the BMP', async (t) => {
@@ -71,5 +75,7 @@ test('a file Python cannot parse is reported for that file only', async (t) => {
 });
 
 test('a missing interpreter is an engine failure', async (t) => {
-  await t.throwsAsync(pythonSites('/nonexistent/python3', [{ path: 'a.py', text: 'x = 1\n', lines: new Set([1]) }]), { message: /python engine/ });
+  await t.throwsAsync(pythonSites('/nonexistent/python3', [{ path: 'a.py', text: 'x = 1\n', lines: new Set([1]) }]), {
+    message: /python engine/,
+  });
 });

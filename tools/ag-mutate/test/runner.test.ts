@@ -5,7 +5,10 @@ test('node --test is recognised and its file arguments give way to the selected 
   const r = detectRunner('node --test --test-reporter spec test/*.test.js');
   t.is(r.name, 'node-test');
   t.is(nodeTestFileCommand(r, 'test/a.test.js'), 'node --test --test-reporter spec test/a.test.js');
-  t.is(nodeTestFileCommand(detectRunner('/usr/bin/node --import tsx --test'), 'test/it\'s.test.ts'), "/usr/bin/node --import tsx --test 'test/it'\\''s.test.ts'");
+  t.is(
+    nodeTestFileCommand(detectRunner('/usr/bin/node --import tsx --test'), "test/it's.test.ts"),
+    "/usr/bin/node --import tsx --test 'test/it'\\''s.test.ts'",
+  );
 });
 
 test('a node command without --test, or with shell syntax, cannot be narrowed', (t) => {
@@ -25,9 +28,15 @@ test('pytest, mocha, vitest and jest are named; anything else is other', (t) => 
 });
 
 test('a plain mocha command takes the root hook as one more --require; anything else cannot', (t) => {
-  t.is(withMochaRequire('node_modules/.bin/mocha --bail test/', '/opt/hook.cjs'), 'node_modules/.bin/mocha --bail test/ --require /opt/hook.cjs');
+  t.is(
+    withMochaRequire('node_modules/.bin/mocha --bail test/', '/opt/hook.cjs'),
+    'node_modules/.bin/mocha --bail test/ --require /opt/hook.cjs',
+  );
   t.is(withMochaRequire('npx mocha', "/o p/it's.cjs"), "npx mocha --require '/o p/it'\\''s.cjs'");
-  t.is(withMochaRequire('node node_modules/mocha/bin/mocha.js test', '/h.cjs'), 'node node_modules/mocha/bin/mocha.js test --require /h.cjs');
+  t.is(
+    withMochaRequire('node node_modules/mocha/bin/mocha.js test', '/h.cjs'),
+    'node node_modules/mocha/bin/mocha.js test --require /h.cjs',
+  );
   t.is(withMochaRequire('npm test', '/h.cjs'), null);
   t.is(withMochaRequire('mocha test && echo done', '/h.cjs'), null);
   t.is(withMochaRequire('mocha -- test', '/h.cjs'), null);

@@ -3,23 +3,43 @@ import type { Site } from '../src/engines/site.js';
 import { parseShard, selectSites, shardSites } from '../src/select.js';
 
 function site(file: string, line: number, start: number, rank: number, replacement = 'x'): Site {
-  return { file, line, column: 1, start, end: start + 1, operator: `op${rank}`, rank, original: 'o', replacement, parses: true };
+  return {
+    file,
+    line,
+    column: 1,
+    start,
+    end: start + 1,
+    operator: `op${rank}`,
+    rank,
+    original: 'o',
+    replacement,
+    parses: true,
+  };
 }
 
 const SITES = [
-  site('a.js', 1, 0, 5), site('a.js', 1, 1, 1), site('a.js', 1, 2, 3),
+  site('a.js', 1, 0, 5),
+  site('a.js', 1, 1, 1),
+  site('a.js', 1, 2, 3),
   site('a.js', 2, 10, 7),
-  site('b.js', 1, 0, 2), site('b.js', 1, 1, 2),
+  site('b.js', 1, 0, 2),
+  site('b.js', 1, 1, 2),
 ];
 
 test('every changed line gets its best-ranked mutant before any line gets a second', (t) => {
   const chosen = selectSites(SITES, 3);
-  t.deepEqual(chosen.map((s) => `${s.file}:${s.line}:${s.rank}`), ['a.js:1:1', 'a.js:2:7', 'b.js:1:2']);
+  t.deepEqual(
+    chosen.map((s) => `${s.file}:${s.line}:${s.rank}`),
+    ['a.js:1:1', 'a.js:2:7', 'b.js:1:2'],
+  );
 });
 
 test('the second round goes to the second-best of each line', (t) => {
   const chosen = selectSites(SITES, 5);
-  t.deepEqual(chosen.map((s) => `${s.file}:${s.start}`), ['a.js:1', 'a.js:2', 'a.js:10', 'b.js:0', 'b.js:1']);
+  t.deepEqual(
+    chosen.map((s) => `${s.file}:${s.start}`),
+    ['a.js:1', 'a.js:2', 'a.js:10', 'b.js:0', 'b.js:1'],
+  );
 });
 
 test('no budget keeps every site, sorted by position; selection ignores input order', (t) => {
@@ -30,7 +50,10 @@ test('no budget keeps every site, sorted by position; selection ignores input or
 test('shards are disjoint, complete and deterministic', (t) => {
   const all = selectSites(SITES, null);
   const parts = [1, 2, 3].map((k) => shardSites(all, { index: k, count: 3 }));
-  t.deepEqual(parts.flat().sort((a, b) => a.start - b.start || a.file.localeCompare(b.file)), [...all].sort((a, b) => a.start - b.start || a.file.localeCompare(b.file)));
+  t.deepEqual(
+    parts.flat().sort((a, b) => a.start - b.start || a.file.localeCompare(b.file)),
+    [...all].sort((a, b) => a.start - b.start || a.file.localeCompare(b.file)),
+  );
   t.is(new Set(parts.flat()).size, all.length);
   t.deepEqual(shardSites(all, null), all);
 });

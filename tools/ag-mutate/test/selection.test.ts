@@ -27,7 +27,11 @@ import { readFileSync } from 'node:fs';
 test('the source is not divided', () => { assert.ok(!readFileSync(new URL('../src/price.js', import.meta.url), 'utf8').includes('qty / unit')); });
 `;
 
-const NODE_PROJECT: Files = { 'src/price.js': PRICE_JS, 'test/price.test.js': TYPE_ONLY_JS, 'test/checksum.test.js': CHECKSUM_JS };
+const NODE_PROJECT: Files = {
+  'src/price.js': PRICE_JS,
+  'test/price.test.js': TYPE_ONLY_JS,
+  'test/checksum.test.js': CHECKSUM_JS,
+};
 
 test('node --test: each mutant runs only the test files that execute it; a test file that does not is never run; uncovered code is no_coverage', async (t) => {
   const repo = makeRepo({ 'package.json': '{"type":"module"}\n' }, NODE_PROJECT);
@@ -76,7 +80,16 @@ def test_source_not_divided():
 test('pytest: each mutant runs only the tests (node ids) that execute its statement; a test that does not is never run; uncovered code is no_coverage', async (t) => {
   const repo = makeRepo({ 'app/__init__.py': '' }, PY_PROJECT);
   t.teardown(repo.cleanup);
-  const args = ['--diff', repo.diff, '--tree', repo.tree, '--test-command', '/usr/bin/python3 -m pytest -q -p no:cacheprovider', '--jobs', '2'];
+  const args = [
+    '--diff',
+    repo.diff,
+    '--tree',
+    repo.tree,
+    '--test-command',
+    '/usr/bin/python3 -m pytest -q -p no:cacheprovider',
+    '--jobs',
+    '2',
+  ];
   const m = await measured(t, [...args], repo.file('m.json'));
   t.deepEqual(m.test_selection, { runner: 'pytest', mode: 'per-test' });
   t.is(findMutant(m, 2, '/').status, 'survived');
@@ -102,12 +115,36 @@ test('price', () => {
   assert.equal(price(3, 2), 6);
 });
 `;
-  const repo = makeRepo({ 'package.json': '{"type":"module"}\n' }, { 'src/price.js': PRICE_JS, 'test/price.test.js': test_ });
+  const repo = makeRepo(
+    { 'package.json': '{"type":"module"}\n' },
+    { 'src/price.js': PRICE_JS, 'test/price.test.js': test_ },
+  );
   t.teardown(repo.cleanup);
-  const m = await measured(t, ['--diff', repo.diff, '--tree', repo.tree, '--test-command', 'node --test', '--jobs', '2', '--max', '3', '--sandbox', 'bwrap'], repo.file('m.json'));
+  const m = await measured(
+    t,
+    [
+      '--diff',
+      repo.diff,
+      '--tree',
+      repo.tree,
+      '--test-command',
+      'node --test',
+      '--jobs',
+      '2',
+      '--max',
+      '3',
+      '--sandbox',
+      'bwrap',
+    ],
+    repo.file('m.json'),
+  );
   t.is(m.sandbox, 'bwrap');
   t.deepEqual(m.faults, []);
-  t.deepEqual(m.test_selection, { runner: 'node-test', mode: 'per-test-file' }, JSON.stringify(m.baseline_runs?.map((r) => [r.kind, r.problem, r.stderr_tail.slice(-800)])));
+  t.deepEqual(
+    m.test_selection,
+    { runner: 'node-test', mode: 'per-test-file' },
+    JSON.stringify(m.baseline_runs?.map((r) => [r.kind, r.problem, r.stderr_tail.slice(-800)])),
+  );
   t.is(findMutant(m, 2, '/').status, 'killed');
   t.false(existsSync(escape));
 });
@@ -115,11 +152,36 @@ test('price', () => {
 test('--sandbox bwrap that cannot run is exit 3, never an unsandboxed run', async (t) => {
   const repo = makeRepo({ 'package.json': '{"type":"module"}\n' }, { 'src/price.js': PRICE_JS });
   t.teardown(repo.cleanup);
-  const r = await runBin(['--diff', repo.diff, '--tree', repo.tree, '--test-command', 'true', '--sandbox', 'bwrap', '--out', repo.file('m.json')], { PATH: repo.root });
+  const r = await runBin(
+    [
+      '--diff',
+      repo.diff,
+      '--tree',
+      repo.tree,
+      '--test-command',
+      'true',
+      '--sandbox',
+      'bwrap',
+      '--out',
+      repo.file('m.json'),
+    ],
+    { PATH: repo.root },
+  );
   t.is(r.code, 3);
   t.regex(r.stderr, /--sandbox bwrap: .*refusing to run unsandboxed/);
   t.false(existsSync(repo.file('m.json')));
-  const bad = await runBin(['--diff', repo.diff, '--tree', repo.tree, '--test-command', 'true', '--sandbox', 'docker', '--out', repo.file('m.json')]);
+  const bad = await runBin([
+    '--diff',
+    repo.diff,
+    '--tree',
+    repo.tree,
+    '--test-command',
+    'true',
+    '--sandbox',
+    'docker',
+    '--out',
+    repo.file('m.json'),
+  ]);
   t.is(bad.code, 3);
 });
 
@@ -131,11 +193,25 @@ test('a kill by a subset of the tests that fails on the unmutated tree too is no
       'app/__init__.py': 'ready = False\n',
       'app/price.py': 'def price(qty, unit):\n    return qty * unit\n',
       'tests/test_a.py': 'import app\n\n\ndef test_setup():\n    app.ready = True\n',
-      'tests/test_b.py': 'import app\nfrom app.price import price\n\n\ndef test_price():\n    assert app.ready\n    assert isinstance(price(3, 2), (int, float))\n',
+      'tests/test_b.py':
+        'import app\nfrom app.price import price\n\n\ndef test_price():\n    assert app.ready\n    assert isinstance(price(3, 2), (int, float))\n',
     },
   );
   t.teardown(repo.cleanup);
-  const m = await measured(t, ['--diff', repo.diff, '--tree', repo.tree, '--test-command', '/usr/bin/python3 -m pytest -q -p no:cacheprovider', '--jobs', '2'], repo.file('m.json'));
+  const m = await measured(
+    t,
+    [
+      '--diff',
+      repo.diff,
+      '--tree',
+      repo.tree,
+      '--test-command',
+      '/usr/bin/python3 -m pytest -q -p no:cacheprovider',
+      '--jobs',
+      '2',
+    ],
+    repo.file('m.json'),
+  );
   t.is(m.test_selection?.mode, 'per-test');
   t.is(findMutant(m, 2, '/').status, 'survived');
   t.is(findMutant(m, 2, 'return None').status, 'killed');

@@ -4,15 +4,37 @@ import { buildArtefact } from '../src/artefact.js';
 import { summaryLine, survivorLines } from '../src/summary.js';
 
 const mutant = (id: string, status: Mutant['status'], line: number): Mutant => ({
-  id, file: 'src/a.js', line, column: 3, operator: 'EqualityOperator', original: '<', replacement: '<=', status, killed_by: null,
+  id,
+  file: 'src/a.js',
+  line,
+  column: 3,
+  operator: 'EqualityOperator',
+  original: '<',
+  replacement: '<=',
+  status,
+  killed_by: null,
 });
 
 function artefact(mutants: Mutant[], foreign: string[] = []) {
-  return buildArtefact({ diffSha256: `sha256:${'0'.repeat(64)}`, inputs: [], faults: [], foreign, deleted: [], mutants, reason: null, budget: null, shard: null, engine: 'ag-mutate' });
+  return buildArtefact({
+    diffSha256: `sha256:${'0'.repeat(64)}`,
+    inputs: [],
+    faults: [],
+    foreign,
+    deleted: [],
+    mutants,
+    reason: null,
+    budget: null,
+    shard: null,
+    engine: 'ag-mutate',
+  });
 }
 
 test('the summary gives the strength, the counts and an unverified warning', (t) => {
-  t.is(summaryLine(artefact([mutant('a', 'killed', 1), mutant('b', 'survived', 2)], ['x.sql'])), 'ag-mutate: suite strength 0.5000: 1 killed, 0 timeout, 1 survived, 0 no coverage, 0 stillborn, UNVERIFIED source changed\n');
+  t.is(
+    summaryLine(artefact([mutant('a', 'killed', 1), mutant('b', 'survived', 2)], ['x.sql'])),
+    'ag-mutate: suite strength 0.5000: 1 killed, 0 timeout, 1 survived, 0 no coverage, 0 stillborn, UNVERIFIED source changed\n',
+  );
   t.regex(summaryLine(artefact([])), /not measured \(no_mutants\)/);
 });
 

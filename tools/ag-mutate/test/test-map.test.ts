@@ -25,23 +25,57 @@ test('likely killers first: the tests named for the mutated file, then the faste
   ).map((u) => u.id);
   t.deepEqual(order, ['test/price.test.js', 'test/b.test.js', 'test/fast.test.js', 'test/slow.test.js']);
   t.deepEqual(
-    orderTests([{ id: 'tests/test_a.py::t', ms: 1 }, { id: 'tests/test_price.py::t', ms: 5 }], 'app/price.py').map((u) => u.id),
+    orderTests(
+      [
+        { id: 'tests/test_a.py::t', ms: 1 },
+        { id: 'tests/test_price.py::t', ms: 5 },
+      ],
+      'app/price.py',
+    ).map((u) => u.id),
     ['tests/test_price.py::t', 'tests/test_a.py::t'],
   );
   // A file named for an abbreviation of the source (express's `req.fresh.js` for `request.js`) comes next.
-  const abbreviated = [{ id: 'test/app.js::x', ms: 1 }, { id: 'test/req.fresh.js::y', ms: 9 }, { id: 'test/re.js::z', ms: 2 }];
-  t.deepEqual(orderTests(abbreviated, 'lib/request.js').map((u) => u.id), ['test/req.fresh.js::y', 'test/app.js::x', 'test/re.js::z']);
+  const abbreviated = [
+    { id: 'test/app.js::x', ms: 1 },
+    { id: 'test/req.fresh.js::y', ms: 9 },
+    { id: 'test/re.js::z', ms: 2 },
+  ];
+  t.deepEqual(
+    orderTests(abbreviated, 'lib/request.js').map((u) => u.id),
+    ['test/req.fresh.js::y', 'test/app.js::x', 'test/re.js::z'],
+  );
 });
 
 test('likely killers run on their own first: the tests named for the mutated file, then the rest; one run when either part is empty', (t) => {
-  const units = [{ id: 'test/req.fresh.js::a', ms: 1 }, { id: 'test/app.js::b', ms: 2 }, { id: 'test/request.js::c', ms: 3 }];
+  const units = [
+    { id: 'test/req.fresh.js::a', ms: 1 },
+    { id: 'test/app.js::b', ms: 2 },
+    { id: 'test/request.js::c', ms: 3 },
+  ];
   const ids = (tiers: { id: string }[][]) => tiers.map((tier) => tier.map((u) => u.id));
-  t.deepEqual(ids(likelyKillersFirst(units, 'lib/request.js')), [['test/req.fresh.js::a', 'test/request.js::c'], ['test/app.js::b']]);
-  t.deepEqual(ids(likelyKillersFirst(units, 'lib/view.js')), [['test/req.fresh.js::a', 'test/app.js::b', 'test/request.js::c']]);
+  t.deepEqual(ids(likelyKillersFirst(units, 'lib/request.js')), [
+    ['test/req.fresh.js::a', 'test/request.js::c'],
+    ['test/app.js::b'],
+  ]);
+  t.deepEqual(ids(likelyKillersFirst(units, 'lib/view.js')), [
+    ['test/req.fresh.js::a', 'test/app.js::b', 'test/request.js::c'],
+  ]);
   t.deepEqual(ids(likelyKillersFirst(units.slice(0, 1), 'lib/request.js')), [['test/req.fresh.js::a']]);
 });
 
-const site = (over: Partial<Site>): Site => ({ file: 'app/m.py', line: 3, column: 1, start: 0, end: 1, operator: 'op', rank: 1, original: 'a', replacement: 'b', parses: true, ...over });
+const site = (over: Partial<Site>): Site => ({
+  file: 'app/m.py',
+  line: 3,
+  column: 1,
+  start: 0,
+  end: 1,
+  operator: 'op',
+  rank: 1,
+  original: 'a',
+  replacement: 'b',
+  parses: true,
+  ...over,
+});
 
 test('pytest trace: tests that ran the statement cover it; lines run at import make it unknown; a file never traced is unknown', (t) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ag-mutate-map-'));
@@ -52,11 +86,17 @@ test('pytest trace: tests that ran the statement cover it; lines run at import m
   mkdirSync(trace);
   const file = path.join(root, 'app', 'm.py');
   writeFileSync(file, '');
-  const record = { tests: { '': { [file]: [1] }, 't.py::a': { [file]: [3, 4] }, 't.py::b': { [file]: [4] }, 't.py::c': {} }, durations: { 't.py::a': 2, 't.py::b': 1 } };
+  const record = {
+    tests: { '': { [file]: [1] }, 't.py::a': { [file]: [3, 4] }, 't.py::b': { [file]: [4] }, 't.py::c': {} },
+    durations: { 't.py::a': 2, 't.py::b': 1 },
+  };
   writeFileSync(path.join(trace, '1.json'), JSON.stringify(record));
   const map = pytestMap(trace, root);
   t.is(map.mode, 'per-test');
-  t.deepEqual(map.coverers(site({ line: 3, coverLines: [3, 3] })), { kind: 'tests', tests: [{ id: 't.py::a', ms: 2 }] });
+  t.deepEqual(map.coverers(site({ line: 3, coverLines: [3, 3] })), {
+    kind: 'tests',
+    tests: [{ id: 't.py::a', ms: 2 }],
+  });
   t.deepEqual(map.coverers(site({ line: 5, coverLines: [3, 5] })).kind, 'tests');
   t.deepEqual(map.coverers(site({ line: 7, coverLines: [7, 7] })), { kind: 'none' });
   t.deepEqual(map.coverers(site({ line: 1, coverLines: [1, 1] })), { kind: 'unknown' });
@@ -73,13 +113,33 @@ test('node:test coverage: a process counts for the test file it was started for;
   const url = `file://${path.join(root, 'src', 'a.js')}`;
   // offsets 0–100 the script; 10–20 ran in pid 11 only; 30–40 in pid 13 only (a process of no test file); 50–60 never.
   const script = (counts: [number, number, number]) => ({
-    result: [{ url, functions: [{ ranges: [{ startOffset: 0, endOffset: 100, count: 1 }, { startOffset: 10, endOffset: 20, count: counts[0] }, { startOffset: 30, endOffset: 40, count: counts[1] }, { startOffset: 50, endOffset: 60, count: counts[2] }] }] }],
+    result: [
+      {
+        url,
+        functions: [
+          {
+            ranges: [
+              { startOffset: 0, endOffset: 100, count: 1 },
+              { startOffset: 10, endOffset: 20, count: counts[0] },
+              { startOffset: 30, endOffset: 40, count: counts[1] },
+              { startOffset: 50, endOffset: 60, count: counts[2] },
+            ],
+          },
+        ],
+      },
+    ],
   });
   writeFileSync(path.join(cover, 'coverage-11-1-0.json'), JSON.stringify(script([1, 0, 0])));
   writeFileSync(path.join(cover, 'coverage-12-1-0.json'), JSON.stringify(script([0, 0, 0])));
   writeFileSync(path.join(cover, 'coverage-13-1-0.json'), JSON.stringify(script([0, 1, 0])));
-  writeFileSync(path.join(entries, '11.json'), JSON.stringify({ unit: path.join(root, 'test', 'a.test.js'), root: true, ms: 30 }));
-  writeFileSync(path.join(entries, '12.json'), JSON.stringify({ unit: path.join(root, 'test', 'b.test.js'), root: true, ms: 10 }));
+  writeFileSync(
+    path.join(entries, '11.json'),
+    JSON.stringify({ unit: path.join(root, 'test', 'a.test.js'), root: true, ms: 30 }),
+  );
+  writeFileSync(
+    path.join(entries, '12.json'),
+    JSON.stringify({ unit: path.join(root, 'test', 'b.test.js'), root: true, ms: 10 }),
+  );
   writeFileSync(path.join(entries, '13.json'), JSON.stringify({ unit: null, root: false, ms: 5 }));
   const map = nodeTestMap(cover, entries, root, new Set(['src/a.js']));
   t.is(map.mode, 'per-test-file');

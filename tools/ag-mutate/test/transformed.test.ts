@@ -36,9 +36,26 @@ test('fee', () => { assert.equal(fee({ total: 100 } as never), 10); });
 `;
 
 test('TypeScript run through a loader (tsx): coverage of the transformed code never makes a covered line no_coverage; such mutants run', async (t) => {
-  const repo = makeRepo({ 'package.json': '{"type":"module"}\n' }, { 'src/fee.ts': FEE_TS, 'test/fee.test.ts': FEE_TEST }, { linkModules: true });
+  const repo = makeRepo(
+    { 'package.json': '{"type":"module"}\n' },
+    { 'src/fee.ts': FEE_TS, 'test/fee.test.ts': FEE_TEST },
+    { linkModules: true },
+  );
   t.teardown(repo.cleanup);
-  const r = await runBin(['--diff', repo.diff, '--tree', repo.tree, '--test-command', 'node --import tsx --test test/fee.test.ts', '--jobs', '2', '--max', '4', '--out', repo.file('m.json')]);
+  const r = await runBin([
+    '--diff',
+    repo.diff,
+    '--tree',
+    repo.tree,
+    '--test-command',
+    'node --import tsx --test test/fee.test.ts',
+    '--jobs',
+    '2',
+    '--max',
+    '4',
+    '--out',
+    repo.file('m.json'),
+  ]);
   t.is(r.code, 0, r.stderr);
   const m = JSON.parse(readFileSync(repo.file('m.json'), 'utf8')) as MutationArtefact;
   t.is(m.mutants.find((x) => x.line === 9 && x.replacement === '/')?.status, 'killed');

@@ -37,16 +37,38 @@ try {
     mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
     writeFileSync(path.join(root, rel), body);
   };
-  put(baseline, 'adversary-gate.json', JSON.stringify({ schema_version: 1, oracle: { protected: ['tests/oracle/**', 'pipelines/**'], fixtures: ['tests/fixtures'], freeze: 'tests/flake_freeze.json' } }));
-  put(baseline, 'tests/flake_freeze.json', JSON.stringify([{ nodeid: 'packages/p0000/tests/test_x.py::test_y', expires: '2099-01-01', covers: ['packages/p0000/src/**'] }]));
+  put(
+    baseline,
+    'adversary-gate.json',
+    JSON.stringify({
+      schema_version: 1,
+      oracle: {
+        protected: ['tests/oracle/**', 'pipelines/**'],
+        fixtures: ['tests/fixtures'],
+        freeze: 'tests/flake_freeze.json',
+      },
+    }),
+  );
+  put(
+    baseline,
+    'tests/flake_freeze.json',
+    JSON.stringify([
+      { nodeid: 'packages/p0000/tests/test_x.py::test_y', expires: '2099-01-01', covers: ['packages/p0000/src/**'] },
+    ]),
+  );
   for (let i = 0; i < fixtureFiles; i++) {
-    put(baseline, `tests/fixtures/d${String(i % 100).padStart(3, '0')}/f${String(i).padStart(5, '0')}.json`, `${JSON.stringify({ id: i, payload: 'x'.repeat(200 + (i % 300)) })}\n`);
+    put(
+      baseline,
+      `tests/fixtures/d${String(i % 100).padStart(3, '0')}/f${String(i).padStart(5, '0')}.json`,
+      `${JSON.stringify({ id: i, payload: 'x'.repeat(200 + (i % 300)) })}\n`,
+    );
   }
   for (const f of model.files) if (f.status !== 'added') put(baseline, f.oldPath ?? f.path, 'old\n');
   // The patch: the baseline with the diff's file set applied (contents do not matter here).
   cpSync(baseline, patch, { recursive: true });
   for (const f of model.files) {
-    if (f.status === 'renamed' || f.status === 'deleted') rmSync(path.join(patch, f.oldPath ?? f.path), { force: true });
+    if (f.status === 'renamed' || f.status === 'deleted')
+      rmSync(path.join(patch, f.oldPath ?? f.path), { force: true });
     if (f.status !== 'deleted') put(patch, f.path, 'new\n');
   }
 
@@ -57,15 +79,43 @@ try {
   const times: number[] = [];
   const cpu: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const argv = [process.execPath, bin, '--diff', diffFile, '--baseline', baseline, '--patch', patch, '--today', '2026-11-30', '--out', out];
+    const argv = [
+      process.execPath,
+      bin,
+      '--diff',
+      diffFile,
+      '--baseline',
+      baseline,
+      '--patch',
+      patch,
+      '--today',
+      '2026-11-30',
+      '--out',
+      out,
+    ];
     const t0 = process.hrtime.bigint();
-    const r = timed ? spawnSync('/usr/bin/time', ['-f', '%U %S', '-o', timeFile, ...argv], { encoding: 'utf8' }) : spawnSync(argv[0]!, argv.slice(1), { encoding: 'utf8' });
+    const r = timed
+      ? spawnSync('/usr/bin/time', ['-f', '%U %S', '-o', timeFile, ...argv], { encoding: 'utf8' })
+      : spawnSync(argv[0]!, argv.slice(1), { encoding: 'utf8' });
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
     if (r.status !== 0) throw new Error(`ag-oracle exited ${r.status}: ${r.stderr}`);
-    const cpuSeconds = timed ? readFileSync(timeFile, 'utf8').trim().split(/\s+/).map(Number).reduce((a, b) => a + b, 0) : NaN;
+    const cpuSeconds = timed
+      ? readFileSync(timeFile, 'utf8')
+          .trim()
+          .split(/\s+/)
+          .map(Number)
+          .reduce((a, b) => a + b, 0)
+      : NaN;
     times.push(seconds);
     cpu.push(cpuSeconds);
-    console.log(JSON.stringify({ run: i + 1, wall_seconds: Number(seconds.toFixed(3)), cpu_seconds: Number(cpuSeconds.toFixed(2)), load_average_1m: Number(os.loadavg()[0]!.toFixed(2)) }));
+    console.log(
+      JSON.stringify({
+        run: i + 1,
+        wall_seconds: Number(seconds.toFixed(3)),
+        cpu_seconds: Number(cpuSeconds.toFixed(2)),
+        load_average_1m: Number(os.loadavg()[0]!.toFixed(2)),
+      }),
+    );
   }
   // Calibration: an empty Node process in the same minutes (a few hundredths of a second when the machine is quiet).
   const empty: number[] = [];
@@ -88,7 +138,12 @@ try {
       median_cpu_seconds: Number(cpu[Math.floor(cpu.length / 2)]!.toFixed(2)),
       min_seconds: Number(times[0]!.toFixed(3)),
       max_seconds: Number(times[times.length - 1]!.toFixed(3)),
-      findings: { oracle_touched: artefact.oracle_touched.length, tampering: artefact.tampering.length, faults: artefact.faults.length, drifted: artefact.fixtures.filter((f: { expected: string; actual: string }) => f.expected !== f.actual).length },
+      findings: {
+        oracle_touched: artefact.oracle_touched.length,
+        tampering: artefact.tampering.length,
+        faults: artefact.faults.length,
+        drifted: artefact.fixtures.filter((f: { expected: string; actual: string }) => f.expected !== f.actual).length,
+      },
       empty_node_median_seconds: Number(empty[2]!.toFixed(3)),
       node: process.version,
       cpus: os.cpus().length,

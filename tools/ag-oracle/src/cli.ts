@@ -1,5 +1,13 @@
 import { defineCommand } from 'citty';
-import { directoryFlag, main, optionalArg, packageVersion, requiredArg, sharedArgs, UsageError } from '@adversary-gate/core';
+import {
+  directoryFlag,
+  main,
+  optionalArg,
+  packageVersion,
+  requiredArg,
+  sharedArgs,
+  UsageError,
+} from '@adversary-gate/core';
 import { writeArtefact } from '@adversary-gate/schemas';
 import { measureOracle } from './oracle.js';
 import { isRealDate, todayUtc } from './today.js';
@@ -12,14 +20,27 @@ const command = defineCommand({
     name,
     version,
     description:
-      'Did the patch touch what it must not? Reports protected paths touched, fixture drift, the flake freeze list and test tampering, judged under the baseline\'s policy; writes oracle.json and exits 0 (3 on bad arguments or unreadable inputs).',
+      "Did the patch touch what it must not? Reports protected paths touched, fixture drift, the flake freeze list and test tampering, judged under the baseline's policy; writes oracle.json and exits 0 (3 on bad arguments or unreadable inputs).",
   },
   args: {
-    diff: { type: 'string', description: 'The unified diff of the patch (`-` for stdin)', valueHint: 'FILE', required: true },
+    diff: {
+      type: 'string',
+      description: 'The unified diff of the patch (`-` for stdin)',
+      valueHint: 'FILE',
+      required: true,
+    },
     baseline: { ...directoryFlag('The trusted baseline tree (its adversary-gate.json is the policy)'), required: true },
     patch: { ...directoryFlag('The patched tree (never trusted, its policy never read)'), required: true },
-    policy: { type: 'string', description: 'A policy file outside the patch tree, instead of the baseline\'s adversary-gate.json', valueHint: 'FILE' },
-    today: { type: 'string', description: 'The date freeze entries expire against (default: today, UTC)', valueHint: 'YYYY-MM-DD' },
+    policy: {
+      type: 'string',
+      description: "A policy file outside the patch tree, instead of the baseline's adversary-gate.json",
+      valueHint: 'FILE',
+    },
+    today: {
+      type: 'string',
+      description: 'The date freeze entries expire against (default: today, UTC)',
+      valueHint: 'YYYY-MM-DD',
+    },
     ...sharedArgs,
     out: { ...sharedArgs.out, description: 'Where to write oracle.json (`-` for stdout)', required: true },
   },

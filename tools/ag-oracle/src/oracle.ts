@@ -46,7 +46,10 @@ async function requireDirectory(dir: string, flag: string): Promise<string> {
     return await fs.realpath(dir);
   } catch (error) {
     if (error instanceof InputError) throw error;
-    throw new InputError(dir, `--${flag} directory cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new InputError(
+      dir,
+      `--${flag} directory cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
   }
 }
 
@@ -61,10 +64,15 @@ function repoPath(policyFile: string | null, field: string, raw: string): string
  * @throws UsageError | InputError | LoadError for arguments and inputs it cannot read
  */
 export async function measureOracle(options: OracleOptions): Promise<OracleArtefact> {
-  const [baseReal, patchReal] = await Promise.all([requireDirectory(options.baseline, 'baseline'), requireDirectory(options.patch, 'patch')]);
+  const [baseReal, patchReal] = await Promise.all([
+    requireDirectory(options.baseline, 'baseline'),
+    requireDirectory(options.patch, 'patch'),
+  ]);
   if (baseReal === patchReal) throw new UsageError('--baseline and --patch are the same directory');
-  if (isWithin(patchReal, baseReal)) throw new UsageError('--baseline lies inside the --patch tree; the trusted side must be outside it');
-  if (!isRealDate(options.today)) throw new UsageError(`--today must be a real date as YYYY-MM-DD, got "${options.today}"`);
+  if (isWithin(patchReal, baseReal))
+    throw new UsageError('--baseline lies inside the --patch tree; the trusted side must be outside it');
+  if (!isRealDate(options.today))
+    throw new UsageError(`--today must be a real date as YYYY-MM-DD, got "${options.today}"`);
   const diff = await readDiff(options.diff);
   if (diff.model.files.length === 0 && diff.sha256 !== EMPTY_SHA256) {
     throw new InputError(options.diff, 'names no changed file: not a unified diff (an empty file is the empty patch)');
@@ -73,13 +81,17 @@ export async function measureOracle(options: OracleOptions): Promise<OracleArtef
   const { oracle, files: classes } = policy.policy;
   const fixtureRoots = oracle.fixtures.map((r) => repoPath(policy.path, 'oracle.fixtures', r));
   const freezeRel = oracle.freeze === null ? null : repoPath(policy.path, 'oracle.freeze', oracle.freeze);
-  const freeze: LoadedFreeze | null = freezeRel === null ? null : await loadFreeze(options.baseline, freezeRel, options.today);
+  const freeze: LoadedFreeze | null =
+    freezeRel === null ? null : await loadFreeze(options.baseline, freezeRel, options.today);
 
   const files = diff.model.files;
   const tree = (side: 'baseline' | 'patch') => (side === 'baseline' ? options.baseline : options.patch);
   const cls = oracleClasses(files, classes, options);
   const classify = cls.byName;
-  const oracleTouched = findProtectedTouches(files, protectedPatterns(oracle.protected, freezeRel === null ? [] : [freezeRel]));
+  const oracleTouched = findProtectedTouches(
+    files,
+    protectedPatterns(oracle.protected, freezeRel === null ? [] : [freezeRel]),
+  );
   const fixtures = await measureFixtures(options.baseline, options.patch, fixtureRoots);
   const frozen = frozenOnlyCoverage(files, classify, freeze?.entries ?? []);
   const isGolden = picomatch([...oracle.golden], { dot: true });
@@ -92,10 +104,16 @@ export async function measureOracle(options: OracleOptions): Promise<OracleArtef
     existsOnBaseline: (p) => existsInTree(options.baseline, p),
     read: (side, p) => readTreeFile(tree(side), p),
   });
-  const faults: Fault[] = [...fixtures.faults, ...(await diffTreeMismatch(files, (side, p) => existsInTree(tree(side), p)))];
+  const faults: Fault[] = [
+    ...fixtures.faults,
+    ...(await diffTreeMismatch(files, (side, p) => existsInTree(tree(side), p))),
+  ];
 
-  const inputs: { role: string; path: string; sha256: string }[] = [{ role: 'diff', path: diff.file, sha256: diff.sha256 }];
-  if (policy.path !== null && policy.sha256 !== null) inputs.push({ role: 'policy', path: policy.path, sha256: policy.sha256 });
+  const inputs: { role: string; path: string; sha256: string }[] = [
+    { role: 'diff', path: diff.file, sha256: diff.sha256 },
+  ];
+  if (policy.path !== null && policy.sha256 !== null)
+    inputs.push({ role: 'policy', path: policy.path, sha256: policy.sha256 });
   if (freeze !== null) inputs.push({ role: 'freeze', path: freeze.file, sha256: freeze.sha256 });
 
   const artefact = {
@@ -126,8 +144,9 @@ export async function measureOracle(options: OracleOptions): Promise<OracleArtef
   const checked = v.safeParse(OracleArtefact, artefact);
   if (!checked.success) {
     const issue = checked.issues[0];
-    throw new Error(`internal: the oracle artefact does not match its schema at ${(issue.path ?? []).map((p) => String(p.key)).join('.')}: ${issue.message}`);
+    throw new Error(
+      `internal: the oracle artefact does not match its schema at ${(issue.path ?? []).map((p) => String(p.key)).join('.')}: ${issue.message}`,
+    );
   }
   return checked.output;
 }
-

@@ -11,7 +11,7 @@ test('JavaScript assertions of node:assert, chai, jest/vitest and ava are counte
     ['result.should.equal(3);', 1],
     ['t.is(add(1, 2), 3); t.true(ok);', 2],
     ['t.deepEqual(a, b);', 1],
-    ["await t.throwsAsync(run());", 1],
+    ['await t.throwsAsync(run());', 1],
     ['const x = add(1, 2);', 0],
     ['// assert.equal(1, 1);', 0],
     ['myassert(x);', 0],

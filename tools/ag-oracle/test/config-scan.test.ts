@@ -2,12 +2,19 @@ import test from 'ava';
 import { parseUnifiedDiff } from '@adversary-gate/core';
 import { scanRunnerConfig, type SideBytes } from '../src/tamper/config-scan.js';
 
-const modified = (p: string) => parseUnifiedDiff(`diff --git a/${p} b/${p}\n--- a/${p}\n+++ b/${p}\n@@ -1 +1 @@\n-a\n+b\n`).files[0]!;
-const reader = (baseline: SideBytes, patch: SideBytes) => async (side: 'baseline' | 'patch') => (side === 'baseline' ? baseline : patch);
+const modified = (p: string) =>
+  parseUnifiedDiff(`diff --git a/${p} b/${p}\n--- a/${p}\n+++ b/${p}\n@@ -1 +1 @@\n-a\n+b\n`).files[0]!;
+const reader = (baseline: SideBytes, patch: SideBytes) => async (side: 'baseline' | 'patch') =>
+  side === 'baseline' ? baseline : patch;
 
 test('any change to a configuration file counts, with its first added line', async (t) => {
   t.deepEqual(await scanRunnerConfig(modified('tests/conftest.py'), reader(null, null)), [
-    { kind: 'runner_config_changed', path: 'tests/conftest.py', line: 1, detail: 'test-runner configuration tests/conftest.py modified' },
+    {
+      kind: 'runner_config_changed',
+      path: 'tests/conftest.py',
+      line: 1,
+      detail: 'test-runner configuration tests/conftest.py modified',
+    },
   ]);
 });
 

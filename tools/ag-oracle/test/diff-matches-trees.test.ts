@@ -17,5 +17,8 @@ test('a new file missing from the patch and a deleted file still there are one f
   const faults = await diffTreeMismatch(diff, async (side, p) => trees[side].has(p));
   t.is(faults.length, 1);
   t.is(faults[0]!.code, 'DIFF_TREE_MISMATCH');
-  t.regex(faults[0]!.message, /new\.js \(added; absent in the patch tree\).*new\.js \(added; present in the baseline tree\).*old\.js \(deleted; present in the patch tree\)/);
+  t.regex(
+    faults[0]!.message,
+    /new\.js \(added; absent in the patch tree\).*new\.js \(added; present in the baseline tree\).*old\.js \(deleted; present in the patch tree\)/,
+  );
 });

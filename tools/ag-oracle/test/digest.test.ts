@@ -2,7 +2,10 @@ import test from 'ava';
 import { compareManifests, manifestDigest } from '../src/fixtures/digest.js';
 import type { Manifest } from '../src/fixtures/manifest.js';
 
-const m = (entries: [string, 'file' | 'symlink', string][]): Manifest => ({ absent: false, entries: entries.map(([path, type, value]) => ({ path, type, value })) });
+const m = (entries: [string, 'file' | 'symlink', string][]): Manifest => ({
+  absent: false,
+  entries: entries.map(([path, type, value]) => ({ path, type, value })),
+});
 const absent: Manifest = { absent: true, entries: [] };
 
 test('equal manifests give equal digests and no listed difference', (t) => {
@@ -12,7 +15,19 @@ test('equal manifests give equal digests and no listed difference', (t) => {
 });
 
 test('added, removed and changed entries are listed; a type change is a change', (t) => {
-  const c = compareManifests('fx', m([['fx/a', 'file', 'aa'], ['fx/b', 'file', 'bb'], ['fx/c', 'file', 'cc']]), m([['fx/a', 'file', 'aa'], ['fx/c', 'symlink', 'cc'], ['fx/d', 'file', 'dd']]));
+  const c = compareManifests(
+    'fx',
+    m([
+      ['fx/a', 'file', 'aa'],
+      ['fx/b', 'file', 'bb'],
+      ['fx/c', 'file', 'cc'],
+    ]),
+    m([
+      ['fx/a', 'file', 'aa'],
+      ['fx/c', 'symlink', 'cc'],
+      ['fx/d', 'file', 'dd'],
+    ]),
+  );
   t.not(c.expected, c.actual);
   t.deepEqual([c.added, c.removed, c.changed, c.symlinks], [['fx/d'], ['fx/b'], ['fx/c'], ['fx/c']]);
 });

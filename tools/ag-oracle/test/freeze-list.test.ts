@@ -56,7 +56,12 @@ test('the file is an array of entries or an object with entries', (t) => {
 });
 
 test("the verdict-file article's entry shape (nodeid, expires, last_signature, covers) is valid, and last_signature is recorded", (t) => {
-  const article = { nodeid: 'tests/test_net.py::test_retry', expires: '2026-12-31', last_signature: 'ConnectionResetError at net.py:88', covers: ['src/net.py'] };
+  const article = {
+    nodeid: 'tests/test_net.py::test_retry',
+    expires: '2026-12-31',
+    last_signature: 'ConnectionResetError at net.py:88',
+    covers: ['src/net.py'],
+  };
   t.deepEqual(judgeEntry(0, article, '2026-11-30'), { index: 0, ...article, status: 'valid' });
   t.false(Object.hasOwn(judgeEntry(0, ok, '2026-11-30'), 'last_signature'), 'absent stays absent');
   // the next shape of the kind: the field with a wrong type is malformed, an unknown field still is

@@ -27,7 +27,12 @@ test('the baseline policy is loaded with its digest and defaults filled in', asy
   t.is(p.source, 'file');
   t.is(p.path, path.join(baseline, 'adversary-gate.json'));
   t.is(p.sha256, sha256(GOOD));
-  t.deepEqual(p.policy.oracle, { protected: ['tests/oracle/**'], fixtures: ['tests/fixtures'], freeze: null, golden: [] });
+  t.deepEqual(p.policy.oracle, {
+    protected: ['tests/oracle/**'],
+    fixtures: ['tests/fixtures'],
+    freeze: null,
+    golden: [],
+  });
 });
 
 test('a baseline without a policy file is judged under the defaults', async (t) => {
@@ -47,10 +52,19 @@ test('a policy without oracle.protected protects the defaults; $schema is allowe
 
 test('a missing --policy, an unreadable or invalid policy file is refused as an input error', async (t) => {
   const { baseline, patch, dir } = trees(null);
-  await t.throwsAsync(loadPolicy({ baseline, patch, policy: path.join(dir, 'nowhere.json') }), { instanceOf: InputError, message: /no such file: the policy must be readable/ });
-  await t.throwsAsync(loadPolicy(trees('{"schema_version":1,"oracle":{"protected":[]}}')), { instanceOf: LoadError, message: /must not be empty/ });
+  await t.throwsAsync(loadPolicy({ baseline, patch, policy: path.join(dir, 'nowhere.json') }), {
+    instanceOf: InputError,
+    message: /no such file: the policy must be readable/,
+  });
+  await t.throwsAsync(loadPolicy(trees('{"schema_version":1,"oracle":{"protected":[]}}')), {
+    instanceOf: LoadError,
+    message: /must not be empty/,
+  });
   await t.throwsAsync(loadPolicy(trees('{"schema_version":2}')), { instanceOf: LoadError });
-  await t.throwsAsync(loadPolicy(trees('{"schema_version":1,"files":{"replace":["test"]}}')), { instanceOf: LoadError, message: /files\.replace/ });
+  await t.throwsAsync(loadPolicy(trees('{"schema_version":1,"files":{"replace":["test"]}}')), {
+    instanceOf: LoadError,
+    message: /files\.replace/,
+  });
   // something is at adversary-gate.json but it is no file: not "absent", so not the defaults
   const dangling = trees(null);
   symlinkSync(path.join(dangling.dir, 'gone.json'), path.join(dangling.baseline, 'adversary-gate.json'));
@@ -62,9 +76,14 @@ test('a missing --policy, an unreadable or invalid policy file is refused as an 
 
 test('a --policy inside the patch tree is refused, also through a symlink', async (t) => {
   const { dir, baseline, patch } = trees(GOOD);
-  await t.throwsAsync(loadPolicy({ baseline, patch, policy: path.join(patch, 'adversary-gate.json') }), { instanceOf: UsageError });
+  await t.throwsAsync(loadPolicy({ baseline, patch, policy: path.join(patch, 'adversary-gate.json') }), {
+    instanceOf: UsageError,
+  });
   symlinkSync(patch, path.join(dir, 'alias'));
-  await t.throwsAsync(loadPolicy({ baseline, patch, policy: path.join(dir, 'alias', 'adversary-gate.json') }), { instanceOf: UsageError, message: /inside the patch tree/ });
+  await t.throwsAsync(loadPolicy({ baseline, patch, policy: path.join(dir, 'alias', 'adversary-gate.json') }), {
+    instanceOf: UsageError,
+    message: /inside the patch tree/,
+  });
 });
 
 test('a baseline placed inside the patch tree cannot supply the policy', async (t) => {

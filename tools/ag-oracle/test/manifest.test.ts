@@ -20,7 +20,13 @@ test('files are listed in path order with the digest of their bytes', async (t) 
   const dir = tree({ 'fx/b.txt': 'b', 'fx/a/z.txt': 'z' });
   const m = await readManifest(dir, 'fx');
   t.false(m.absent);
-  t.deepEqual(m.entries.map((e) => [e.path, e.type]), [['fx/a/z.txt', 'file'], ['fx/b.txt', 'file']]);
+  t.deepEqual(
+    m.entries.map((e) => [e.path, e.type]),
+    [
+      ['fx/a/z.txt', 'file'],
+      ['fx/b.txt', 'file'],
+    ],
+  );
   t.is(m.entries[1]!.value, '3e23e8160039594a33894f6564e1b1348bbd7a0088d42c4acb73eeaed59c009d');
 });
 
@@ -34,7 +40,7 @@ test('a symlink is recorded by its target and never followed', async (t) => {
 });
 
 test('a root reached through a symlinked parent is that link, not what it points at', async (t) => {
-  const dir = tree({ 'real/fx/a.txt': 'a', 'tests': { link: 'real' } });
+  const dir = tree({ 'real/fx/a.txt': 'a', tests: { link: 'real' } });
   const m = await readManifest(dir, 'tests/fx');
   t.deepEqual(m.entries, [{ path: 'tests', type: 'symlink', value: 'real' }]);
 });
@@ -43,7 +49,10 @@ test('a missing root is absent; a file root is its own single entry', async (t) 
   const dir = tree({ 'golden.json': '{}' });
   t.true((await readManifest(dir, 'nope')).absent);
   const m = await readManifest(dir, 'golden.json');
-  t.deepEqual(m.entries.map((e) => [e.path, e.type]), [['golden.json', 'file']]);
+  t.deepEqual(
+    m.entries.map((e) => [e.path, e.type]),
+    [['golden.json', 'file']],
+  );
 });
 
 test('a glob root keeps only the matching files below its static base', async (t) => {
@@ -51,7 +60,10 @@ test('a glob root keeps only the matching files below its static base', async (t
   t.deepEqual(globBase('tests/**/*.golden')?.base, 'tests');
   t.is(globBase('tests/fixtures'), null);
   const m = await readManifest(dir, 'tests/**/*.golden');
-  t.deepEqual(m.entries.map((e) => e.path), ['tests/a.golden', 'tests/deep/b.golden']);
+  t.deepEqual(
+    m.entries.map((e) => e.path),
+    ['tests/a.golden', 'tests/deep/b.golden'],
+  );
 });
 
 test('files larger than the read buffer, and exactly its size, are digested whole', async (t) => {

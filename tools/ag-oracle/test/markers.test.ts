@@ -20,5 +20,11 @@ test('pytest and unittest markers are found', (t) => {
 });
 
 test('ordinary Python and comments carry no marker', (t) => {
-  for (const line of ['def test_skip_list():', '    assert skip(items) == []', '# @pytest.mark.skip', 'rows = q.skip(3)']) t.is(py(line), null, line);
+  for (const line of [
+    'def test_skip_list():',
+    '    assert skip(items) == []',
+    '# @pytest.mark.skip',
+    'rows = q.skip(3)',
+  ])
+    t.is(py(line), null, line);
 });

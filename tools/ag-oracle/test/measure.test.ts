@@ -21,8 +21,17 @@ function trees(files: { baseline: Record<string, string>; patch: Record<string, 
 test('each root is compared once; a root in neither tree is a fault', async (t) => {
   const { baseline, patch } = trees({ baseline: { 'fx/a': '1' }, patch: { 'fx/a': '2' } });
   const r = await measureFixtures(baseline, patch, ['fx', 'fx', 'gone']);
-  t.deepEqual(r.fixtures.map((f) => [f.root, f.changed]), [['fx', ['fx/a']], ['gone', []]]);
-  t.deepEqual(r.faults.map((f) => f.code), ['FIXTURE_ROOT_MISSING']);
+  t.deepEqual(
+    r.fixtures.map((f) => [f.root, f.changed]),
+    [
+      ['fx', ['fx/a']],
+      ['gone', []],
+    ],
+  );
+  t.deepEqual(
+    r.faults.map((f) => f.code),
+    ['FIXTURE_ROOT_MISSING'],
+  );
 });
 
 test('a root only the patch removed is drift, not a fault', async (t) => {

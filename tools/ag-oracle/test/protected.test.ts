@@ -1,17 +1,37 @@
 import test from 'ava';
 import { parseUnifiedDiff } from '@adversary-gate/core';
-import { DEFAULT_PROTECTED, findProtectedTouches, protectedMatcher, protectedPatterns } from '../src/protect/protected.js';
+import {
+  DEFAULT_PROTECTED,
+  findProtectedTouches,
+  protectedMatcher,
+  protectedPatterns,
+} from '../src/protect/protected.js';
 
 const match = protectedMatcher(protectedPatterns(['tests/oracle/**', 'docs/café/**']));
 
 test('the defaults protect the policy, verdicts, CI, code owners and git metadata', (t) => {
-  for (const p of ['adversary-gate.json', 'verdict.json', 'out/verdict.json', '.github/workflows/ci.yml', '.github/actions/x/action.yml', 'CODEOWNERS', '.github/CODEOWNERS', 'docs/CODEOWNERS', '.gitattributes', 'sub/.gitattributes', '.gitmodules', '.gitlab-ci.yml', 'Jenkinsfile']) {
+  for (const p of [
+    'adversary-gate.json',
+    'verdict.json',
+    'out/verdict.json',
+    '.github/workflows/ci.yml',
+    '.github/actions/x/action.yml',
+    'CODEOWNERS',
+    '.github/CODEOWNERS',
+    'docs/CODEOWNERS',
+    '.gitattributes',
+    'sub/.gitattributes',
+    '.gitmodules',
+    '.gitlab-ci.yml',
+    'Jenkinsfile',
+  ]) {
     t.not(match(p), null, p);
   }
 });
 
 test('ordinary source, tests and docs are not protected', (t) => {
-  for (const p of ['src/a.js', 'test/a.test.js', 'README.md', 'docs/guide.md', 'sub/adversary-gate.json.bak']) t.is(match(p), null, p);
+  for (const p of ['src/a.js', 'test/a.test.js', 'README.md', 'docs/guide.md', 'sub/adversary-gate.json.bak'])
+    t.is(match(p), null, p);
 });
 
 test('spelling tricks do not dodge a protected glob', (t) => {

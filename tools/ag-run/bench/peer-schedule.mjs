@@ -50,7 +50,8 @@ if (noAutoload) process.env.PYTEST_DISABLE_PLUGIN_AUTOLOAD = '1';
 const bin = fileURLToPath(new URL('../bin/ag-run.js', import.meta.url));
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'ag-bench-'));
-const git = (cwd, ...a) => execFileSync('git', ['-c', 'user.email=b@example.com', '-c', 'user.name=b', ...a], { cwd, stdio: 'pipe' });
+const git = (cwd, ...a) =>
+  execFileSync('git', ['-c', 'user.email=b@example.com', '-c', 'user.name=b', ...a], { cwd, stdio: 'pipe' });
 const write = (dir, files) => {
   for (const [rel, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
@@ -79,8 +80,19 @@ const limits = ['--cpu=10', '--as=536870912', '--fsize=16777216', '--nofile=256'
 
 function peerRun(tree, argv) {
   const home = mkdtempSync(path.join(root, 'home-'));
-  const env = { PATH: '/usr/bin:/bin', PYTHONDONTWRITEBYTECODE: '1', PYTHONUSERBASE: path.join(home, '.local'), HOME: home, ...(noAutoload ? { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' } : {}) };
-  const r = spawnSync('prlimit', [...limits, '--', python, ...argv], { cwd: tree, env, stdio: 'pipe', timeout: 30_000 });
+  const env = {
+    PATH: '/usr/bin:/bin',
+    PYTHONDONTWRITEBYTECODE: '1',
+    PYTHONUSERBASE: path.join(home, '.local'),
+    HOME: home,
+    ...(noAutoload ? { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' } : {}),
+  };
+  const r = spawnSync('prlimit', [...limits, '--', python, ...argv], {
+    cwd: tree,
+    env,
+    stdio: 'pipe',
+    timeout: 30_000,
+  });
   rmSync(home, { recursive: true, force: true });
   return r.status;
 }
@@ -102,9 +114,31 @@ function peerSchedule() {
 
 function agRun() {
   const out = path.join(root, 'run.json');
-  const r = spawnSync(process.execPath, [bin, '--baseline', baseline, '--patch', patch, '--diff', diff,
-    '--test-command', `${python} ${claimArgv.join(' ')}`, '--full-suite-command', `${python} ${suiteArgv.join(' ')}`,
-    '--rounds', '3', '--jobs', jobs, ...(noAutoload ? ['--pass-env', 'PYTEST_DISABLE_PLUGIN_AUTOLOAD'] : []), ...(runAs ? ['--run-as', runAs] : []), '--out', out], { stdio: 'pipe' });
+  const r = spawnSync(
+    process.execPath,
+    [
+      bin,
+      '--baseline',
+      baseline,
+      '--patch',
+      patch,
+      '--diff',
+      diff,
+      '--test-command',
+      `${python} ${claimArgv.join(' ')}`,
+      '--full-suite-command',
+      `${python} ${suiteArgv.join(' ')}`,
+      '--rounds',
+      '3',
+      '--jobs',
+      jobs,
+      ...(noAutoload ? ['--pass-env', 'PYTEST_DISABLE_PLUGIN_AUTOLOAD'] : []),
+      ...(runAs ? ['--run-as', runAs] : []),
+      '--out',
+      out,
+    ],
+    { stdio: 'pipe' },
+  );
   if (r.status !== 0) throw new Error(`ag-run exited ${r.status}: ${r.stderr}`);
   return out;
 }
@@ -137,7 +171,16 @@ rmSync(root, { recursive: true, force: true });
 const f = (x) => x.toFixed(2);
 const pm = median(peer);
 const am = median(ours);
-console.log(`machine: ${os.cpus().length} vCPU (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}, ${python}${noAutoload ? ' (plugin autoload off)' : ''}, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-console.log(`peer schedule (8 sequential pytest runs, exit codes ${codes.join(',')}): median ${f(pm)} s  [${peer.map(f).join(' ')}]`);
-console.log(`ag-run (claim x1 baseline + x3 patch, full suite both sides, --jobs ${jobs}; ${run.claims[0].status}, full suite ${run.full_suite.baseline.outcome}/${run.full_suite.patch.outcome}): median ${f(am)} s  [${ours.map(f).join(' ')}]`);
+console.log(
+  `machine: ${os.cpus().length} vCPU (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}, ${python}${noAutoload ? ' (plugin autoload off)' : ''}, load ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
+console.log(
+  `peer schedule (8 sequential pytest runs, exit codes ${codes.join(',')}): median ${f(pm)} s  [${peer.map(f).join(' ')}]`,
+);
+console.log(
+  `ag-run (claim x1 baseline + x3 patch, full suite both sides, --jobs ${jobs}; ${run.claims[0].status}, full suite ${run.full_suite.baseline.outcome}/${run.full_suite.patch.outcome}): median ${f(am)} s  [${ours.map(f).join(' ')}]`,
+);
 console.log(`ratio peer/ag-run: ${(pm / am).toFixed(2)}x; ag-run ${am < 2 ? 'meets' : 'misses'} the 2.0 s target`);

@@ -46,7 +46,11 @@ export function assemble(input: AssembleInput): Assembled {
   // The trusted execution runs other test files: it is judged on its own, never with the patch's runs.
   const trustedAt = plans.findIndex((p) => p.trusted === true);
   const executions = input.executions.map((e, i) => (i === trustedAt ? null : e));
-  const rerunsOf = (command: string) => plans.map((p, i) => ({ p, i })).filter((x) => x.i >= first && x.p.command === command && x.i !== trustedAt).map((x) => executions[x.i]!);
+  const rerunsOf = (command: string) =>
+    plans
+      .map((p, i) => ({ p, i }))
+      .filter((x) => x.i >= first && x.p.command === command && x.i !== trustedAt)
+      .map((x) => executions[x.i]!);
   const ofCommand = (command: string) => executions.filter((e): e is Execution => e !== null && e.command === command);
   const histories = new Map([...new Set(plans.map((p) => p.command))].map((c) => [c, commandHistory(c, ofCommand(c))]));
 
@@ -56,15 +60,31 @@ export function assemble(input: AssembleInput): Assembled {
     const reruns = rerunsOf(c.command);
     // Clean: the baseline passed it, in half the limit, so a load spike alone cannot make the patch time out.
     const completed = base.outcome === 'PASS' && input.durationsMs[c.base]! <= input.timeoutMs / 2;
-    const k = classifyClaim(base, rounds, input.rounds, { reruns, history: histories.get(c.command)!, baselinePassedInTime: completed });
-    return { id: `claim-${i + 1}`, command: c.command, baseline: base, patch: rounds, status: k.status, class: k.class, ...(reruns.length > 0 ? { reruns } : {}) };
+    const k = classifyClaim(base, rounds, input.rounds, {
+      reruns,
+      history: histories.get(c.command)!,
+      baselinePassedInTime: completed,
+    });
+    return {
+      id: `claim-${i + 1}`,
+      command: c.command,
+      baseline: base,
+      patch: rounds,
+      status: k.status,
+      class: k.class,
+      ...(reruns.length > 0 ? { reruns } : {}),
+    };
   });
 
   const fb = planned.fullBase === null ? null : executions[planned.fullBase]!;
   const fp = planned.fullPatch === null ? null : executions[planned.fullPatch]!;
   const full = input.fullCommand === null ? [] : ofCommand(input.fullCommand);
   const side = (s: 'baseline' | 'patch') => full.filter((e) => e.side === s);
-  let collateral = fb?.outcome === 'PASS' && fp?.outcome === 'FAIL' && side('baseline').every((e) => e.outcome === 'PASS') && side('patch').every((e) => e.outcome === 'FAIL');
+  let collateral =
+    fb?.outcome === 'PASS' &&
+    fp?.outcome === 'FAIL' &&
+    side('baseline').every((e) => e.outcome === 'PASS') &&
+    side('patch').every((e) => e.outcome === 'FAIL');
   if (collateral && input.fullCommand !== null) {
     // Failures that are all flaky (or the baseline's own) are not evidence against the patch.
     const kinds = [...failureKinds(histories.get(input.fullCommand)!).values()];
@@ -79,8 +99,12 @@ export function assemble(input: AssembleInput): Assembled {
     baseline_red: fb !== null && fb.outcome !== 'PASS',
     ...(fullReruns.length > 0 ? { reruns: fullReruns } : {}),
   };
-  const reported = (s: 'baseline' | 'patch') => side(s).filter((e) => e.tests !== null && !KILLED.has(e.kind)).map((e) => e.tests!);
-  const testDeltas = fb === null || fp === null ? null : testDeltasOver(reported('baseline'), reported('patch'), input.deltas);
+  const reported = (s: 'baseline' | 'patch') =>
+    side(s)
+      .filter((e) => e.tests !== null && !KILLED.has(e.kind))
+      .map((e) => e.tests!);
+  const testDeltas =
+    fb === null || fp === null ? null : testDeltasOver(reported('baseline'), reported('patch'), input.deltas);
   const testsFlaky = [...histories.values()].flatMap((h) => flakyTests(h));
   let trustedTests: TrustedTests | null = null;
   if (input.trustedFiles.length > 0) {

@@ -39,16 +39,23 @@ function absent(b: Execution): boolean {
 const cls = (status: ClaimClass['status'], c: string): ClaimClass => ({ status, class: c });
 
 /** Classify one claim from its baseline run and its patch rounds; `rounds` is the number asked for. */
-export function classifyClaim(baseline: Execution | null, patch: readonly Execution[], rounds: number, ctx: ClaimContext = {}): ClaimClass {
+export function classifyClaim(
+  baseline: Execution | null,
+  patch: readonly Execution[],
+  rounds: number,
+  ctx: ClaimContext = {},
+): ClaimClass {
   if (patch.length !== rounds || patch.length === 0) return cls('UNVERIFIED', 'unrunnable');
   const reruns = ctx.reruns ?? [];
   const patchAll = [...patch, ...reruns.filter((e) => e.side === 'patch')];
   const outcomes = new Set(patchAll.map((e) => e.outcome));
   if (outcomes.has('UNRUNNABLE')) return cls('UNVERIFIED', 'unrunnable');
-  if (outcomes.size > 1) return cls('UNVERIFIED', outcomes.has('TIMED_OUT') && !outcomes.has('PASS') ? 'hang' : 'flaky');
+  if (outcomes.size > 1)
+    return cls('UNVERIFIED', outcomes.has('TIMED_OUT') && !outcomes.has('PASS') ? 'hang' : 'flaky');
   const only = patch[0]!.outcome;
   // A clean hang: the baseline passed the same command in half the limit, the patch never finished it.
-  if (only === 'TIMED_OUT') return ctx.baselinePassedInTime === true ? cls('REFUTED', 'hang') : cls('UNVERIFIED', 'hang');
+  if (only === 'TIMED_OUT')
+    return ctx.baselinePassedInTime === true ? cls('REFUTED', 'hang') : cls('UNVERIFIED', 'hang');
   if (only === 'PASS') {
     if (baseline === null) return cls('UNVERIFIED', 'baseline_red');
     if (baseline.outcome === 'FAIL') return cls('VERIFIED', 'fixed');

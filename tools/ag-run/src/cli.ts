@@ -10,7 +10,8 @@ const command = defineCommand({
   meta: {
     name: 'ag-run',
     version,
-    description: 'Run the claim commands and the full suite on the baseline and the patch, each in a throwaway copy, and record what really happened in run.json.',
+    description:
+      'Run the claim commands and the full suite on the baseline and the patch, each in a throwaway copy, and record what really happened in run.json.',
   },
   args: runArgs,
   async run({ args, rawArgs }) {
@@ -19,7 +20,9 @@ const command = defineCommand({
     await writeArtefact(opts.out, artefact);
     if (!args.quiet && (process.stderr.isTTY || args.verbose === true)) {
       const counts = artefact.claims.map((c) => `${c.id} ${c.status} (${c.class})`).join(', ');
-      process.stderr.write(`ag-run: ${counts || 'no claim ran'}; full suite ${artefact.full_suite.baseline?.outcome ?? '-'} → ${artefact.full_suite.patch?.outcome ?? '-'}; wrote ${opts.out}\n`);
+      process.stderr.write(
+        `ag-run: ${counts || 'no claim ran'}; full suite ${artefact.full_suite.baseline?.outcome ?? '-'} → ${artefact.full_suite.patch?.outcome ?? '-'}; wrote ${opts.out}\n`,
+      );
     }
     return 0;
   },

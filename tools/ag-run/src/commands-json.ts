@@ -16,7 +16,8 @@ export function parseDeclaredCommands(file: string, bytes: Buffer): DeclaredComm
   } catch (error) {
     return { fault: error instanceof LoadError ? error.problem : String(error) };
   }
-  if (!Array.isArray(value)) return { fault: `expected a JSON array of command strings, got ${value === null ? 'null' : typeof value}` };
+  if (!Array.isArray(value))
+    return { fault: `expected a JSON array of command strings, got ${value === null ? 'null' : typeof value}` };
   if (value.length === 0) return { fault: 'the array declares no command' };
   const bad = value.findIndex((c) => typeof c !== 'string' || c.trim() === '');
   if (bad >= 0) return { fault: `element ${bad} is not a non-empty string` };

@@ -45,19 +45,32 @@ export function findTest(tests: readonly TestResult[], wanted: string): TestResu
 }
 
 function judgeTest(id: string, kind: 'fix' | 'new' | 'keep', obs: Observations): string | null {
-  const reported = obs.patchRounds.filter((rounds) => rounds.length > 0 && rounds.every((e) => e.tests !== null && findTest(e.tests, id) !== undefined));
-  const patchRuns = [...reported.flat(), ...(obs.fullPatch?.tests && findTest(obs.fullPatch.tests, id) ? [obs.fullPatch] : [])];
-  if (patchRuns.length === 0) return `${id} is not reported in every round of any claim or in the full suite on the patch`;
+  const reported = obs.patchRounds.filter(
+    (rounds) => rounds.length > 0 && rounds.every((e) => e.tests !== null && findTest(e.tests, id) !== undefined),
+  );
+  const patchRuns = [
+    ...reported.flat(),
+    ...(obs.fullPatch?.tests && findTest(obs.fullPatch.tests, id) ? [obs.fullPatch] : []),
+  ];
+  if (patchRuns.length === 0)
+    return `${id} is not reported in every round of any claim or in the full suite on the patch`;
   const bad = patchRuns.find((e) => e.outcome !== 'PASS' || findTest(e.tests!, id)!.outcome !== 'passed');
-  if (bad !== undefined) return `${id} did not pass on the patch (round ${bad.round}: ${findTest(bad.tests!, id)?.outcome ?? 'absent'}, run ${bad.outcome})`;
-  const measured = obs.baseline.filter((e) => e.tests !== null && (e.outcome === 'PASS' || e.outcome === 'FAIL' || e.kind === 'no_tests'));
+  if (bad !== undefined)
+    return `${id} did not pass on the patch (round ${bad.round}: ${findTest(bad.tests!, id)?.outcome ?? 'absent'}, run ${bad.outcome})`;
+  const measured = obs.baseline.filter(
+    (e) => e.tests !== null && (e.outcome === 'PASS' || e.outcome === 'FAIL' || e.kind === 'no_tests'),
+  );
   if (measured.length === 0) return `no per-test report from the baseline: ${id}'s baseline state is unknown`;
   const before = measured.map((e) => findTest(e.tests!, id)?.outcome ?? 'absent');
-  if (kind === 'new' && before.some((o) => o !== 'absent')) return `${id} already exists on the baseline (${before.find((o) => o !== 'absent')}), so it is not new`;
+  if (kind === 'new' && before.some((o) => o !== 'absent'))
+    return `${id} already exists on the baseline (${before.find((o) => o !== 'absent')}), so it is not new`;
   if (kind === 'fix' && !(before.some((o) => o === 'failed' || o === 'error') && before.every((o) => o !== 'passed'))) {
     return `${id} did not fail on the baseline (${[...new Set(before)].join(', ')}), so the patch fixed nothing it shows`;
   }
-  if (kind === 'keep' && !(before.some((o) => o === 'passed') && before.every((o) => o === 'passed' || o === 'absent'))) {
+  if (
+    kind === 'keep' &&
+    !(before.some((o) => o === 'passed') && before.every((o) => o === 'passed' || o === 'absent'))
+  ) {
     return `${id} did not pass on the baseline (${[...new Set(before)].join(', ')})`;
   }
   return null;

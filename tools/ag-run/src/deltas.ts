@@ -27,7 +27,11 @@ function sightings(runs: readonly (readonly TestResult[])[]): Map<string, TestRe
 }
 
 /** Compare one execution's tests on each side (null when either side has no per-test report). */
-export function testDeltas(baseline: readonly TestResult[] | null, patch: readonly TestResult[] | null, ctx: DeltaContext = NOWHERE): TestDeltas | null {
+export function testDeltas(
+  baseline: readonly TestResult[] | null,
+  patch: readonly TestResult[] | null,
+  ctx: DeltaContext = NOWHERE,
+): TestDeltas | null {
   return testDeltasOver(baseline === null ? [] : [baseline], patch === null ? [] : [patch], ctx);
 }
 
@@ -39,12 +43,18 @@ export function testDeltas(baseline: readonly TestResult[] | null, patch: readon
  * patch). Newly skipped: ran in every baseline execution, not run in some patch execution.
  * Pass→fail: passed in every baseline execution, failed in some patch execution and passed in none.
  */
-export function testDeltasOver(baseline: readonly (readonly TestResult[])[], patch: readonly (readonly TestResult[])[], ctx: DeltaContext = NOWHERE): TestDeltas | null {
+export function testDeltasOver(
+  baseline: readonly (readonly TestResult[])[],
+  patch: readonly (readonly TestResult[])[],
+  ctx: DeltaContext = NOWHERE,
+): TestDeltas | null {
   if (baseline.length === 0 || patch.length === 0) return null;
   const before = sightings(baseline);
   const after = sightings(patch);
   // Files reported as a failing entry of their own on the patch: they failed to load.
-  const crashed = new Set([...after].filter(([id, o]) => isFileEntry(id) && o.some((x) => FAILED.has(x))).map(([id]) => id));
+  const crashed = new Set(
+    [...after].filter(([id, o]) => isFileEntry(id) && o.some((x) => FAILED.has(x))).map(([id]) => id),
+  );
   const missing: string[] = [];
   const notCollected: string[] = [];
   const skipped: string[] = [];
@@ -56,7 +66,8 @@ export function testDeltasOver(baseline: readonly (readonly TestResult[])[], pat
       if (files.some((f) => crashed.has(f))) notCollected.push(id);
       else missing.push(id);
     } else if (was.every((o) => RAN.has(o)) && now.some((o) => NOT_RUN.has(o))) skipped.push(id);
-    else if (was.every((o) => o === 'passed') && now.some((o) => FAILED.has(o)) && !now.includes('passed')) broke.push(id);
+    else if (was.every((o) => o === 'passed') && now.some((o) => FAILED.has(o)) && !now.includes('passed'))
+      broke.push(id);
   }
   const added = [...after.keys()].filter((id) => !before.has(id) && !crashed.has(id)).sort();
   const pairs = pairRenames(missing.sort(), added, ctx.locate, ctx.renamed);

@@ -5,7 +5,19 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { bwrapArgv, childEnv, copyTree, freshIdentity, installedPackages, runProcess, toolchainDirs, withLimits, type Identity, type ProcessResult, type ResourceLimits } from '@adversary-gate/core';
+import {
+  bwrapArgv,
+  childEnv,
+  copyTree,
+  freshIdentity,
+  installedPackages,
+  runProcess,
+  toolchainDirs,
+  withLimits,
+  type Identity,
+  type ProcessResult,
+  type ResourceLimits,
+} from '@adversary-gate/core';
 import { decodeUtf8Strict, LoadError, readRegularFile, type Execution, type Runner } from '@adversary-gate/schemas';
 import { judge, type ReportRead } from './judge.js';
 import type { IdResolver } from './reports/junit.js';
@@ -89,7 +101,13 @@ export async function prepareRun(plan: ExecutionPlan, ctx: ExecutionContext): Pr
   await fs.mkdir(dir, { recursive: true });
   const user: Identity | null = ctx.isolateUser ? freshIdentity() : null;
   // The copy is written owned by the run's uid; the directories around it are given to it too.
-  const [packages] = await Promise.all([installedPackages(plan.tree), fs.mkdir(home), fs.mkdir(tmp), fs.mkdir(reportDir), copyTree(plan.tree, tree, user ?? undefined)]);
+  const [packages] = await Promise.all([
+    installedPackages(plan.tree),
+    fs.mkdir(home),
+    fs.mkdir(tmp),
+    fs.mkdir(reportDir),
+    copyTree(plan.tree, tree, user ?? undefined),
+  ]);
   if (user !== null) await Promise.all([dir, home, tmp, reportDir].map((d) => fs.lchown(d, user.uid, user.gid)));
   return { dir, tree, home, tmp, reportDir, user, packages };
 }
@@ -100,7 +118,11 @@ export async function prepareRun(plan: ExecutionPlan, ctx: ExecutionContext): Pr
  * next execution could use first). Never rejects for the command's behaviour; a rejection of
  * the judging is held until the returned promise is awaited.
  */
-export async function execute(plan: ExecutionPlan, ctx: ExecutionContext, prepared: PreparedRun): Promise<{ readonly judged: Promise<ExecutionRecord> }> {
+export async function execute(
+  plan: ExecutionPlan,
+  ctx: ExecutionContext,
+  prepared: PreparedRun,
+): Promise<{ readonly judged: Promise<ExecutionRecord> }> {
   const { dir, tree, home, tmp, reportDir, user, packages } = prepared;
   const autoJunit = ctx.junit === null && plan.runner === 'pytest' ? path.join(reportDir, 'junit.xml') : null;
   const env = childEnv({
@@ -120,14 +142,19 @@ export async function execute(plan: ExecutionPlan, ctx: ExecutionContext, prepar
       chdir: tree,
       hide: [...ctx.keepOut, ...(ctx.callerHome !== undefined ? [ctx.callerHome] : [])],
       // The installed packages the copy's folder of links leads to, read-only.
-      readOnly: [...toolchainDirs({ path: env.PATH!, command: plan.command, keepOut: ctx.keepOut, home: ctx.callerHome }), ...(packages === null ? [] : [packages])],
+      readOnly: [
+        ...toolchainDirs({ path: env.PATH!, command: plan.command, keepOut: ctx.keepOut, home: ctx.callerHome }),
+        ...(packages === null ? [] : [packages]),
+      ],
       ...(user !== null ? { user } : {}),
     });
   const limits: ResourceLimits = user !== null ? { ...ctx.limits, processes: ctx.processLimit } : ctx.limits;
   const argv = withLimits(sandboxed ? boxed() : command, limits);
   const result = await runProcess({
     // Unsandboxed the child is spawned as the uid; sandboxed bwrap binds as root and drops to it inside.
-    ...(user !== null ? { ownUid: user.uid, processCap: Math.floor(ctx.processLimit * 0.75), ...(sandboxed ? {} : { user }) } : {}),
+    ...(user !== null
+      ? { ownUid: user.uid, processCap: Math.floor(ctx.processLimit * 0.75), ...(sandboxed ? {} : { user }) }
+      : {}),
     argv,
     cwd: tree,
     env,
@@ -145,7 +172,13 @@ export async function execute(plan: ExecutionPlan, ctx: ExecutionContext, prepar
 }
 
 /** Read what one finished run left and judge it. */
-async function judgeRun(plan: ExecutionPlan, ctx: ExecutionContext, prepared: PreparedRun, autoJunit: string | null, result: ProcessResult): Promise<ExecutionRecord> {
+async function judgeRun(
+  plan: ExecutionPlan,
+  ctx: ExecutionContext,
+  prepared: PreparedRun,
+  autoJunit: string | null,
+  result: ProcessResult,
+): Promise<ExecutionRecord> {
   const { dir, tree } = prepared;
   const sandboxed = ctx.sandbox === 'bwrap';
   // The group is gone: this is the state the report is read from; the caller compares it at the end.
@@ -154,7 +187,11 @@ async function judgeRun(plan: ExecutionPlan, ctx: ExecutionContext, prepared: Pr
   // The parsers load on first use: a pytest-only run never pays for the TAP stack, and back.
   const read: ReportRead =
     junitPath !== null
-      ? await readJunit(junitPath, tree, plan.runner === 'pytest' ? (await import('./reports/pytest-ids.js')).pytestIdResolver(tree) : undefined)
+      ? await readJunit(
+          junitPath,
+          tree,
+          plan.runner === 'pytest' ? (await import('./reports/pytest-ids.js')).pytestIdResolver(tree) : undefined,
+        )
       : plan.runner === 'node'
         ? { source: 'tap', tap: (await import('./reports/tap.js')).parseTap(result.stdoutTail, tree) }
         : { source: 'none' };
@@ -175,10 +212,18 @@ async function judgeRun(plan: ExecutionPlan, ctx: ExecutionContext, prepared: Pr
     stderr_tail: evidenceTail(result.stderrTail, tree, ctx.evidenceTailChars),
     stdout_bytes: result.stdoutBytes,
     stderr_bytes: result.stderrBytes,
-    truncated: result.truncated || result.stdoutTail.length > ctx.evidenceTailChars || result.stderrTail.length > ctx.evidenceTailChars,
+    truncated:
+      result.truncated ||
+      result.stdoutTail.length > ctx.evidenceTailChars ||
+      result.stderrTail.length > ctx.evidenceTailChars,
     leftover_processes: result.leftoverProcesses + (result.escapedProcesses ?? 0),
   };
-  return { execution, durationMs: result.durationMs, detail: j.detail, copy: { side: plan.side, round: plan.round, command: plan.command, dir, snapshot } };
+  return {
+    execution,
+    durationMs: result.durationMs,
+    detail: j.detail,
+    copy: { side: plan.side, round: plan.round, command: plan.command, dir, snapshot },
+  };
 }
 
 /** Read a JUnit report; ids lose the tree copy's path (node's reporter names files absolutely). */
@@ -188,14 +233,26 @@ async function readJunit(file: string, tree: string, resolver: IdResolver | unde
   try {
     text = decodeUtf8Strict(file, await readRegularFile(file, 32 * 1024 * 1024));
   } catch (error) {
-    if (error instanceof LoadError && error.code === 'E_EVIDENCE_MISSING') return { source: 'junit', problem: 'missing', detail: 'the JUnit report was not written' };
-    return { source: 'junit', problem: 'invalid', detail: `the JUnit report cannot be read: ${error instanceof LoadError ? error.problem : String(error)}` };
+    if (error instanceof LoadError && error.code === 'E_EVIDENCE_MISSING')
+      return { source: 'junit', problem: 'missing', detail: 'the JUnit report was not written' };
+    return {
+      source: 'junit',
+      problem: 'invalid',
+      detail: `the JUnit report cannot be read: ${error instanceof LoadError ? error.problem : String(error)}`,
+    };
   }
   try {
     const junit = parseJunit(text, resolver);
-    return { source: 'junit', junit: { ...junit, tests: junit.tests.map((t) => ({ id: stripRoot(t.id, tree), outcome: t.outcome })) } };
+    return {
+      source: 'junit',
+      junit: { ...junit, tests: junit.tests.map((t) => ({ id: stripRoot(t.id, tree), outcome: t.outcome })) },
+    };
   } catch (error) {
-    return { source: 'junit', problem: 'invalid', detail: `the JUnit report is not valid: ${(error as Error).message.split('\n')[0]}` };
+    return {
+      source: 'junit',
+      problem: 'invalid',
+      detail: `the JUnit report is not valid: ${(error as Error).message.split('\n')[0]}`,
+    };
   }
 }
 

@@ -6,12 +6,29 @@
 import { promises as fs, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { childEnv, classifyPath, defaultLimits, gitTreeId, InputError, probeBwrap, readDiff, removeTree, UsageError } from '@adversary-gate/core';
-import { loadJson, readRegularFile, sha256, type Claim, type Execution, type RunArtefact, type Runner } from '@adversary-gate/schemas';
+import {
+  childEnv,
+  classifyPath,
+  defaultLimits,
+  gitTreeId,
+  InputError,
+  probeBwrap,
+  readDiff,
+  removeTree,
+  UsageError,
+} from '@adversary-gate/core';
+import { loadJson, readRegularFile, sha256, type RunArtefact, type Runner } from '@adversary-gate/schemas';
 import { assemble } from './assemble.js';
 import { parseDeclaredCommands } from './commands-json.js';
 import { ClaimsFile, judgeCriteria } from './criteria.js';
-import { execute, prepareRun, type PreparedRun, type ExecutionContext, type ExecutionPlan, type ExecutionRecord } from './execute.js';
+import {
+  execute,
+  prepareRun,
+  type PreparedRun,
+  type ExecutionContext,
+  type ExecutionPlan,
+  type ExecutionRecord,
+} from './execute.js';
 import { renamedFiles, treeLocator } from './locate-tests.js';
 import { planExecutions, planReruns } from './plan.js';
 import { buildTrustedTree, trustedFiles } from './trusted.js';
@@ -79,13 +96,20 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
   const baseline = await directory(opts.baseline, 'baseline');
   const patch = await directory(opts.patch, 'patch');
   const diff = await readDiff(opts.diff);
-  const inputs: RunArtefact['inputs'] = [{ role: 'diff', path: opts.diff === '-' ? '-' : opts.diff, sha256: diff.sha256 }];
+  const inputs: RunArtefact['inputs'] = [
+    { role: 'diff', path: opts.diff === '-' ? '-' : opts.diff, sha256: diff.sha256 },
+  ];
   const faults: RunArtefact['faults'] = [];
   // The trees as the tests found them (the link to the installed packages a pipeline adds left out).
-  const treeIds = Promise.all([gitTreeId(baseline, ['node_modules']), gitTreeId(patch, ['node_modules'])]).catch((e: unknown) => {
-    faults.push({ code: 'TREE_ID', message: `the trees' git ids could not be computed: ${e instanceof Error ? e.message : String(e)}` });
-    return null;
-  });
+  const treeIds = Promise.all([gitTreeId(baseline, ['node_modules']), gitTreeId(patch, ['node_modules'])]).catch(
+    (e: unknown) => {
+      faults.push({
+        code: 'TREE_ID',
+        message: `the trees' git ids could not be computed: ${e instanceof Error ? e.message : String(e)}`,
+      });
+      return null;
+    },
+  );
   const workRoot = await fs.mkdtemp(path.join(os.tmpdir(), 'ag-run-'));
   let prepared: Promise<PreparedRun>[] = [];
   try {
@@ -98,12 +122,19 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
       const bytes = await readRegularFile(opts.commandsJson);
       inputs.push({ role: 'commands', path: opts.commandsJson, sha256: sha256(bytes) });
       const declared = parseDeclaredCommands(opts.commandsJson, bytes);
-      if ('fault' in declared) faults.push({ code: 'COMMANDS_INVALID', message: `${opts.commandsJson}: ${declared.fault}; none of its commands ran` });
+      if ('fault' in declared)
+        faults.push({
+          code: 'COMMANDS_INVALID',
+          message: `${opts.commandsJson}: ${declared.fault}; none of its commands ran`,
+        });
       else commands.push(...declared.commands);
     }
     let claimsFile: ClaimsFile | null = null;
     if (opts.claims !== null) {
-      if (insideTree(opts.claims, patch)) throw new UsageError(`--claims ${opts.claims} lies inside the patch tree; acceptance criteria must come from outside the patch`);
+      if (insideTree(opts.claims, patch))
+        throw new UsageError(
+          `--claims ${opts.claims} lies inside the patch tree; acceptance criteria must come from outside the patch`,
+        );
       const loaded = await loadJson(opts.claims, ClaimsFile);
       claimsFile = loaded.value;
       inputs.push({ role: 'claims', path: opts.claims, sha256: sha256(loaded.bytes) });
@@ -121,7 +152,8 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
     const isolateUser = opts.runAs === 'unprivileged';
     // An unprivileged uid must be able to reach its run directory.
     if (isolateUser) await fs.chmod(workRoot, 0o711);
-    const evidence = opts.out === undefined || opts.out === '-' ? null : await directory(path.dirname(path.resolve(opts.out)), 'out');
+    const evidence =
+      opts.out === undefined || opts.out === '-' ? null : await directory(path.dirname(path.resolve(opts.out)), 'out');
     const roots: WatchRoot[] = [
       { role: 'baseline', path: baseline },
       { role: 'patch', path: patch },
@@ -161,17 +193,34 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
       const tree = path.join(workRoot, 'trusted-tree');
       try {
         await buildTrustedTree(patch, baseline, trusted, tree);
-        trustedPlan.push({ command: fullCommand!, runner: runnerOf(fullCommand!), side: 'patch', round: 1, tree, trusted: true });
+        trustedPlan.push({
+          command: fullCommand!,
+          runner: runnerOf(fullCommand!),
+          side: 'patch',
+          round: 1,
+          tree,
+          trusted: true,
+        });
       } catch (error) {
-        faults.push({ code: 'TRUSTED_TESTS_NOT_RUN', message: `the trusted tree could not be built: ${(error as Error).message.split('\n')[0]}` });
+        faults.push({
+          code: 'TRUSTED_TESTS_NOT_RUN',
+          message: `the trusted tree could not be built: ${(error as Error).message.split('\n')[0]}`,
+        });
       }
     }
     const firstWave = await runWave([...planned.plans, ...trustedPlan]);
     // A failure on the patch is judged over more than one sighting per side.
-    const again = planReruns(planned.plans, firstWave.map((r) => r.execution), trees);
+    const again = planReruns(
+      planned.plans,
+      firstWave.map((r) => r.execution),
+      trees,
+    );
     const records = [...firstWave, ...(again.length > 0 ? await runWave(again) : [])];
     const plans = [...planned.plans, ...trustedPlan, ...again];
-    const writeWatch = await finishWatch(watch!, records.map((r) => r.copy));
+    const writeWatch = await finishWatch(
+      watch!,
+      records.map((r) => r.copy),
+    );
     const judged = assemble({
       planned,
       plans,
@@ -185,12 +234,18 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
     });
     const claims = judged.claims;
     const fp = judged.fullSuite.patch;
-    if (fullCommand === null) faults.push({ code: 'FULL_SUITE_NOT_RUN', message: 'no command to run as the full suite' });
+    if (fullCommand === null)
+      faults.push({ code: 'FULL_SUITE_NOT_RUN', message: 'no command to run as the full suite' });
     for (const [i, r] of records.entries()) {
-      if (r.execution.kind === 'sandbox_setup') faults.push({ code: 'SANDBOX_SETUP', message: `execution ${i + 1} (${r.execution.side} round ${r.execution.round}): ${r.detail}` });
+      if (r.execution.kind === 'sandbox_setup')
+        faults.push({
+          code: 'SANDBOX_SETUP',
+          message: `execution ${i + 1} (${r.execution.side} round ${r.execution.round}): ${r.detail}`,
+        });
     }
     const timing: Record<string, number> = {};
-    for (const [i, r] of records.entries()) timing[`execution_${i + 1}_${r.execution.side}_${r.execution.round}_seconds`] = round3(r.durationMs / 1000);
+    for (const [i, r] of records.entries())
+      timing[`execution_${i + 1}_${r.execution.side}_${r.execution.round}_seconds`] = round3(r.durationMs / 1000);
     timing.total_seconds = round3(Number(process.hrtime.bigint() - started) / 1e9);
     const ids = await treeIds;
     return {
@@ -212,7 +267,14 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
       ...(judged.trustedTests !== null ? { trusted_tests: judged.trustedTests } : {}),
       write_watch: writeWatch,
       run_as: isolateUser ? 'unprivileged' : 'caller',
-      criteria: claimsFile === null ? [] : judgeCriteria(claimsFile, { baseline: records.map((r) => r.execution).filter((e) => e.side === 'baseline'), patchRounds: claims.map((c) => c.patch), fullPatch: fp }),
+      criteria:
+        claimsFile === null
+          ? []
+          : judgeCriteria(claimsFile, {
+              baseline: records.map((r) => r.execution).filter((e) => e.side === 'baseline'),
+              patchRounds: claims.map((c) => c.patch),
+              fullPatch: fp,
+            }),
       limits: {
         timeout_seconds: opts.timeoutSeconds,
         output_cap_bytes: OUTPUT_CAP_BYTES,

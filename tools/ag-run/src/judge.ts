@@ -28,65 +28,150 @@ export interface Judgement {
   readonly detail: string;
 }
 
-const PYTEST_CODES: Readonly<Record<number, string>> = { 2: 'interrupted', 3: 'internal_error', 4: 'usage_error', 5: 'no_tests' };
+const PYTEST_CODES: Readonly<Record<number, string>> = {
+  2: 'interrupted',
+  3: 'internal_error',
+  4: 'usage_error',
+  5: 'no_tests',
+};
 
-const unrunnable = (kind: string, detail: string, tests: TestResult[] | null, report: Judgement['report']): Judgement => ({ outcome: 'UNRUNNABLE', kind, tests, report, detail });
+const unrunnable = (
+  kind: string,
+  detail: string,
+  tests: TestResult[] | null,
+  report: Judgement['report'],
+): Judgement => ({ outcome: 'UNRUNNABLE', kind, tests, report, detail });
 
 /** Judge one execution; pure. */
 export function judge(runner: Runner, result: ProcessResult, sandboxed: boolean, read: ReportRead): Judgement {
   const report: Judgement['report'] = read.source;
-  const tests = read.source === 'tap' ? mergeTests(read.tap.tests) : read.source === 'junit' && 'junit' in read ? mergeTests(read.junit.tests) : null;
+  const tests =
+    read.source === 'tap'
+      ? mergeTests(read.tap.tests)
+      : read.source === 'junit' && 'junit' in read
+        ? mergeTests(read.junit.tests)
+        : null;
   if (result.spawnError !== null) return unrunnable('spawn_error', result.spawnError, null, report);
-  if (sandboxed && !result.timedOut && !result.outputCapHit && result.processCapHit !== true && !sandboxReachedCommand(result.statusText ?? '')) {
+  if (
+    sandboxed &&
+    !result.timedOut &&
+    !result.outputCapHit &&
+    result.processCapHit !== true &&
+    !sandboxReachedCommand(result.statusText ?? '')
+  ) {
     return unrunnable('sandbox_setup', `the sandbox could not be built: ${lastLine(result.stderrTail)}`, null, report);
   }
   const death = deathKind(result);
-  if (death === 'timeout') return { outcome: 'TIMED_OUT', kind: 'timeout', tests, report, detail: 'killed at the timeout' };
+  if (death === 'timeout')
+    return { outcome: 'TIMED_OUT', kind: 'timeout', tests, report, detail: 'killed at the timeout' };
   if (death !== null) return unrunnable(death, `ended by ${result.signal ?? `exit ${result.exitCode}`}`, tests, report);
   const code = result.exitCode ?? -1;
-  const summary = runner === 'node' && read.source === 'tap' ? read.tap.summary : runnerSummary(runner, result.stdoutTail, result.stderrTail);
+  const summary =
+    runner === 'node' && read.source === 'tap'
+      ? read.tap.summary
+      : runnerSummary(runner, result.stdoutTail, result.stderrTail);
   const reportCounts = tests === null ? null : countTests(tests);
-  if (saysNoTests(runner, result.stdoutTail, result.stderrTail) || summary?.total === 0 || reportCounts?.total === 0 || (runner === 'pytest' && code === 5)) {
+  if (
+    saysNoTests(runner, result.stdoutTail, result.stderrTail) ||
+    summary?.total === 0 ||
+    reportCounts?.total === 0 ||
+    (runner === 'pytest' && code === 5)
+  ) {
     return unrunnable('no_tests', 'no test was executed', tests, report);
   }
   // mocha exits with its failure count: exit N with a summary of N failing is a test failure.
   const mochaFailures = runner === 'mocha' && code > 1 && summary !== null && summary.failed === code;
   if (code !== 0 && code !== 1 && !mochaFailures) {
     if (runner === 'pytest' && code === 2 && collectionErrors(tests).length > 0) {
-      return unrunnable('collection_error', `pytest exit 2: test files failed to load (collection error): ${collectionErrors(tests).join(', ')}`, tests, report);
+      return unrunnable(
+        'collection_error',
+        `pytest exit 2: test files failed to load (collection error): ${collectionErrors(tests).join(', ')}`,
+        tests,
+        report,
+      );
     }
-    if (runner === 'pytest' && PYTEST_CODES[code] !== undefined) return unrunnable(PYTEST_CODES[code]!, `pytest exit ${code}`, tests, report);
+    if (runner === 'pytest' && PYTEST_CODES[code] !== undefined)
+      return unrunnable(PYTEST_CODES[code]!, `pytest exit ${code}`, tests, report);
     // The shell's own codes come first: mocha never ran when the command was not found.
-    if (code === 127) return unrunnable('command_not_found', 'exit 127: the shell could not find the command', tests, report);
+    if (code === 127)
+      return unrunnable('command_not_found', 'exit 127: the shell could not find the command', tests, report);
     if (code === 126) return unrunnable('not_executable', 'exit 126: the command is not executable', tests, report);
-    if (runner === 'mocha' && code > 1) return unrunnable('failures_exit_code', `mocha exit ${code} does not match the ${summary?.failed ?? 'unknown'} failures its summary counts`, tests, report);
+    if (runner === 'mocha' && code > 1)
+      return unrunnable(
+        'failures_exit_code',
+        `mocha exit ${code} does not match the ${summary?.failed ?? 'unknown'} failures its summary counts`,
+        tests,
+        report,
+      );
     return unrunnable('exit_code', `exit ${code} is neither a pass nor a test failure`, tests, report);
   }
-  if (read.source === 'junit' && 'problem' in read) return unrunnable(`report_${read.problem}`, read.detail, null, report);
+  if (read.source === 'junit' && 'problem' in read)
+    return unrunnable(`report_${read.problem}`, read.detail, null, report);
   if (read.source === 'tap') {
-    if (read.tap.summary === null) return unrunnable('report_missing', 'the TAP stream has no summary (# tests/# pass/# fail)', tests, report);
+    if (read.tap.summary === null)
+      return unrunnable('report_missing', 'the TAP stream has no summary (# tests/# pass/# fail)', tests, report);
     const files = read.tap.filesWithoutTests;
     if (files.length > 0) {
       const crashed = files.some((f) => tests?.find((x) => x.id === f)?.outcome !== 'passed');
       return crashed
-        ? unrunnable('file_crashed', `test files failed before reporting any test (load error, crash): ${files.join(', ')}`, tests, report)
-        : unrunnable('file_ended_early', `test files reported no tests of their own (exited early?): ${files.join(', ')}`, tests, report);
+        ? unrunnable(
+            'file_crashed',
+            `test files failed before reporting any test (load error, crash): ${files.join(', ')}`,
+            tests,
+            report,
+          )
+        : unrunnable(
+            'file_ended_early',
+            `test files reported no tests of their own (exited early?): ${files.join(', ')}`,
+            tests,
+            report,
+          );
     }
   }
-  if (read.source === 'junit' && 'junit' in read && read.junit.declared !== null && !sameCounts(read.junit.declared, countTests(read.junit.tests))) {
-    return unrunnable('report_inconsistent', 'the JUnit report declares other counts than its test cases', tests, report);
+  if (
+    read.source === 'junit' &&
+    'junit' in read &&
+    read.junit.declared !== null &&
+    !sameCounts(read.junit.declared, countTests(read.junit.tests))
+  ) {
+    return unrunnable(
+      'report_inconsistent',
+      'the JUnit report declares other counts than its test cases',
+      tests,
+      report,
+    );
   }
   const knownRunner = runner !== 'generic';
   if (knownRunner && summary === null && runner !== 'node') {
-    if (runner === 'pytest' || reportCounts === null) return unrunnable('summary_missing', `no ${runner} summary in the output`, tests, report);
+    if (runner === 'pytest' || reportCounts === null)
+      return unrunnable('summary_missing', `no ${runner} summary in the output`, tests, report);
   }
-  if (summary !== null && reportCounts !== null && read.source === 'junit' && (summary.failed !== reportCounts.failed || summary.passed !== reportCounts.passed)) {
-    return unrunnable('report_inconsistent', `runner summary (${fmt(summary)}) and report (${fmt(reportCounts)}) disagree`, tests, report);
+  if (
+    summary !== null &&
+    reportCounts !== null &&
+    read.source === 'junit' &&
+    (summary.failed !== reportCounts.failed || summary.passed !== reportCounts.passed)
+  ) {
+    return unrunnable(
+      'report_inconsistent',
+      `runner summary (${fmt(summary)}) and report (${fmt(reportCounts)}) disagree`,
+      tests,
+      report,
+    );
   }
   const witness = summary ?? reportCounts;
-  const failing = witness === null ? null : witness.failed + (summary !== null && 'cancelled' in summary ? (summary as { cancelled: number }).cancelled : 0);
+  const failing =
+    witness === null
+      ? null
+      : witness.failed +
+        (summary !== null && 'cancelled' in summary ? (summary as { cancelled: number }).cancelled : 0);
   if (failing !== null && (code === 0) !== (failing === 0)) {
-    return unrunnable('report_inconsistent', `exit ${code} but the ${summary !== null ? 'summary' : 'report'} counts ${failing} failing`, tests, report);
+    return unrunnable(
+      'report_inconsistent',
+      `exit ${code} but the ${summary !== null ? 'summary' : 'report'} counts ${failing} failing`,
+      tests,
+      report,
+    );
   }
   return code === 0
     ? { outcome: 'PASS', kind: 'passed', tests, report, detail: '' }
@@ -95,7 +180,9 @@ export function judge(runner: Runner, result: ProcessResult, sandboxed: boolean,
 
 /** Test files a report names as failing entries of their own: they failed to load. */
 function collectionErrors(tests: readonly TestResult[] | null): string[] {
-  return (tests ?? []).filter((t) => (t.outcome === 'error' || t.outcome === 'failed') && isFileEntry(t.id)).map((t) => t.id);
+  return (tests ?? [])
+    .filter((t) => (t.outcome === 'error' || t.outcome === 'failed') && isFileEntry(t.id))
+    .map((t) => t.id);
 }
 
 function sameCounts(a: Counts, b: Counts): boolean {

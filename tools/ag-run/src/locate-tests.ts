@@ -23,13 +23,18 @@ function readSmall(file: string): string | null {
 
 /** Old path → new path of every file the diff renamed. */
 export function renamedFiles(diff: DiffModel): Map<string, string> {
-  return new Map(diff.files.filter((f) => f.status === 'renamed' && f.oldPath !== null).map((f) => [f.oldPath!, f.path]));
+  return new Map(
+    diff.files.filter((f) => f.status === 'renamed' && f.oldPath !== null).map((f) => [f.oldPath!, f.path]),
+  );
 }
 
 /** A locator over the two trees and the files the diff changed. */
 export function treeLocator(baseline: string, patch: string, diff: DiffModel): Locator {
   const sides = {
-    baseline: { root: baseline, files: diff.files.filter((f) => f.oldPath !== null && !f.binary).map((f) => f.oldPath!) },
+    baseline: {
+      root: baseline,
+      files: diff.files.filter((f) => f.oldPath !== null && !f.binary).map((f) => f.oldPath!),
+    },
     patch: { root: patch, files: diff.files.filter((f) => f.status !== 'deleted' && !f.binary).map((f) => f.path) },
   };
   const cache = new Map<string, string | null>();

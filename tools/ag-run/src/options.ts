@@ -5,7 +5,21 @@
 import os from 'node:os';
 import * as v from 'valibot';
 import type { ArgsDef } from 'citty';
-import { checkRepeatedFlags, choiceArg, choiceFlag, DEFAULT_PROCESS_LIMIT, directoryFlag, intArg, numberArg, optionalArg, repeatedArg, requiredArg, runningAsRoot, sharedArgs, UsageError } from '@adversary-gate/core';
+import {
+  checkRepeatedFlags,
+  choiceArg,
+  choiceFlag,
+  DEFAULT_PROCESS_LIMIT,
+  directoryFlag,
+  intArg,
+  numberArg,
+  optionalArg,
+  repeatedArg,
+  requiredArg,
+  runningAsRoot,
+  sharedArgs,
+  UsageError,
+} from '@adversary-gate/core';
 import { RelPath } from '@adversary-gate/schemas';
 import type { RunOptions } from './gate.js';
 import { RUNNERS } from './runners/detect.js';
@@ -15,20 +29,57 @@ export const runArgs = {
   baseline: directoryFlag('The baseline tree (never run in: copied per execution)'),
   patch: directoryFlag('The patched tree (never run in: copied per execution)'),
   diff: { type: 'string', description: 'The unified diff the evidence binds to (`-` for stdin)', valueHint: 'FILE' },
-  'test-command': { type: 'string', description: 'A claim command, run by /bin/sh in the tree copy (repeatable)', valueHint: 'CMD' },
-  'full-suite-command': { type: 'string', description: 'The full suite (default: the claim command when there is one)', valueHint: 'CMD' },
-  'commands-json': { type: 'string', description: 'A file declaring claim commands as a JSON array of strings', valueHint: 'FILE' },
-  claims: { type: 'string', description: 'Acceptance criteria file {"criteria":[{id,text,kind,tests}]}', valueHint: 'FILE' },
+  'test-command': {
+    type: 'string',
+    description: 'A claim command, run by /bin/sh in the tree copy (repeatable)',
+    valueHint: 'CMD',
+  },
+  'full-suite-command': {
+    type: 'string',
+    description: 'The full suite (default: the claim command when there is one)',
+    valueHint: 'CMD',
+  },
+  'commands-json': {
+    type: 'string',
+    description: 'A file declaring claim commands as a JSON array of strings',
+    valueHint: 'FILE',
+  },
+  claims: {
+    type: 'string',
+    description: 'Acceptance criteria file {"criteria":[{id,text,kind,tests}]}',
+    valueHint: 'FILE',
+  },
   rounds: { type: 'string', description: 'Rounds of each claim on the patch (default 3)', valueHint: 'N' },
   timeout: { type: 'string', description: 'Wall-clock limit per execution in seconds (default 300)', valueHint: 'SEC' },
   sandbox: choiceFlag(['none', 'bwrap'], 'none | bwrap (bwrap asked for and unusable: exit 3)'),
-  junit: { type: 'string', description: 'A JUnit XML report each command writes, relative to the tree', valueHint: 'RELPATH' },
+  junit: {
+    type: 'string',
+    description: 'A JUnit XML report each command writes, relative to the tree',
+    valueHint: 'RELPATH',
+  },
   seed: { type: 'string', description: 'Exported to every run as AG_SEED and recorded', valueHint: 'N' },
-  'pass-env': { type: 'string', description: 'A variable of the caller passed to the runs (repeatable)', valueHint: 'NAME' },
+  'pass-env': {
+    type: 'string',
+    description: 'A variable of the caller passed to the runs (repeatable)',
+    valueHint: 'NAME',
+  },
   jobs: { type: 'string', description: 'Executions in parallel (default: the number of cores)', valueHint: 'N' },
-  'run-as': choiceFlag(['unprivileged', 'caller'], 'unprivileged | caller: whose uid the tests run as (default: unprivileged when ag-run runs as root; unprivileged needs root)', 'WHO'),
-  'max-processes': { type: 'string', description: 'As root: RLIMIT_NPROC of each execution\'s own uid; stopped at 3/4 of it as rlimit_nproc (default 1024)', valueHint: 'N' },
-  runner: choiceFlag(RUNNERS, `Force an exit-code taxonomy: ${RUNNERS.join(' | ')} (default: detected per command)`, 'NAME'),
+  'run-as': choiceFlag(
+    ['unprivileged', 'caller'],
+    'unprivileged | caller: whose uid the tests run as (default: unprivileged when ag-run runs as root; unprivileged needs root)',
+    'WHO',
+  ),
+  'max-processes': {
+    type: 'string',
+    description:
+      "As root: RLIMIT_NPROC of each execution's own uid; stopped at 3/4 of it as rlimit_nproc (default 1024)",
+    valueHint: 'N',
+  },
+  runner: choiceFlag(
+    RUNNERS,
+    `Force an exit-code taxonomy: ${RUNNERS.join(' | ')} (default: detected per command)`,
+    'NAME',
+  ),
   ...sharedArgs,
 } as const satisfies ArgsDef;
 
@@ -46,20 +97,29 @@ function commandList(rawArgs: readonly string[], flag: string): string[] {
 export const REPEATABLE_FLAGS: readonly string[] = ['test-command', 'pass-env'];
 
 /** Read and check the flags. */
-export function parseRunOptions(args: Record<string, unknown>, rawArgs: readonly string[]): RunOptions & { readonly out: string } {
+export function parseRunOptions(
+  args: Record<string, unknown>,
+  rawArgs: readonly string[],
+): RunOptions & { readonly out: string } {
   checkRepeatedFlags(rawArgs, runArgs, REPEATABLE_FLAGS);
   const sandbox = choiceArg(args.sandbox, 'sandbox', runArgs.sandbox) ?? 'none';
   const runAs = choiceArg(args['run-as'], 'run-as', runArgs['run-as']) ?? (runningAsRoot() ? 'unprivileged' : 'caller');
-  if (runAs === 'unprivileged' && !runningAsRoot()) throw new UsageError('--run-as unprivileged needs ag-run to run as root (only root can give the tests another uid)');
+  if (runAs === 'unprivileged' && !runningAsRoot())
+    throw new UsageError(
+      '--run-as unprivileged needs ag-run to run as root (only root can give the tests another uid)',
+    );
   const runner = choiceArg(args.runner, 'runner', runArgs.runner);
   const junit = optionalArg(args.junit, 'junit') ?? null;
-  if (junit !== null && !v.is(RelPath, junit)) throw new UsageError(`--junit must be a relative path inside the tree without "..", got "${junit}"`);
+  if (junit !== null && !v.is(RelPath, junit))
+    throw new UsageError(`--junit must be a relative path inside the tree without "..", got "${junit}"`);
   const testCommands = commandList(rawArgs, 'test-command');
   const fullSuite = commandList(rawArgs, 'full-suite-command');
   const passEnv = flagValues(rawArgs, 'pass-env');
-  for (const name of passEnv) if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UsageError(`--pass-env takes a variable name, got "${name}"`);
+  for (const name of passEnv)
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UsageError(`--pass-env takes a variable name, got "${name}"`);
   const commandsJson = optionalArg(args['commands-json'], 'commands-json') ?? null;
-  if (testCommands.length === 0 && commandsJson === null) throw new UsageError('give --test-command or --commands-json');
+  if (testCommands.length === 0 && commandsJson === null)
+    throw new UsageError('give --test-command or --commands-json');
   return {
     out: requiredArg(args.out, 'out'),
     baseline: requiredArg(args.baseline, 'baseline'),

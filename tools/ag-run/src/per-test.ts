@@ -65,7 +65,11 @@ export function flakyTests(h: CommandHistory): FlakyTest[] {
   return [...ids].sort().map((id) => ({
     id,
     command: h.command,
-    runs: [...(h.baseline.get(id) ?? []), ...(h.patch.get(id) ?? [])].map((s) => ({ side: s.side, round: s.round, outcome: s.outcome })),
+    runs: [...(h.baseline.get(id) ?? []), ...(h.patch.get(id) ?? [])].map((s) => ({
+      side: s.side,
+      round: s.round,
+      outcome: s.outcome,
+    })),
   }));
 }
 

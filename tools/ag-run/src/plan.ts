@@ -23,10 +23,21 @@ export interface Planned {
 }
 
 /** Plan the first wave. */
-export function planExecutions(commands: readonly string[], fullCommand: string | null, rounds: number, trees: { baseline: string; patch: string }, runnerOf: (command: string) => Runner): Planned {
+export function planExecutions(
+  commands: readonly string[],
+  fullCommand: string | null,
+  rounds: number,
+  trees: { baseline: string; patch: string },
+  runnerOf: (command: string) => Runner,
+): Planned {
   const plans: ExecutionPlan[] = [];
-  const add = (command: string, side: 'baseline' | 'patch', round: number) => plans.push({ command, runner: runnerOf(command), side, round, tree: trees[side] }) - 1;
-  const claims = commands.map((command) => ({ command, base: add(command, 'baseline', 1), rounds: Array.from({ length: rounds }, (_, i) => add(command, 'patch', i + 1)) }));
+  const add = (command: string, side: 'baseline' | 'patch', round: number) =>
+    plans.push({ command, runner: runnerOf(command), side, round, tree: trees[side] }) - 1;
+  const claims = commands.map((command) => ({
+    command,
+    base: add(command, 'baseline', 1),
+    rounds: Array.from({ length: rounds }, (_, i) => add(command, 'patch', i + 1)),
+  }));
   // The same command on a fresh copy of the same tree is the same measurement.
   const reuse = claims.find((c) => c.command === fullCommand);
   if (fullCommand === null) return { plans, claims, fullBase: null, fullPatch: null };
@@ -39,11 +50,18 @@ export function planExecutions(commands: readonly string[], fullCommand: string 
  * FAILed in some patch execution, one more baseline execution, and one more patch execution
  * when the patch ran it only once. No test is called a regression on a single sighting of a side.
  */
-export function planReruns(plans: readonly ExecutionPlan[], executions: readonly Execution[], trees: { baseline: string; patch: string }): ExecutionPlan[] {
+export function planReruns(
+  plans: readonly ExecutionPlan[],
+  executions: readonly Execution[],
+  trees: { baseline: string; patch: string },
+): ExecutionPlan[] {
   const out: ExecutionPlan[] = [];
   const commands = [...new Set(plans.map((p) => p.command))];
   for (const command of commands) {
-    const of = (side: 'baseline' | 'patch') => plans.map((p, i) => ({ p, e: executions[i]! })).filter((x) => x.p.command === command && x.p.side === side && x.p.trusted !== true);
+    const of = (side: 'baseline' | 'patch') =>
+      plans
+        .map((p, i) => ({ p, e: executions[i]! }))
+        .filter((x) => x.p.command === command && x.p.side === side && x.p.trusted !== true);
     const base = of('baseline');
     const patch = of('patch');
     if (!patch.some((x) => x.e.outcome === 'FAIL')) continue;

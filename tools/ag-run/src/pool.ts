@@ -4,7 +4,11 @@
  */
 
 /** Map `items` through `fn` with at most `jobs` calls in flight; results keep the input order. */
-export function mapLimit<T, R>(items: readonly T[], jobs: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export function mapLimit<T, R>(
+  items: readonly T[],
+  jobs: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   return Promise.all(startLimited(items, jobs, fn));
 }
 
@@ -13,7 +17,11 @@ export function mapLimit<T, R>(items: readonly T[], jobs: number, fn: (item: T, 
  * item's promise at once (a consumer awaits only the one it needs). A rejection no one
  * awaited is not an unhandled one: whoever awaits that item still gets it.
  */
-export function startLimited<T, R>(items: readonly T[], jobs: number, fn: (item: T, index: number) => Promise<R>): Promise<R>[] {
+export function startLimited<T, R>(
+  items: readonly T[],
+  jobs: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R>[] {
   let running = 0;
   const queue: Array<() => void> = [];
   const release = () => {

@@ -48,7 +48,12 @@ export function similarity(a: string, b: string): number {
  * path → new path). Each test takes part in at most one pair, the most similar ids first; the
  * lost tests left over stay lost.
  */
-export function pairRenames(lost: readonly string[], added: readonly string[], locate: Locator, renamed: ReadonlyMap<string, string>): { renamed: RenamedTest[]; lost: string[] } {
+export function pairRenames(
+  lost: readonly string[],
+  added: readonly string[],
+  locate: Locator,
+  renamed: ReadonlyMap<string, string>,
+): { renamed: RenamedTest[]; lost: string[] } {
   const candidates: { from: string; to: string; file: string; score: number }[] = [];
   for (const from of lost) {
     const before = new Set(locate(from, 'baseline').map((f) => renamed.get(f) ?? f));
@@ -58,7 +63,10 @@ export function pairRenames(lost: readonly string[], added: readonly string[], l
       if (file !== undefined) candidates.push({ from, to, file, score: similarity(from, to) });
     }
   }
-  candidates.sort((a, b) => b.score - a.score || (a.from < b.from ? -1 : a.from > b.from ? 1 : a.to < b.to ? -1 : a.to > b.to ? 1 : 0));
+  candidates.sort(
+    (a, b) =>
+      b.score - a.score || (a.from < b.from ? -1 : a.from > b.from ? 1 : a.to < b.to ? -1 : a.to > b.to ? 1 : 0),
+  );
   const usedFrom = new Set<string>();
   const usedTo = new Set<string>();
   const pairs: RenamedTest[] = [];

@@ -37,7 +37,10 @@ const FORMAT = '%y %m %U:%G %s %i %T@ %C@ %P\\0';
  * one more entry, so a change in it is a change too.
  */
 export async function snapshotTree(root: string, skip: readonly string[] = []): Promise<Snapshot> {
-  const prune = skip.length === 0 ? [] : ['(', ...skip.flatMap((p, i) => [...(i > 0 ? ['-o'] : []), '-path', literalGlob(p)]), ')', '-prune', '-o'];
+  const prune =
+    skip.length === 0
+      ? []
+      : ['(', ...skip.flatMap((p, i) => [...(i > 0 ? ['-o'] : []), '-path', literalGlob(p)]), ')', '-prune', '-o'];
   const { code, out, err } = await runFind([root, ...prune, '-printf', FORMAT]);
   const snapshot = new Map<string, string>();
   for (const record of out.split('\0')) addRecord(snapshot, record);
@@ -69,7 +72,10 @@ export async function snapshotTrees(roots: readonly string[]): Promise<Snapshot[
 
 /** find(1) over `args` (no symlink followed), its exit code, output and the tail of its errors. */
 async function runFind(args: readonly string[]): Promise<{ code: number | null; out: string; err: string }> {
-  const find = spawn('find', ['-P', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' } });
+  const find = spawn('find', ['-P', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' },
+  });
   const chunks: Buffer[] = [];
   let err = '';
   find.stdout.on('data', (b: Buffer) => chunks.push(b));

@@ -16,13 +16,23 @@ import { measured } from './per-test.js';
 export type TrustedFile = TrustedTests['files'][number];
 
 /** Runner configuration: the baseline's decides how the trusted tests run. */
-const RUNNER_CONFIG = /(^|\/)(pytest\.ini|tox\.ini|setup\.cfg|pyproject\.toml|\.mocharc\.[a-z]+|(jest|vitest|ava)\.config\.[a-z]+|\.c8rc(\.[a-z]+)?|\.nycrc(\.[a-z]+)?)$/;
+const RUNNER_CONFIG =
+  /(^|\/)(pytest\.ini|tox\.ini|setup\.cfg|pyproject\.toml|\.mocharc\.[a-z]+|(jest|vitest|ava)\.config\.[a-z]+|\.c8rc(\.[a-z]+)?|\.nycrc(\.[a-z]+)?)$/;
 
 /** The files the patch changed, deleted or renamed that are tests (by `classify`) or runner configuration, on their baseline path. */
 export function trustedFiles(diff: DiffModel, classify: (p: string) => FileClass): TrustedFile[] {
   return diff.files
-    .filter((f) => f.oldPath !== null && f.status !== 'copied' && (classify(f.oldPath) === 'test' || RUNNER_CONFIG.test(f.oldPath)))
-    .map((f) => ({ path: f.oldPath!, change: f.status as TrustedFile['change'], renamed_to: f.status === 'renamed' ? f.path : null }))
+    .filter(
+      (f) =>
+        f.oldPath !== null &&
+        f.status !== 'copied' &&
+        (classify(f.oldPath) === 'test' || RUNNER_CONFIG.test(f.oldPath)),
+    )
+    .map((f) => ({
+      path: f.oldPath!,
+      change: f.status as TrustedFile['change'],
+      renamed_to: f.status === 'renamed' ? f.path : null,
+    }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
@@ -33,7 +43,12 @@ function inside(root: string, rel: string): string {
 }
 
 /** Build the trusted tree at `dest`: the patch tree with `files` in their baseline version (a renamed file's new path removed). */
-export async function buildTrustedTree(patch: string, baseline: string, files: readonly TrustedFile[], dest: string): Promise<void> {
+export async function buildTrustedTree(
+  patch: string,
+  baseline: string,
+  files: readonly TrustedFile[],
+  dest: string,
+): Promise<void> {
   await copyTree(patch, dest);
   for (const f of files) {
     if (f.renamed_to !== null) await fs.rm(inside(dest, f.renamed_to), { force: true });
@@ -52,7 +67,11 @@ export async function buildTrustedTree(patch: string, baseline: string, files: r
  * the command, and failed, errored, was skipped or was absent in the trusted run. Tests already
  * called regressions or flaky are left to those reasons.
  */
-export function trustedFailures(baseline: readonly Execution[], trusted: Execution, leave: ReadonlySet<string>): TrustedTests['failed'] {
+export function trustedFailures(
+  baseline: readonly Execution[],
+  trusted: Execution,
+  leave: ReadonlySet<string>,
+): TrustedTests['failed'] {
   const runs = baseline.filter(measured);
   if (runs.length === 0 || !measured(trusted)) return [];
   const seen = new Map<string, TestResult['outcome'][]>();

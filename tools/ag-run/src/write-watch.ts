@@ -8,7 +8,14 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { WriteWatch } from '@adversary-gate/schemas';
-import { compareSnapshots, hashIfFile, snapshotTree, snapshotTrees, type Snapshot, type TreeChange } from './tree-snapshot.js';
+import {
+  compareSnapshots,
+  hashIfFile,
+  snapshotTree,
+  snapshotTrees,
+  type Snapshot,
+  type TreeChange,
+} from './tree-snapshot.js';
 
 /** A directory the tests must leave alone. */
 export interface WatchRoot {
@@ -48,11 +55,19 @@ export async function startWatch(roots: readonly WatchRoot[], workRoot: string):
   for (const root of roots) {
     if (watched.some((w) => w.path === root.path)) continue;
     const st = await fs.stat(root.path);
-    if (root.role === 'evidence' && (st.mode & 0o002) !== 0) unwatched.push({ ...root, why: 'world-writable: anyone may write there' });
+    if (root.role === 'evidence' && (st.mode & 0o002) !== 0)
+      unwatched.push({ ...root, why: 'world-writable: anyone may write there' });
     else watched.push(root);
   }
   const skip = [workRoot, ...watched.map((w) => w.path)];
-  const snapshots = await Promise.all(watched.map((w) => snapshotTree(w.path, skip.filter((s) => s !== w.path))));
+  const snapshots = await Promise.all(
+    watched.map((w) =>
+      snapshotTree(
+        w.path,
+        skip.filter((s) => s !== w.path),
+      ),
+    ),
+  );
   return { watched, unwatched, snapshots, skip };
 }
 
@@ -60,7 +75,14 @@ export async function startWatch(roots: readonly WatchRoot[], workRoot: string):
 export async function finishWatch(start: WatchStart, copies: readonly CopyState[]): Promise<WriteWatch> {
   // All at once: a walk of each root (each leaves out the others), one walk of every copy.
   const [rootsAfter, copiesAfter] = await Promise.all([
-    Promise.all(start.watched.map((root) => snapshotTree(root.path, start.skip.filter((s) => s !== root.path)))),
+    Promise.all(
+      start.watched.map((root) =>
+        snapshotTree(
+          root.path,
+          start.skip.filter((s) => s !== root.path),
+        ),
+      ),
+    ),
     snapshotTrees(copies.map((copy) => copy.dir)),
   ]);
   const outside: Array<WriteWatch['outside_changes'][number]> = [];

@@ -27,12 +27,28 @@ test('--help prints the usage on stdout and exits 0', async (t) => {
 });
 
 test('exit 3 on an unknown flag', (t) => usage(t, ['--test-command', 'true', '--bogus'], /unknown flag --bogus/));
-test('exit 3 with two claim commands and no full suite command', (t) => usage(t, ['--test-command', 'true', '--test-command', 'false'], /give --full-suite-command/));
+test('exit 3 with two claim commands and no full suite command', (t) =>
+  usage(t, ['--test-command', 'true', '--test-command', 'false'], /give --full-suite-command/));
 
 test('exit 3 when the diff is missing', async (t) => {
   const r = await repo();
   const out = path.join(r.dir, 'never.json');
-  const res = await spawnAg([bin, '--baseline', r.baseline, '--patch', r.patch, '--diff', path.join(r.dir, 'nope.diff'), '--test-command', 'true', '--out', out], out);
+  const res = await spawnAg(
+    [
+      bin,
+      '--baseline',
+      r.baseline,
+      '--patch',
+      r.patch,
+      '--diff',
+      path.join(r.dir, 'nope.diff'),
+      '--test-command',
+      'true',
+      '--out',
+      out,
+    ],
+    out,
+  );
   t.is(res.status, 3);
   t.regex(res.stderr, /nope\.diff/);
   t.false(existsSync(out));
@@ -41,7 +57,10 @@ test('exit 3 when the diff is missing', async (t) => {
 test('exit 3 when a tree is not a directory', async (t) => {
   const r = await repo();
   const out = path.join(r.dir, 'never2.json');
-  const res = await spawnAg([bin, '--baseline', r.diff, '--patch', r.patch, '--diff', r.diff, '--test-command', 'true', '--out', out], out);
+  const res = await spawnAg(
+    [bin, '--baseline', r.diff, '--patch', r.patch, '--diff', r.diff, '--test-command', 'true', '--out', out],
+    out,
+  );
   t.is(res.status, 3);
   t.regex(res.stderr, /--baseline is not a directory/);
 });
@@ -59,7 +78,24 @@ test('exit 3 when the claims file lies inside the patch tree', async (t) => {
   const claims = path.join(patch, 'claims.json');
   await fs.writeFile(claims, '{"criteria":[]}');
   const out = path.join(r.dir, 'never3.json');
-  const res = await spawnAg([bin, '--baseline', r.baseline, '--patch', patch, '--diff', r.diff, '--test-command', 'true', '--claims', claims, '--out', out], out);
+  const res = await spawnAg(
+    [
+      bin,
+      '--baseline',
+      r.baseline,
+      '--patch',
+      patch,
+      '--diff',
+      r.diff,
+      '--test-command',
+      'true',
+      '--claims',
+      claims,
+      '--out',
+      out,
+    ],
+    out,
+  );
   t.is(res.status, 3);
   t.regex(res.stderr, /inside the patch tree/);
   t.false(existsSync(out));
@@ -71,7 +107,10 @@ test('a --commands-json that is not an array of strings is a recorded fault, and
   await fs.writeFile(cmds, '["true", {"sh": "rm -rf /"}]');
   const res = await agRun(r, ['--commands-json', cmds, '--runner', 'generic', '--rounds', '1']);
   t.is(res.status, 0, res.stderr);
-  t.deepEqual(res.run!.faults.map((f) => f.code), ['COMMANDS_INVALID', 'FULL_SUITE_NOT_RUN']);
+  t.deepEqual(
+    res.run!.faults.map((f) => f.code),
+    ['COMMANDS_INVALID', 'FULL_SUITE_NOT_RUN'],
+  );
   t.deepEqual(res.run!.claims, []);
   t.true(res.run!.inputs.some((i) => i.role === 'commands'));
 });
@@ -81,12 +120,34 @@ test('--commands-json commands run as claims', async (t) => {
   const cmds = path.join(r.dir, 'cmds-ok.json');
   await fs.writeFile(cmds, '["node --test test/"]');
   const res = await agRun(r, ['--commands-json', cmds, '--rounds', '1']);
-  t.deepEqual(res.run!.claims.map((c) => [c.command, c.status]), [['node --test test/', 'VERIFIED']]);
+  t.deepEqual(
+    res.run!.claims.map((c) => [c.command, c.status]),
+    [['node --test test/', 'VERIFIED']],
+  );
 });
 
 test('--out - writes the artefact alone on stdout', async (t) => {
   const r = await repo();
-  const res = await spawnAg([bin, '--baseline', r.baseline, '--patch', r.patch, '--diff', r.diff, '--test-command', 'true', '--rounds', '1', '--runner', 'generic', '--out', '-'], '/nonexistent');
+  const res = await spawnAg(
+    [
+      bin,
+      '--baseline',
+      r.baseline,
+      '--patch',
+      r.patch,
+      '--diff',
+      r.diff,
+      '--test-command',
+      'true',
+      '--rounds',
+      '1',
+      '--runner',
+      'generic',
+      '--out',
+      '-',
+    ],
+    '/nonexistent',
+  );
   t.is(res.status, 0);
   const run = JSON.parse(res.stdout);
   t.is(run.schema, 'adversary-gate/run');
@@ -97,7 +158,25 @@ test('the diff can come from stdin', async (t) => {
   const r = await repo();
   const out = path.join(r.dir, 'stdin.json');
   const { spawn } = await import('node:child_process');
-  const child = spawn(process.execPath, [bin, '--baseline', r.baseline, '--patch', r.patch, '--diff', '-', '--test-command', 'true', '--rounds', '1', '--out', out], { stdio: ['pipe', 'ignore', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [
+      bin,
+      '--baseline',
+      r.baseline,
+      '--patch',
+      r.patch,
+      '--diff',
+      '-',
+      '--test-command',
+      'true',
+      '--rounds',
+      '1',
+      '--out',
+      out,
+    ],
+    { stdio: ['pipe', 'ignore', 'pipe'] },
+  );
   child.stdin.end(await fs.readFile(r.diff));
   const status = await new Promise((resolve) => child.on('close', resolve));
   t.is(status, 0);

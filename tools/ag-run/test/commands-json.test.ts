@@ -8,7 +8,17 @@ test('a JSON array of non-empty strings declares commands', (t) => {
 });
 
 test('anything else is a fault naming the problem, and no command survives', (t) => {
-  for (const bad of ['{"cmd":"x"}', '["ok", 3]', '["ok", ""]', '[]', 'not json', '["a", "a",', '"x"', 'null', '["a"] ["b"]']) {
+  for (const bad of [
+    '{"cmd":"x"}',
+    '["ok", 3]',
+    '["ok", ""]',
+    '[]',
+    'not json',
+    '["a", "a",',
+    '"x"',
+    'null',
+    '["a"] ["b"]',
+  ]) {
     const r = p(bad);
     t.true('fault' in r, bad);
   }

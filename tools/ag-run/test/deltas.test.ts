@@ -20,7 +20,13 @@ test('lost, newly skipped and pass→fail tests are listed, sorted', (t) => {
       { id: 'new', outcome: 'passed' },
     ],
   );
-  t.deepEqual(d, { tests_lost: ['gone'], tests_newly_skipped: ['skipped-now', 'todo-now'], tests_pass_to_fail: ['broke'], tests_renamed: [], tests_not_collected: [] });
+  t.deepEqual(d, {
+    tests_lost: ['gone'],
+    tests_newly_skipped: ['skipped-now', 'todo-now'],
+    tests_pass_to_fail: ['broke'],
+    tests_renamed: [],
+    tests_not_collected: [],
+  });
 });
 
 test('no per-test report on either side gives null, never empty lists', (t) => {

@@ -6,14 +6,26 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { agRun, calcProject, makeRepo, nodeTest, type AgResult, type Repo, removeTemporaries, temporaryDir } from './helpers/repo.js';
+import {
+  agRun,
+  calcProject,
+  makeRepo,
+  nodeTest,
+  type AgResult,
+  type Repo,
+  removeTemporaries,
+  temporaryDir,
+} from './helpers/repo.js';
 
 test.after.always(removeTemporaries);
 
 const NODE = ['--test-command', 'node --test test/', '--rounds', '1', '--jobs', '2', '--timeout', '30'];
 const NODE2 = ['--test-command', 'node --test test/', '--rounds', '2', '--jobs', '2', '--timeout', '30'];
 
-const harmlessFiles = { ...calcProject, 'test/writes.test.js': nodeTest(`test('litter', () => require('node:fs').writeFileSync('litter.txt', 'x'));`) };
+const harmlessFiles = {
+  ...calcProject,
+  'test/writes.test.js': nodeTest(`test('litter', () => require('node:fs').writeFileSync('litter.txt', 'x'));`),
+};
 let harmless: Promise<{ repo: Repo; result: AgResult }> | undefined;
 const harmlessRun = () =>
   (harmless ??= (async () => {
@@ -27,14 +39,27 @@ test('a harmless patch: claim VERIFIED in every round, full suite green on both 
   const run = r.run!;
   t.is(run.schema, 'adversary-gate/run');
   t.is(run.subject.diff_sha256, `sha256:${createHash('sha256').update(readFileSync(repo.diff)).digest('hex')}`);
-  t.deepEqual(run.claims.map((c) => [c.status, c.class, c.patch.length]), [['VERIFIED', 'still_passing', 2]]);
+  t.deepEqual(
+    run.claims.map((c) => [c.status, c.class, c.patch.length]),
+    [['VERIFIED', 'still_passing', 2]],
+  );
   t.is(run.full_suite.baseline?.outcome, 'PASS');
   t.is(run.full_suite.patch?.outcome, 'PASS');
   t.false(run.full_suite.collateral_regression);
-  t.deepEqual(run.test_deltas, { tests_lost: [], tests_newly_skipped: [], tests_pass_to_fail: [], tests_renamed: [], tests_not_collected: [] });
+  t.deepEqual(run.test_deltas, {
+    tests_lost: [],
+    tests_newly_skipped: [],
+    tests_pass_to_fail: [],
+    tests_renamed: [],
+    tests_not_collected: [],
+  });
   t.deepEqual(run.tests_flaky, []);
   t.is(run.claims[0]!.reruns, undefined, 'a green run is not run again');
-  t.deepEqual(run.claims[0]!.patch[0]!.tests, [{ id: 'adds', outcome: 'passed' }, { id: 'adds zero', outcome: 'passed' }, { id: 'litter', outcome: 'passed' }]);
+  t.deepEqual(run.claims[0]!.patch[0]!.tests, [
+    { id: 'adds', outcome: 'passed' },
+    { id: 'adds zero', outcome: 'passed' },
+    { id: 'litter', outcome: 'passed' },
+  ]);
   t.deepEqual(run.faults, []);
   t.is(run.sandbox, 'none');
 });
@@ -60,8 +85,13 @@ test('identical inputs give identical evidence apart from timing and raw byte co
 test('a patch that breaks the function: REFUTED regression, collateral regression, pass→fail listed', async (t) => {
   const repo = await makeRepo(calcProject, { 'calc.js': 'exports.add = (a, b) => a - b;\n' });
   const run = (await agRun(repo, NODE)).run!;
-  t.deepEqual(run.claims.map((c) => [c.status, c.class]), [['REFUTED', 'regression']]);
-  t.true(run.claims[0]!.patch.every((e) => e.outcome === 'FAIL' && e.exit_code === 1 && e.signal === null && !e.timed_out));
+  t.deepEqual(
+    run.claims.map((c) => [c.status, c.class]),
+    [['REFUTED', 'regression']],
+  );
+  t.true(
+    run.claims[0]!.patch.every((e) => e.outcome === 'FAIL' && e.exit_code === 1 && e.signal === null && !e.timed_out),
+  );
   t.true(run.full_suite.collateral_regression);
   t.deepEqual(run.test_deltas?.tests_pass_to_fail, ['adds']);
 });
@@ -70,7 +100,10 @@ test('a claim that still fails after the patch, failing only what the baseline f
   const broken = { ...calcProject, 'calc.js': 'exports.add = (a, b) => a * b;\n' };
   const repo = await makeRepo(broken, { 'calc.js': 'exports.add = (a, b) => a * b; // no fix\n' });
   const run = (await agRun(repo, NODE)).run!;
-  t.deepEqual(run.claims.map((c) => [c.status, c.class]), [['UNVERIFIED', 'still_failing']]);
+  t.deepEqual(
+    run.claims.map((c) => [c.status, c.class]),
+    [['UNVERIFIED', 'still_failing']],
+  );
   t.true(run.full_suite.baseline_red);
 });
 
@@ -78,27 +111,37 @@ test('a red baseline fixed by the patch: VERIFIED fixed, baseline_red set', asyn
   const broken = { ...calcProject, 'calc.js': 'exports.add = (a, b) => a * b;\n' };
   const repo = await makeRepo(broken, { 'calc.js': 'exports.add = (a, b) => a + b;\n' });
   const run = (await agRun(repo, NODE)).run!;
-  t.deepEqual(run.claims.map((c) => [c.status, c.class]), [['VERIFIED', 'fixed']]);
+  t.deepEqual(
+    run.claims.map((c) => [c.status, c.class]),
+    [['VERIFIED', 'fixed']],
+  );
   t.true(run.full_suite.baseline_red);
   t.is(run.full_suite.baseline?.outcome, 'FAIL');
 });
 
 test('process.exit(0) mid-file is UNRUNNABLE (file_ended_early) and the unreported tests are lost', async (t) => {
   const repo = await makeRepo(calcProject, {
-    'test/calc.test.js': nodeTest(`const { add } = require('../calc.js');\ntest('adds', () => { process.exit(0); });\ntest('adds zero', () => assert.equal(add(0, 0), 1));`),
+    'test/calc.test.js': nodeTest(
+      `const { add } = require('../calc.js');\ntest('adds', () => { process.exit(0); });\ntest('adds zero', () => assert.equal(add(0, 0), 1));`,
+    ),
   });
   const run = (await agRun(repo, NODE)).run!;
   const round = run.claims[0]!.patch[0]!;
   t.is(round.outcome, 'UNRUNNABLE');
   t.is(round.kind, 'file_ended_early');
   t.is(round.exit_code, 0);
-  t.deepEqual(run.claims.map((c) => c.status), ['UNVERIFIED']);
+  t.deepEqual(
+    run.claims.map((c) => c.status),
+    ['UNVERIFIED'],
+  );
   t.deepEqual(run.test_deltas?.tests_lost, ['adds', 'adds zero']);
 });
 
 test('a test newly marked skip or todo is listed as newly skipped', async (t) => {
   const repo = await makeRepo(calcProject, {
-    'test/calc.test.js': nodeTest(`const { add } = require('../calc.js');\ntest('adds', { skip: 'later' }, () => assert.equal(add(1, 2), 3));\ntest('adds zero', { todo: true }, () => assert.equal(add(0, 0), 0));`),
+    'test/calc.test.js': nodeTest(
+      `const { add } = require('../calc.js');\ntest('adds', { skip: 'later' }, () => assert.equal(add(1, 2), 3));\ntest('adds zero', { todo: true }, () => assert.equal(add(0, 0), 0));`,
+    ),
   });
   const run = (await agRun(repo, NODE)).run!;
   t.deepEqual(run.test_deltas?.tests_newly_skipped, ['adds', 'adds zero']);
@@ -122,8 +165,27 @@ test('a flaky test (rounds disagree) is UNVERIFIED flaky', async (t) => {
 let n = 1; while (true) { try { fs.mkdirSync(process.env.FLAKY_DIR + '/' + n); break; } catch { n++; } }
 test('adds', () => assert.equal(n % 2, 1, 'even rounds fail'));`),
   });
-  const r = await agRun(repo, ['--test-command', 'node --test test/', '--rounds', '3', '--jobs', '2', '--full-suite-command', 'true', '--pass-env', 'FLAKY_DIR'], { ...process.env, FLAKY_DIR: counter });
-  t.deepEqual(r.run?.claims.map((c) => [c.status, c.class]), [['UNVERIFIED', 'flaky']], r.stderr);
+  const r = await agRun(
+    repo,
+    [
+      '--test-command',
+      'node --test test/',
+      '--rounds',
+      '3',
+      '--jobs',
+      '2',
+      '--full-suite-command',
+      'true',
+      '--pass-env',
+      'FLAKY_DIR',
+    ],
+    { ...process.env, FLAKY_DIR: counter },
+  );
+  t.deepEqual(
+    r.run?.claims.map((c) => [c.status, c.class]),
+    [['UNVERIFIED', 'flaky']],
+    r.stderr,
+  );
 });
 
 /**
@@ -150,9 +212,22 @@ const processClaims = () =>
       'hang/hang.test.js': nodeTest(`test('hangs', () => new Promise(() => setInterval(() => {}, 1000)));`),
     });
     const claims = Object.values(PROCESS_CLAIMS).flatMap((c) => ['--test-command', c]);
-    return agRun(repo, [...claims, '--full-suite-command', 'true', '--rounds', '1', '--jobs', '2', '--timeout', '8', '--runner', 'generic']);
+    return agRun(repo, [
+      ...claims,
+      '--full-suite-command',
+      'true',
+      '--rounds',
+      '1',
+      '--jobs',
+      '2',
+      '--timeout',
+      '8',
+      '--runner',
+      'generic',
+    ]);
   })());
-const patchRound = async (command: string) => (await processClaims()).run!.claims.find((c) => c.command === command)!.patch[0]!;
+const patchRound = async (command: string) =>
+  (await processClaims()).run!.claims.find((c) => c.command === command)!.patch[0]!;
 
 test('a runner that ignores SIGTERM is SIGKILLed after the grace: TIMED_OUT, no exit code', async (t) => {
   const round = await patchRound(PROCESS_CLAIMS.sigterm);
@@ -183,12 +258,18 @@ test('an output flood is cut at the cap: UNRUNNABLE output_cap, a small artefact
 test('a command that does not exist is UNRUNNABLE command_not_found, never FAIL', async (t) => {
   const run = (await processClaims()).run!;
   const claim = run.claims.find((c) => c.command === PROCESS_CLAIMS.missing)!;
-  t.deepEqual([claim.patch[0]!.outcome, claim.patch[0]!.kind, claim.status], ['UNRUNNABLE', 'command_not_found', 'UNVERIFIED']);
+  t.deepEqual(
+    [claim.patch[0]!.outcome, claim.patch[0]!.kind, claim.status],
+    ['UNRUNNABLE', 'command_not_found', 'UNVERIFIED'],
+  );
 });
 
 test('a hanging test is TIMED_OUT with no exit code, and the claim is UNVERIFIED hang', async (t) => {
   const claim = (await processClaims()).run!.claims.find((c) => c.command === PROCESS_CLAIMS.hang)!;
-  t.deepEqual([claim.patch[0]!.outcome, claim.patch[0]!.timed_out, claim.patch[0]!.exit_code], ['TIMED_OUT', true, null]);
+  t.deepEqual(
+    [claim.patch[0]!.outcome, claim.patch[0]!.timed_out, claim.patch[0]!.exit_code],
+    ['TIMED_OUT', true, null],
+  );
   t.deepEqual([claim.status, claim.class], ['UNVERIFIED', 'hang']);
 });
 
@@ -216,4 +297,3 @@ test('the caller secrets never reach the tests; --pass-env and --seed do', async
   t.is(r.run!.seed, 42);
   t.false(readFileSync(r.out, 'utf8').includes('hunter2'));
 });
-

@@ -25,8 +25,15 @@ test('bwrap asked for and missing: exit 3, one stderr line, nothing written', as
 test('bwrap that cannot build namespaces (as under Docker seccomp): exit 3, never an unsandboxed run', async (t) => {
   const repo = await makeRepo(calcProject, {});
   const fakeBin = await temporaryDir('ag-badbwrap-');
-  await fs.writeFile(path.join(fakeBin, 'bwrap'), '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n', { mode: 0o755 });
-  const r = await agRun(repo, ['--test-command', 'node --test test/', ...SANDBOX], { ...process.env, PATH: `${fakeBin}:${process.env.PATH}` });
+  await fs.writeFile(
+    path.join(fakeBin, 'bwrap'),
+    '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n',
+    { mode: 0o755 },
+  );
+  const r = await agRun(repo, ['--test-command', 'node --test test/', ...SANDBOX], {
+    ...process.env,
+    PATH: `${fakeBin}:${process.env.PATH}`,
+  });
   t.is(r.status, 3);
   t.regex(r.stderr, /No permissions to create new namespace/);
   t.false(existsSync(r.out));
@@ -35,9 +42,13 @@ test('bwrap that cannot build namespaces (as under Docker seccomp): exit 3, neve
 test('a sandbox that passes the probe but cannot be built for a run: UNRUNNABLE sandbox_setup and a fault, never a FAIL', async (t) => {
   const repo = await makeRepo(calcProject, {});
   const fakeBin = await temporaryDir('ag-halfbwrap-');
-  const script = '#!/bin/sh\nfor a in "$@"; do last="$a"; done\n[ "$last" = true ] && exit 0\necho "bwrap: Can\'t mount tmpfs on /newroot/tmp" >&2\nexit 1\n';
+  const script =
+    '#!/bin/sh\nfor a in "$@"; do last="$a"; done\n[ "$last" = true ] && exit 0\necho "bwrap: Can\'t mount tmpfs on /newroot/tmp" >&2\nexit 1\n';
   await fs.writeFile(path.join(fakeBin, 'bwrap'), script, { mode: 0o755 });
-  const r = await agRun(repo, ['--test-command', 'exit 1', ...SANDBOX, '--runner', 'generic'], { ...process.env, PATH: `${fakeBin}:${process.env.PATH}` });
+  const r = await agRun(repo, ['--test-command', 'exit 1', ...SANDBOX, '--runner', 'generic'], {
+    ...process.env,
+    PATH: `${fakeBin}:${process.env.PATH}`,
+  });
   t.is(r.status, 0, r.stderr);
   const round = r.run!.claims[0]!.patch[0]!;
   t.deepEqual([round.outcome, round.kind], ['UNRUNNABLE', 'sandbox_setup']);
@@ -48,7 +59,10 @@ test('sandboxed: a passing project passes and the evidence says bwrap', async (t
   const repo = await makeRepo(calcProject, { 'calc.js': 'exports.add = (a, b) => b + a;\n' });
   const run = (await agRun(repo, ['--test-command', 'node --test test/', ...SANDBOX])).run!;
   t.is(run.sandbox, 'bwrap');
-  t.deepEqual(run.claims.map((c) => [c.status, c.class]), [['VERIFIED', 'still_passing']]);
+  t.deepEqual(
+    run.claims.map((c) => [c.status, c.class]),
+    [['VERIFIED', 'still_passing']],
+  );
   t.deepEqual(run.faults, []);
 });
 
@@ -87,7 +101,7 @@ test('sandboxed: setsid grandchildren do not outlive the run', async (t) => {
   t.false(execFileSync('ps', ['-eo', 'args']).toString().includes(`sleep ${marker}`));
 });
 
-test('sandboxed: the system is read-only; the trees, the evidence directory and the caller\'s HOME are invisible; a toolchain in HOME still runs', async (t) => {
+test("sandboxed: the system is read-only; the trees, the evidence directory and the caller's HOME are invisible; a toolchain in HOME still runs", async (t) => {
   const repo = await makeRepo(calcProject, {
     'test/fs.test.js': nodeTest(`const fs = require('node:fs');
 const { execFileSync } = require('node:child_process');
@@ -104,7 +118,15 @@ test('sees only what it needs', () => {
   await fs.writeFile(path.join(home, 'secret.txt'), 'token\n');
   await fs.mkdir(path.join(home, '.tool', 'bin'), { recursive: true });
   await fs.writeFile(path.join(home, '.tool', 'bin', 'mytool'), '#!/bin/sh\necho tool ran\n', { mode: 0o755 });
-  const env = { ...process.env, HOME: home, PATH: `${path.join(home, '.tool', 'bin')}:${process.env.PATH}`, AG_E2E_PATCH: repo.patch, AG_E2E_BASELINE: repo.baseline, AG_E2E_EVIDENCE: repo.dir, AG_E2E_HOME: home };
+  const env = {
+    ...process.env,
+    HOME: home,
+    PATH: `${path.join(home, '.tool', 'bin')}:${process.env.PATH}`,
+    AG_E2E_PATCH: repo.patch,
+    AG_E2E_BASELINE: repo.baseline,
+    AG_E2E_EVIDENCE: repo.dir,
+    AG_E2E_HOME: home,
+  };
   const pass = ['AG_E2E_PATCH', 'AG_E2E_BASELINE', 'AG_E2E_EVIDENCE', 'AG_E2E_HOME'].flatMap((n) => ['--pass-env', n]);
   const run = (await agRun(repo, ['--test-command', 'node --test test/', ...SANDBOX, ...pass], env)).run!;
   t.is(run.claims[0]!.patch[0]!.outcome, 'PASS', run.claims[0]!.patch[0]!.stdout_tail);

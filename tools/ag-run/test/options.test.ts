@@ -11,7 +11,13 @@ const parse = (extra: string[]) => {
 };
 
 test('repeated flags keep every value in order, in both spellings', (t) => {
-  t.deepEqual(flagValues(['--test-command', 'a', '--test-command=b c', '--testCommand', 'd', '--', '--test-command', 'e'], 'test-command'), ['a', 'b c', 'd']);
+  t.deepEqual(
+    flagValues(
+      ['--test-command', 'a', '--test-command=b c', '--testCommand', 'd', '--', '--test-command', 'e'],
+      'test-command',
+    ),
+    ['a', 'b c', 'd'],
+  );
 });
 
 test('a flag without its value is a usage error', (t) => {
@@ -32,7 +38,9 @@ test('defaults: 3 rounds, 300 s, no sandbox, jobs = cores, runner detected', (t)
 });
 
 test('a single-valued flag given twice is refused, never last-one-wins', (t) => {
-  t.throws(() => parse(['--test-command', 'x', '--rounds', '2', '--rounds', '3']), { message: /--rounds was given 2 times/ });
+  t.throws(() => parse(['--test-command', 'x', '--rounds', '2', '--rounds', '3']), {
+    message: /--rounds was given 2 times/,
+  });
 });
 
 test('bad values are usage errors that name the flag', (t) => {
@@ -49,11 +57,16 @@ test('bad values are usage errors that name the flag', (t) => {
     [['--test-command', 'true', '--run-as', 'nobody'], /--run-as must be unprivileged or caller/],
     [['--test-command', 'true', '--max-processes', '8'], /--max-processes must be between 16/],
   ];
-  for (const [extra, message] of cases) t.throws(() => parse(extra), { instanceOf: UsageError, message }, extra.join(' '));
+  for (const [extra, message] of cases)
+    t.throws(() => parse(extra), { instanceOf: UsageError, message }, extra.join(' '));
 });
 
 test('--run-as caller is always allowed; unprivileged only for root', (t) => {
   t.is(parse(['--test-command', 'true', '--run-as', 'caller']).runAs, 'caller');
-  if (process.getuid?.() === 0) t.is(parse(['--test-command', 'true', '--run-as', 'unprivileged']).runAs, 'unprivileged');
-  else t.throws(() => parse(['--test-command', 'true', '--run-as', 'unprivileged']), { message: /needs ag-run to run as root/ });
+  if (process.getuid?.() === 0)
+    t.is(parse(['--test-command', 'true', '--run-as', 'unprivileged']).runAs, 'unprivileged');
+  else
+    t.throws(() => parse(['--test-command', 'true', '--run-as', 'unprivileged']), {
+      message: /needs ag-run to run as root/,
+    });
 });

@@ -4,7 +4,10 @@ import { evidenceTail } from '../src/output-tail.js';
 test('tree and run paths are replaced and clock readings blanked', (t) => {
   const tree = '/tmp/ag-run-abc/patch-1-2/tree';
   const text = `at ${tree}/test/x.js:1\nxml: /tmp/ag-run-abc/patch-1-2/report/j.xml\n  duration_ms: 12.5\n2 passed in 0.13s\n  3 passing (40ms)\n`;
-  t.is(evidenceTail(text, tree, 1000), 'at ./test/x.js:1\nxml: <run>/report/j.xml\n  duration_ms: …\n2 passed in …s\n  3 passing (…ms)\n');
+  t.is(
+    evidenceTail(text, tree, 1000),
+    'at ./test/x.js:1\nxml: <run>/report/j.xml\n  duration_ms: …\n2 passed in …s\n  3 passing (…ms)\n',
+  );
 });
 
 test('only the last characters are kept', (t) => {

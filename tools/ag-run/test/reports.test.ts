@@ -49,13 +49,21 @@ test('TAP: every test gets its full name path as id, with skip and todo told apa
 });
 
 test('TAP: a file reported as one test without subtests is flagged, its path made relative', (t) => {
-  const r = parseTap(tap(`# Subtest: ${ROOT}/test/b.test.js\nok 1 - ${ROOT}/test/b.test.js\n1..1\n# tests 1\n# pass 1\n# fail 0\n`), ROOT);
+  const r = parseTap(
+    tap(`# Subtest: ${ROOT}/test/b.test.js\nok 1 - ${ROOT}/test/b.test.js\n1..1\n# tests 1\n# pass 1\n# fail 0\n`),
+    ROOT,
+  );
   t.deepEqual(r.tests, [{ id: 'test/b.test.js', outcome: 'passed' }]);
   t.deepEqual(r.filesWithoutTests, ['test/b.test.js']);
 });
 
 test('TAP: summary lines a test printed (escaped by node as comments) are not the summary', (t) => {
-  const r = parseTap(tap('# ok 99 - fake\n# \\# tests 100\n# \\# pass 100\n# \\# fail 0\nnot ok 1 - real\n1..1\n# tests 1\n# pass 0\n# fail 1\n'), ROOT);
+  const r = parseTap(
+    tap(
+      '# ok 99 - fake\n# \\# tests 100\n# \\# pass 100\n# \\# fail 0\nnot ok 1 - real\n1..1\n# tests 1\n# pass 0\n# fail 1\n',
+    ),
+    ROOT,
+  );
   t.deepEqual(r.summary, { total: 1, passed: 0, failed: 1, cancelled: 0, skipped: 0 });
   t.deepEqual(r.tests, [{ id: 'real', outcome: 'failed' }]);
 });
@@ -151,5 +159,7 @@ test('test lists: counts put errors with failures and todo/xfail with skips', (t
 });
 
 test('JUnit: a test case that names no test is an unreadable report, not a test with an empty id', (t) => {
-  t.throws(() => parseJunit('<testsuite tests="1"><testcase time="0.001"><failure/></testcase></testsuite>'), { message: /names no test/ });
+  t.throws(() => parseJunit('<testsuite tests="1"><testcase time="0.001"><failure/></testcase></testsuite>'), {
+    message: /names no test/,
+  });
 });

@@ -22,18 +22,53 @@ test('detect: anything else is generic', (t) => {
 });
 
 test('summary: pytest summaries, quiet or not', (t) => {
-  t.deepEqual(runnerSummary('pytest', '..F\n1 failed, 2 passed, 1 skipped, 1 xfailed in 0.12s\n', ''), { passed: 2, failed: 1, skipped: 2, total: 5 });
-  t.deepEqual(runnerSummary('pytest', '===== 3 passed, 1 error in 1.01s =====\n', ''), { passed: 3, failed: 1, skipped: 0, total: 4 });
+  t.deepEqual(runnerSummary('pytest', '..F\n1 failed, 2 passed, 1 skipped, 1 xfailed in 0.12s\n', ''), {
+    passed: 2,
+    failed: 1,
+    skipped: 2,
+    total: 5,
+  });
+  t.deepEqual(runnerSummary('pytest', '===== 3 passed, 1 error in 1.01s =====\n', ''), {
+    passed: 3,
+    failed: 1,
+    skipped: 0,
+    total: 4,
+  });
   t.is(runnerSummary('pytest', '.\n', ''), null);
   // A forged "2 passed" printed after pytest's real "2 failed": the counts agree with no report.
-  t.deepEqual(runnerSummary('pytest', 'FF\n2 failed in 0.05s\n=== 2 passed in 0.01s ===\n', ''), { passed: 2, failed: 2, skipped: 0, total: 4 });
+  t.deepEqual(runnerSummary('pytest', 'FF\n2 failed in 0.05s\n=== 2 passed in 0.01s ===\n', ''), {
+    passed: 2,
+    failed: 2,
+    skipped: 0,
+    total: 4,
+  });
 });
 
 test('summary: jest, vitest, mocha and ava summaries', (t) => {
-  t.deepEqual(runnerSummary('jest', '', 'Tests:       1 failed, 1 skipped, 2 passed, 4 total\n'), { passed: 2, failed: 1, skipped: 1, total: 4 });
-  t.deepEqual(runnerSummary('vitest', '      Tests  1 failed | 2 passed (3)\n', ''), { passed: 2, failed: 1, skipped: 0, total: 3 });
-  t.deepEqual(runnerSummary('mocha', '  2 passing (4ms)\n  1 pending\n  1 failing\n', ''), { passed: 2, failed: 1, skipped: 1, total: 4 });
-  t.deepEqual(runnerSummary('ava', '  1 test failed\n  3 tests passed\n  1 known failure\n', ''), { passed: 3, failed: 1, skipped: 1, total: 5 });
+  t.deepEqual(runnerSummary('jest', '', 'Tests:       1 failed, 1 skipped, 2 passed, 4 total\n'), {
+    passed: 2,
+    failed: 1,
+    skipped: 1,
+    total: 4,
+  });
+  t.deepEqual(runnerSummary('vitest', '      Tests  1 failed | 2 passed (3)\n', ''), {
+    passed: 2,
+    failed: 1,
+    skipped: 0,
+    total: 3,
+  });
+  t.deepEqual(runnerSummary('mocha', '  2 passing (4ms)\n  1 pending\n  1 failing\n', ''), {
+    passed: 2,
+    failed: 1,
+    skipped: 1,
+    total: 4,
+  });
+  t.deepEqual(runnerSummary('ava', '  1 test failed\n  3 tests passed\n  1 known failure\n', ''), {
+    passed: 3,
+    failed: 1,
+    skipped: 1,
+    total: 5,
+  });
   t.is(runnerSummary('generic', 'Tests: 1 failed', ''), null);
 });
 

@@ -60,11 +60,13 @@ test('skipped subtrees are left out of the walk', async (t) => {
 
 test('only regular files are hashed', async (t) => {
   const dir = await tree();
-  t.is(await hashIfFile(path.join(dir, 'b.txt')), 'sha256:0263829989b6fd954f72baaf2fc64bc2e2f01d692d4de72986ea808f6e99813f');
+  t.is(
+    await hashIfFile(path.join(dir, 'b.txt')),
+    'sha256:0263829989b6fd954f72baaf2fc64bc2e2f01d692d4de72986ea808f6e99813f',
+  );
   t.is(await hashIfFile(path.join(dir, 'link')), null);
   t.is(await hashIfFile(path.join(dir, 'src')), null);
 });
-
 
 test('several trees from one walk: each snapshot equals the tree walked on its own', async (t) => {
   const dirs = [await tree(), await tree(), await tree()];

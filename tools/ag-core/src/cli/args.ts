@@ -23,7 +23,11 @@ export function directoryFlag<const D extends string>(description: D) {
  * A flag whose value is one of `choices`: the frame refuses any other value before the
  * command runs (exit 3, naming the choices); read it with {@link choiceArg}.
  */
-export function choiceFlag<const C extends readonly string[], const D extends string>(choices: C, description: D, valueHint = 'MODE') {
+export function choiceFlag<const C extends readonly string[], const D extends string>(
+  choices: C,
+  description: D,
+  valueHint = 'MODE',
+) {
   return { type: 'string', description, valueHint, choices } as const;
 }
 
@@ -58,7 +62,11 @@ export function checkChoice(value: string, flag: string, choices: readonly strin
 }
 
 /** A choice flag's value (given at most once, one of its choices), or undefined when absent. @throws UsageError */
-export function choiceArg<const C extends readonly string[]>(value: unknown, flag: string, def: { readonly choices: C }): C[number] | undefined {
+export function choiceArg<const C extends readonly string[]>(
+  value: unknown,
+  flag: string,
+  def: { readonly choices: C },
+): C[number] | undefined {
   const raw = optionalArg(value, flag);
   if (raw === undefined) return undefined;
   checkChoice(raw, flag, def.choices);
@@ -100,7 +108,8 @@ export function intArg(value: unknown, flag: string, min: number, max = Number.M
   if (raw === undefined) return undefined;
   if (!/^-?\d+$/.test(raw)) throw new UsageError(`--${flag} must be an integer ${range(min, max)}, got "${raw}"`);
   const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`--${flag} must be ${range(min, max)}, got ${raw}`);
+  if (!Number.isSafeInteger(n) || n < min || n > max)
+    throw new UsageError(`--${flag} must be ${range(min, max)}, got ${raw}`);
   return n;
 }
 
@@ -110,7 +119,8 @@ export function numberArg(value: unknown, flag: string, min: number, max: number
   if (raw === undefined) return undefined;
   if (!/^-?\d+(\.\d+)?$/.test(raw)) throw new UsageError(`--${flag} must be a number ${range(min, max)}, got "${raw}"`);
   const n = Number(raw);
-  if (!Number.isFinite(n) || n < min || n > max) throw new UsageError(`--${flag} must be ${range(min, max)}, got ${raw}`);
+  if (!Number.isFinite(n) || n < min || n > max)
+    throw new UsageError(`--${flag} must be ${range(min, max)}, got ${raw}`);
   return n;
 }
 
@@ -130,7 +140,8 @@ export function repeatedArg(rawArgs: readonly string[], flag: string): string[] 
       out.push(token.slice(eq + 1));
     } else if (names.has(token)) {
       const next = rawArgs[i + 1];
-      if (next === undefined || (next.startsWith('--') && next.length > 2)) throw new UsageError(`${token} needs a value`);
+      if (next === undefined || (next.startsWith('--') && next.length > 2))
+        throw new UsageError(`${token} needs a value`);
       out.push(next);
       i++;
     }

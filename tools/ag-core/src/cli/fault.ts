@@ -44,10 +44,14 @@ export function parseFaults(text: string | undefined): Fault[] {
     const command = entry.slice(0, colon);
     const stage = entry.slice(colon + 1);
     if (colon < 0 || !COMMAND.test(command)) {
-      throw new UsageError(`${FAULT_VARIABLE}: "${entry}" is not <tool>:<stage> (e.g. ag-run:before-read, ag-mutate.merge:kill)`);
+      throw new UsageError(
+        `${FAULT_VARIABLE}: "${entry}" is not <tool>:<stage> (e.g. ag-run:before-read, ag-mutate.merge:kill)`,
+      );
     }
     if (!(FAULT_STAGES as readonly string[]).includes(stage)) {
-      throw new UsageError(`${FAULT_VARIABLE}: unknown stage "${stage}" in "${entry}" (one of ${FAULT_STAGES.join(', ')})`);
+      throw new UsageError(
+        `${FAULT_VARIABLE}: unknown stage "${stage}" in "${entry}" (one of ${FAULT_STAGES.join(', ')})`,
+      );
     }
     return { command, stage: stage as FaultStage };
   });
@@ -89,7 +93,11 @@ export interface FaultPlan {
  * undefined when none is. Throws a UsageError when the switch is malformed.
  */
 export function planFaults(command: string, env: NodeJS.ProcessEnv = process.env): FaultPlan | undefined {
-  const stages = new Set(parseFaults(env[FAULT_VARIABLE]).filter((f) => f.command === command).map((f) => f.stage));
+  const stages = new Set(
+    parseFaults(env[FAULT_VARIABLE])
+      .filter((f) => f.command === command)
+      .map((f) => f.stage),
+  );
   if (stages.size === 0) return undefined;
   const signal = stages.has('kill') ? 'SIGKILL' : stages.has('term') ? 'SIGTERM' : undefined;
   const strike = signal === undefined ? undefined : () => dieBy(signal, signal === 'SIGKILL' ? 'kill' : 'term');

@@ -7,7 +7,15 @@
 import { lstatSync, rmSync } from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
 import { renderUsage, runCommand, type ArgsDef, type CommandDef } from 'citty';
-import { closeWriteSession, LoadError, oneLine, openWriteSession, OutputError, removeWritten, type WriteSession } from '@adversary-gate/schemas';
+import {
+  closeWriteSession,
+  LoadError,
+  oneLine,
+  openWriteSession,
+  OutputError,
+  removeWritten,
+  type WriteSession,
+} from '@adversary-gate/schemas';
 import { EXIT, InputError, UsageError } from './errors.js';
 import { planFaults, type FaultPlan } from './fault.js';
 import { checkDeclaredValues, checkPositionals, checkRepeatedFlags, checkUnknownFlags } from './validate-flags.js';
@@ -17,7 +25,10 @@ import { killLiveProcesses } from '../process/runner.js';
 export interface CliSpec {
   readonly name: string;
   readonly version: string;
+  // citty's command type is generic over each command's own flags: any command fits here.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly main: CommandDef<any>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly subCommands?: Readonly<Record<string, CommandDef<any>>>;
   /** Flags that may be given more than once (read them with `repeatedArg`); every other flag once. */
   readonly repeatable?: readonly string[];
@@ -50,7 +61,9 @@ function clearOutputs(rawArgs: readonly string[], flags: readonly string[]): voi
         if (lstatSync(target, { throwIfNoEntry: false })?.isFile() === true) rmSync(target, { force: true });
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') continue;
-        throw new UsageError(`cannot delete the existing --${flag} file ${target} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+        throw new UsageError(
+          `cannot delete the existing --${flag} file ${target} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+        );
       }
     }
   }
@@ -72,6 +85,7 @@ function errorLine(error: unknown): string {
 }
 
 /** The command with the `before-read` fault point between citty's flag parsing and its run. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 function withBeforeRead(command: CommandDef<any>, faults: FaultPlan | undefined): CommandDef<any> {
   const run = command.run;
   if (faults === undefined || run === undefined) return command;
@@ -97,7 +111,11 @@ export interface RunCliOptions {
  * files it wrote through the shared writer: a failed tool leaves no evidence behind.
  * `AG_FAULT` (see fault.ts) is honoured here and in the writer.
  */
-export async function runCli(spec: CliSpec, rawArgs: readonly string[] = process.argv.slice(2), options: RunCliOptions = {}): Promise<number> {
+export async function runCli(
+  spec: CliSpec,
+  rawArgs: readonly string[] = process.argv.slice(2),
+  options: RunCliOptions = {},
+): Promise<number> {
   const verbose = rawArgs.includes('--verbose');
   let command = spec.main;
   let commandName = spec.name;
@@ -114,8 +132,12 @@ export async function runCli(spec: CliSpec, rawArgs: readonly string[] = process
     if (args.includes('--help') || args.includes('-h')) {
       // A sub-command's usage names the binary too (`USAGE ag-mutate merge`).
       const meta = (typeof command.meta === 'function' ? await command.meta() : await command.meta) ?? {};
-      const shown = sub === undefined ? { ...command, meta: { name: spec.name, ...meta, version: spec.version } } : command;
-      const usage = await renderUsage(shown, sub === undefined ? undefined : { meta: { name: spec.name, version: spec.version } });
+      const shown =
+        sub === undefined ? { ...command, meta: { name: spec.name, ...meta, version: spec.version } } : command;
+      const usage = await renderUsage(
+        shown,
+        sub === undefined ? undefined : { meta: { name: spec.name, version: spec.version } },
+      );
       process.stdout.write(`${plainUsage(usage)}\n`);
       return EXIT.OK;
     }
@@ -129,7 +151,9 @@ export async function runCli(spec: CliSpec, rawArgs: readonly string[] = process
     checkPositionals(args, def as ArgsDef, sub === undefined ? Object.keys(spec.subCommands ?? {}) : []);
     checkDeclaredValues(args, def as ArgsDef);
     const faults = planFaults(commandName, options.env);
-    session = openWriteSession(faults === undefined ? {} : { beforeWrite: faults.beforeWrite, midWrite: faults.midWrite });
+    session = openWriteSession(
+      faults === undefined ? {} : { beforeWrite: faults.beforeWrite, midWrite: faults.midWrite },
+    );
     activeSession = session;
     const { result } = await runCommand(withBeforeRead(command, faults), { rawArgs: args });
     await faults?.at('after-write');
@@ -170,7 +194,8 @@ function takeBack(session: WriteSession): string[] {
 function exitOnCrash(name: string): (error: unknown) => void {
   return (error) => {
     process.stderr.write(`${name}: ${errorLine(error)}\n`);
-    if (process.argv.includes('--verbose') && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+    if (process.argv.includes('--verbose') && error instanceof Error && error.stack)
+      process.stderr.write(`${error.stack}\n`);
     if (activeSession !== undefined) takeBack(activeSession);
     process.exit(EXIT.HOLD);
   };
@@ -207,5 +232,6 @@ export async function main(spec: CliSpec): Promise<void> {
   } catch {
     code = EXIT.HOLD;
   }
-  process.exitCode = code === EXIT.OK || code === EXIT.REJECT || code === EXIT.HOLD || code === EXIT.USAGE ? code : EXIT.HOLD;
+  process.exitCode =
+    code === EXIT.OK || code === EXIT.REJECT || code === EXIT.HOLD || code === EXIT.USAGE ? code : EXIT.HOLD;
 }

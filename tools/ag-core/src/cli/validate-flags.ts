@@ -17,13 +17,22 @@ function entries(def: ArgsDef): [string, Declared][] {
 
 /** Every spelling of each flag (kebab, camel, `no-` for booleans, aliases) and whether it takes a value. */
 function flagKinds(def: ArgsDef): Map<string, 'string' | 'boolean'> {
-  const kinds = new Map<string, 'string' | 'boolean'>([['help', 'boolean'], ['h', 'boolean']]);
+  const kinds = new Map<string, 'string' | 'boolean'>([
+    ['help', 'boolean'],
+    ['h', 'boolean'],
+  ]);
   for (const [name, arg] of entries(def)) {
     if (arg.type === 'positional') continue;
     const kind = arg.type === 'boolean' ? 'boolean' : 'string';
     kinds.set(name, kind);
-    kinds.set(name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`), kind);
-    kinds.set(name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()), kind);
+    kinds.set(
+      name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
+      kind,
+    );
+    kinds.set(
+      name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()),
+      kind,
+    );
     if (arg.type === 'boolean') kinds.set(`no-${name}`, 'boolean');
     const aliases = (arg as { alias?: string | string[] }).alias;
     for (const a of aliases === undefined ? [] : Array.isArray(aliases) ? aliases : [aliases]) kinds.set(a, kind);
@@ -92,7 +101,10 @@ export function checkPositionals(rawArgs: readonly string[], def: ArgsDef, subCo
   if (declared.length === 0 && subCommands.length > 0 && rawArgs[0] === extra) {
     throw new UsageError(`unknown command "${extra}" (the commands are ${subCommands.join(', ')}; or give only flags)`);
   }
-  const takes = declared.length === 0 ? 'it takes no positional argument: every value needs its flag, and a repeatable flag is repeated for each value' : `it takes ${declared.map(([name]) => name.toUpperCase()).join(' ')} only`;
+  const takes =
+    declared.length === 0
+      ? 'it takes no positional argument: every value needs its flag, and a repeatable flag is repeated for each value'
+      : `it takes ${declared.map(([name]) => name.toUpperCase()).join(' ')} only`;
   throw new UsageError(`unexpected argument "${extra}": ${takes}`);
 }
 
@@ -105,7 +117,8 @@ export function checkPositionals(rawArgs: readonly string[], def: ArgsDef, subCo
 export function checkDeclaredValues(rawArgs: readonly string[], def: ArgsDef): void {
   for (const [name, arg] of entries(def)) {
     if (arg.type === 'positional' || arg.type === 'boolean') continue;
-    const values = arg.choices !== undefined || arg.directory === true || arg.output === true ? repeatedArg(rawArgs, name) : [];
+    const values =
+      arg.choices !== undefined || arg.directory === true || arg.output === true ? repeatedArg(rawArgs, name) : [];
     for (const value of values) {
       if (value === '') continue;
       if (arg.choices !== undefined) checkChoice(value, name, arg.choices);

@@ -20,6 +20,8 @@ export function packageDir(moduleUrl: string | URL): string {
 
 /** `version` from the package.json of the package `moduleUrl` belongs to. */
 export function packageVersion(moduleUrl: string | URL): string {
-  const json = JSON.parse(readFileSync(path.join(packageDir(moduleUrl), 'package.json'), 'utf8')) as { version?: unknown };
+  const json = JSON.parse(readFileSync(path.join(packageDir(moduleUrl), 'package.json'), 'utf8')) as {
+    version?: unknown;
+  };
   return typeof json.version === 'string' ? json.version : '0.0.0';
 }

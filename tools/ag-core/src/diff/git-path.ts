@@ -44,7 +44,8 @@ export function normaliseRepoPath(raw: string): { path: string } | { error: stri
   if (p.includes('\0')) return { error: `path contains NUL: ${JSON.stringify(raw)}` };
   while (p.startsWith('./')) p = p.slice(2);
   p = p.replace(/\/{2,}/g, '/');
-  if (p.startsWith('/') || /^[A-Za-z]:\//.test(p)) return { error: `absolute path escapes the tree: ${JSON.stringify(raw)}` };
+  if (p.startsWith('/') || /^[A-Za-z]:\//.test(p))
+    return { error: `absolute path escapes the tree: ${JSON.stringify(raw)}` };
   const segments = p.split('/');
   if (segments.includes('..')) return { error: `path escapes the tree: ${JSON.stringify(raw)}` };
   const clean = segments.filter((s) => s !== '.' && s !== '');

@@ -72,7 +72,8 @@ function scanText(text: string): TextFacts {
   for (const line of text.split('\n')) {
     const c = line.charCodeAt(0);
     // content lines (' ', '+', '-', '\\') say nothing about the structure
-    if (c === 0x5c && afterHunkHeader) throw new DiffParseError('a "\\ No newline at end of file" marker with no line before it in its hunk');
+    if (c === 0x5c && afterHunkHeader)
+      throw new DiffParseError('a "\\ No newline at end of file" marker with no line before it in its hunk');
     afterHunkHeader = false;
     if (c === 0x20 || c === 0x2b || c === 0x2d || c === 0x5c) continue;
     if (line.startsWith('@@')) {
@@ -100,7 +101,9 @@ function runParseDiff(text: string): ParsedFile[] {
   } catch (error) {
     // parse-diff throws a TypeError on input it cannot follow (a "\ No newline" marker
     // that opens a hunk); that is an unreadable diff, not a crash.
-    throw new DiffParseError(`not a unified diff this parser can read (${error instanceof Error ? error.message : String(error)})`);
+    throw new DiffParseError(
+      `not a unified diff this parser can read (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
 }
 
@@ -132,7 +135,8 @@ function* pieces(text: string): Generator<string> {
 export function parseUnifiedDiff(text: string): DiffModel {
   const normalised = text.replace(/\r\n/g, '\n');
   const facts = scanText(normalised);
-  if (facts.combined) throw new DiffParseError('combined (merge) diffs are not supported; diff the merge against one parent');
+  if (facts.combined)
+    throw new DiffParseError('combined (merge) diffs are not supported; diff the merge against one parent');
   const files: ChangedFile[] = [];
   let hunksParsed = 0;
   for (const piece of pieces(normalised)) {
@@ -142,7 +146,8 @@ export function parseUnifiedDiff(text: string): DiffModel {
     }
   }
   if (hunksParsed < facts.hunks) throw new DiffParseError('hunks without a file header that names their file');
-  if (files.length === 0 && normalised.trim() !== '') throw new DiffParseError('not a unified diff: no file header (--- / +++ or diff --git) found');
+  if (files.length === 0 && normalised.trim() !== '')
+    throw new DiffParseError('not a unified diff: no file header (--- / +++ or diff --git) found');
   return { files };
 }
 
@@ -154,7 +159,9 @@ function changedFile(f: ParsedFile, i: number, facts: TextFacts): ChangedFile {
   // "deleted file mode" with no old path, "new file mode" with no new path, or both marks:
   // the section contradicts itself (parse-diff would hand back a null path).
   if ((f.deleted === true && (from === null || f.new === true)) || (f.new === true && to === null)) {
-    throw new DiffParseError(`the file section of ${JSON.stringify(to ?? from)} contradicts itself (new/deleted marks and /dev/null sides disagree)`);
+    throw new DiffParseError(
+      `the file section of ${JSON.stringify(to ?? from)} contradicts itself (new/deleted marks and /dev/null sides disagree)`,
+    );
   }
   const addedLines: number[] = [];
   const addedText: string[] = [];
@@ -183,7 +190,9 @@ function changedFile(f: ParsedFile, i: number, facts: TextFacts): ChangedFile {
     // A hunk whose lines do not add up to its header (cut short, or lines of another kind
     // than the header counts) is not a diff to count lines from: refused.
     if (oldLine - chunk.oldStart !== chunk.oldLines || newLine - chunk.newStart !== chunk.newLines) {
-      throw new DiffParseError(`a hunk of ${JSON.stringify(to ?? from)} (${chunk.content.split(' @@')[0]} @@) does not hold the lines its header counts`);
+      throw new DiffParseError(
+        `a hunk of ${JSON.stringify(to ?? from)} (${chunk.content.split(' @@')[0]} @@) does not hold the lines its header counts`,
+      );
     }
   }
   const deleted = to === null || f.deleted === true;

@@ -49,7 +49,11 @@ async function treeOf(dir: string, exclude: ReadonlySet<string>): Promise<Buffer
       if (id !== null) entries.push({ mode: '40000', name: d.name, id });
     } else if (d.isFile()) {
       const st = await fs.stat(full);
-      entries.push({ mode: (st.mode & 0o111) !== 0 ? '100755' : '100644', name: d.name, id: await blobId(full, st.size) });
+      entries.push({
+        mode: (st.mode & 0o111) !== 0 ? '100755' : '100644',
+        name: d.name,
+        id: await blobId(full, st.size),
+      });
     } else {
       throw new Error(`${full} is neither a file, a folder nor a link: no git tree holds it`);
     }

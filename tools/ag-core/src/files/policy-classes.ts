@@ -21,7 +21,11 @@ export async function loadPolicyClasses(policyFile: string | undefined | null): 
   if (policyFile === undefined || policyFile === null) return { classify: makeClassifier(), input: null };
   const { bytes, value } = await loadJson(policyFile, PolicyFile);
   return {
-    classify: makeClassifier({ test: value.files?.test ?? null, not_code: value.files?.not_code ?? null, replace: value.files?.replace ?? [] }),
+    classify: makeClassifier({
+      test: value.files?.test ?? null,
+      not_code: value.files?.not_code ?? null,
+      replace: value.files?.replace ?? [],
+    }),
     input: { role: 'policy', path: policyFile, sha256: sha256(bytes) },
   };
 }

@@ -74,7 +74,9 @@ export async function copyTree(src: string, dest: string, owner?: TreeOwner): Pr
   // One process started from node (a fork of node costs more than one of bash), and the
   // archive flows from tar to tar without passing through node. The paths are arguments.
   const script = `tar -C "$1" --exclude=.git${packages}${as} -cf - . | tar -C "$2" -xpf -${keep}; s=("\${PIPESTATUS[@]}"); [ "\${s[0]}" = 0 ] && [ "\${s[1]}" = 0 ]`;
-  const r = await ended(spawn('bash', ['-c', script, 'copy-tree', src, dest], { stdio: ['ignore', 'ignore', 'pipe'], env: ENV }));
+  const r = await ended(
+    spawn('bash', ['-c', script, 'copy-tree', src, dest], { stdio: ['ignore', 'ignore', 'pipe'], env: ENV }),
+  );
   if (r.code !== 0) {
     const why = r.err.trim().split('\n').pop() ?? '';
     throw new Error(`copying ${src} failed: ${why || `tar exited ${r.code ?? 'on a signal'}`}`);
@@ -84,6 +86,8 @@ export async function copyTree(src: string, dest: string, owner?: TreeOwner): Pr
 
 /** Remove `dir` and everything under it (a missing `dir` is fine). Falls back to `fs.rm` if `rm` cannot. */
 export async function removeTree(dir: string): Promise<void> {
-  const r = await ended(spawn('rm', ['-rf', '--one-file-system', '--', dir], { stdio: ['ignore', 'ignore', 'pipe'], env: ENV }));
+  const r = await ended(
+    spawn('rm', ['-rf', '--one-file-system', '--', dir], { stdio: ['ignore', 'ignore', 'pipe'], env: ENV }),
+  );
   if (r.code !== 0) await fs.rm(dir, { recursive: true, force: true, maxRetries: 3 });
 }

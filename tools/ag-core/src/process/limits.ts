@@ -48,18 +48,26 @@ export function withLimits(argv: readonly string[], limits: ResourceLimits, prli
 
 /** How a process died when it did not simply exit 0 or 1 on its own. */
 export type DeathKind =
-  | 'spawn_error'
-  | 'timeout'
-  | 'output_cap'
-  | 'rlimit_nproc'
-  | 'rlimit_cpu'
-  | 'rlimit_fsize'
-  | 'killed'
-  | 'signal';
+  'spawn_error' | 'timeout' | 'output_cap' | 'rlimit_nproc' | 'rlimit_cpu' | 'rlimit_fsize' | 'killed' | 'signal';
 
 const SIGNAL_NUMBERS: Readonly<Record<string, number>> = {
-  SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGILL: 4, SIGTRAP: 5, SIGABRT: 6, SIGBUS: 7, SIGFPE: 8, SIGKILL: 9,
-  SIGUSR1: 10, SIGSEGV: 11, SIGUSR2: 12, SIGPIPE: 13, SIGALRM: 14, SIGTERM: 15, SIGXCPU: 24, SIGXFSZ: 25,
+  SIGHUP: 1,
+  SIGINT: 2,
+  SIGQUIT: 3,
+  SIGILL: 4,
+  SIGTRAP: 5,
+  SIGABRT: 6,
+  SIGBUS: 7,
+  SIGFPE: 8,
+  SIGKILL: 9,
+  SIGUSR1: 10,
+  SIGSEGV: 11,
+  SIGUSR2: 12,
+  SIGPIPE: 13,
+  SIGALRM: 14,
+  SIGTERM: 15,
+  SIGXCPU: 24,
+  SIGXFSZ: 25,
 };
 
 /**
@@ -68,13 +76,19 @@ const SIGNAL_NUMBERS: Readonly<Record<string, number>> = {
  * ordinary exit code below 129.
  */
 export function deathKind(
-  result: Pick<ProcessResult, 'exitCode' | 'signal' | 'timedOut' | 'outputCapHit' | 'spawnError'> & Partial<Pick<ProcessResult, 'processCapHit'>>,
+  result: Pick<ProcessResult, 'exitCode' | 'signal' | 'timedOut' | 'outputCapHit' | 'spawnError'> &
+    Partial<Pick<ProcessResult, 'processCapHit'>>,
 ): DeathKind | null {
   if (result.spawnError !== null) return 'spawn_error';
   if (result.timedOut) return 'timeout';
   if (result.outputCapHit) return 'output_cap';
   if (result.processCapHit === true) return 'rlimit_nproc';
-  const n = result.signal !== null ? (SIGNAL_NUMBERS[result.signal] ?? -1) : result.exitCode !== null && result.exitCode > 128 ? result.exitCode - 128 : null;
+  const n =
+    result.signal !== null
+      ? (SIGNAL_NUMBERS[result.signal] ?? -1)
+      : result.exitCode !== null && result.exitCode > 128
+        ? result.exitCode - 128
+        : null;
   if (n === null) return null;
   if (n === 24) return 'rlimit_cpu';
   if (n === 25) return 'rlimit_fsize';

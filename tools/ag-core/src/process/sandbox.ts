@@ -35,9 +35,25 @@ export const SYSTEM_DIRS: readonly string[] = ['/usr', '/bin', '/sbin', '/lib', 
 
 /** What of /etc a test run needs: users, name resolution, the dynamic linker, time zone, certificates, alternatives. */
 export const ETC_ENTRIES: readonly string[] = [
-  'passwd', 'group', 'nsswitch.conf', 'hosts', 'host.conf', 'resolv.conf', 'localtime', 'timezone',
-  'ld.so.cache', 'ld.so.conf', 'ld.so.conf.d', 'alternatives', 'ssl', 'ca-certificates', 'mime.types',
-  'os-release', 'debian_version', 'protocols', 'services',
+  'passwd',
+  'group',
+  'nsswitch.conf',
+  'hosts',
+  'host.conf',
+  'resolv.conf',
+  'localtime',
+  'timezone',
+  'ld.so.cache',
+  'ld.so.conf',
+  'ld.so.conf.d',
+  'alternatives',
+  'ssl',
+  'ca-certificates',
+  'mime.types',
+  'os-release',
+  'debian_version',
+  'protocols',
+  'services',
 ];
 
 /**
@@ -48,7 +64,10 @@ export const ETC_ENTRIES: readonly string[] = [
 export function bwrapArgv(argv: readonly string[], opts: SandboxOptions): string[] {
   const user = opts.user;
   // As root, a user namespace would map the test uid back to root; the other namespaces suffice.
-  const unshare = user === undefined ? ['--unshare-all'] : ['--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try'];
+  const unshare =
+    user === undefined
+      ? ['--unshare-all']
+      : ['--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try'];
   const out = [opts.bwrap ?? 'bwrap', ...unshare, '--die-with-parent', '--new-session', ...systemBinds()];
   out.push('--dev', '/dev', '--proc', '/proc', '--perms', '1777', '--tmpfs', '/tmp');
   const made = new Set<string>(['/', '/etc', '/tmp', '/dev', '/proc', ...SYSTEM_DIRS]);
@@ -77,7 +96,15 @@ export function bwrapArgv(argv: readonly string[], opts: SandboxOptions): string
   if (user === undefined) out.push('--', ...argv);
   else {
     out.push('--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID', '--');
-    out.push('setpriv', `--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', '--inh-caps=-all', '--', ...argv);
+    out.push(
+      'setpriv',
+      `--reuid=${user.uid}`,
+      `--regid=${user.gid}`,
+      '--clear-groups',
+      '--inh-caps=-all',
+      '--',
+      ...argv,
+    );
   }
   return out;
 }
@@ -112,7 +139,11 @@ export function sandboxReachedCommand(statusText: string): boolean {
 export type SandboxProbe = { readonly ok: true } | { readonly ok: false; readonly problem: string };
 
 /** Check that bubblewrap can build the sandbox here (it cannot in Docker's default seccomp profile). */
-export async function probeBwrap(env: Readonly<Record<string, string>>, cwd: string, bwrap = 'bwrap'): Promise<SandboxProbe> {
+export async function probeBwrap(
+  env: Readonly<Record<string, string>>,
+  cwd: string,
+  bwrap = 'bwrap',
+): Promise<SandboxProbe> {
   const r = await runProcess({
     argv: [bwrap, '--unshare-all', '--die-with-parent', ...systemBinds(), '--dev', '/dev', '--proc', '/proc', 'true'],
     cwd,
@@ -123,5 +154,8 @@ export async function probeBwrap(env: Readonly<Record<string, string>>, cwd: str
   if (r.spawnError !== null) return { ok: false, problem: `cannot start ${bwrap} (${r.spawnError})` };
   if (r.exitCode === 0) return { ok: true };
   const why = r.stderrTail.trim().split('\n').pop() ?? '';
-  return { ok: false, problem: `${bwrap} cannot build a sandbox here (${r.timedOut ? 'timed out' : `exit ${r.exitCode ?? r.signal}`}${why ? `: ${why}` : ''})` };
+  return {
+    ok: false,
+    problem: `${bwrap} cannot build a sandbox here (${r.timedOut ? 'timed out' : `exit ${r.exitCode ?? r.signal}`}${why ? `: ${why}` : ''})`,
+  };
 }

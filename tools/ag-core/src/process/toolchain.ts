@@ -63,7 +63,11 @@ export function toolchainDirs(q: ToolchainQuery): string[] {
   }
   const words = q.command.split(/[\s;&|()<>'"`=]+/).filter((w) => w !== '');
   for (const word of words) {
-    const candidates = word.startsWith('/') ? [word] : /^[\w.+-]+$/.test(word) ? entries.map((d) => path.join(d, word)) : [];
+    const candidates = word.startsWith('/')
+      ? [word]
+      : /^[\w.+-]+$/.test(word)
+        ? entries.map((d) => path.join(d, word))
+        : [];
     const hit = candidates.find(executable);
     if (hit === undefined) continue;
     for (const file of [hit, real(hit)]) if (file !== null) dirs.add(path.dirname(file));
@@ -71,7 +75,8 @@ export function toolchainDirs(q: ToolchainQuery): string[] {
   const out = new Set<string>();
   for (const dir of dirs) {
     if (SYSTEM_DIRS.some((s) => within(dir, s))) continue;
-    const allowed = (d: string) => d !== '/' && (home === null || !within(home, d)) && !keepOut.some((k) => within(k, d) || within(d, k));
+    const allowed = (d: string) =>
+      d !== '/' && (home === null || !within(home, d)) && !keepOut.some((k) => within(k, d) || within(d, k));
     const prefix = prefixOf(dir);
     if (allowed(prefix)) out.add(prefix);
     else if (allowed(dir)) out.add(dir);

@@ -45,7 +45,11 @@ function readPackageJson(root: string): PackageJson | null {
 }
 
 /** The package manager and its install command, from the lock file (and `packageManager`). */
-export function installPlan(root: string, pkg: PackageJson, allowScripts: boolean): { manager: PackageManager; command: string; from: string } {
+export function installPlan(
+  root: string,
+  pkg: PackageJson,
+  allowScripts: boolean,
+): { manager: PackageManager; command: string; from: string } {
   const ignore = allowScripts ? '' : ' --ignore-scripts';
   const declared = typeof pkg.packageManager === 'string' ? pkg.packageManager : '';
   if (existsSync(path.join(root, 'pnpm-lock.yaml'))) {
@@ -54,13 +58,22 @@ export function installPlan(root: string, pkg: PackageJson, allowScripts: boolea
   if (existsSync(path.join(root, 'yarn.lock'))) {
     const berry = existsSync(path.join(root, '.yarnrc.yml')) || /^yarn@[2-9]/.test(declared);
     return berry
-      ? { manager: 'yarn', command: 'yarn install --immutable' + (allowScripts ? '' : ' --mode=skip-build'), from: 'yarn.lock (yarn 2+)' }
+      ? {
+          manager: 'yarn',
+          command: 'yarn install --immutable' + (allowScripts ? '' : ' --mode=skip-build'),
+          from: 'yarn.lock (yarn 2+)',
+        }
       : { manager: 'yarn', command: `yarn install --frozen-lockfile${ignore}`, from: 'yarn.lock (yarn 1)' };
   }
   for (const lock of ['package-lock.json', 'npm-shrinkwrap.json']) {
-    if (existsSync(path.join(root, lock))) return { manager: 'npm', command: `npm ci --no-audit --no-fund${ignore}`, from: lock };
+    if (existsSync(path.join(root, lock)))
+      return { manager: 'npm', command: `npm ci --no-audit --no-fund${ignore}`, from: lock };
   }
-  return { manager: 'npm', command: `npm install --no-audit --no-fund --no-package-lock${ignore}`, from: 'package.json (no lock file)' };
+  return {
+    manager: 'npm',
+    command: `npm install --no-audit --no-fund --no-package-lock${ignore}`,
+    from: 'package.json (no lock file)',
+  };
 }
 
 function hasDep(pkg: PackageJson, name: string): boolean {
@@ -141,16 +154,50 @@ export function detectProject(root: string, options: { allowScripts?: boolean } 
     const hasDeps = Object.keys(pkg.dependencies ?? {}).length + Object.keys(pkg.devDependencies ?? {}).length > 0;
     const js = jsRunner(root, pkg, found);
     if (js === null) {
-      problems.push('no test runner found: package.json names none of vitest, jest, mocha, ava, node --test, tap or tape');
-      return { language: 'js', package_manager: install.manager, install_command: hasDeps ? install.command : null, runner: null, wiring: null, found, problems };
+      problems.push(
+        'no test runner found: package.json names none of vitest, jest, mocha, ava, node --test, tap or tape',
+      );
+      return {
+        language: 'js',
+        package_manager: install.manager,
+        install_command: hasDeps ? install.command : null,
+        runner: null,
+        wiring: null,
+        found,
+        problems,
+      };
     }
     const wiring = wireJsRunner(js.runner, js.args, (name) => hasDep(pkg, name));
     problems.push(...wiring.problems);
-    return { language: 'js', package_manager: install.manager, install_command: hasDeps ? install.command : null, runner: js.runner, wiring, found, problems };
+    return {
+      language: 'js',
+      package_manager: install.manager,
+      install_command: hasDeps ? install.command : null,
+      runner: js.runner,
+      wiring,
+      found,
+      problems,
+    };
   }
   if (isPythonTestTree(root, found)) {
     const wiring = wirePytest();
-    return { language: 'python', package_manager: null, install_command: null, runner: 'pytest', wiring, found, problems: [...wiring.problems] };
+    return {
+      language: 'python',
+      package_manager: null,
+      install_command: null,
+      runner: 'pytest',
+      wiring,
+      found,
+      problems: [...wiring.problems],
+    };
   }
-  return { language: null, package_manager: null, install_command: null, runner: null, wiring: null, found, problems: ['no package.json and no pytest project: the test runner could not be found out'] };
+  return {
+    language: null,
+    package_manager: null,
+    install_command: null,
+    runner: null,
+    wiring: null,
+    found,
+    problems: ['no package.json and no pytest project: the test runner could not be found out'],
+  };
 }

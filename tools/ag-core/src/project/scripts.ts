@@ -109,13 +109,42 @@ export function scriptInvocation(script: string): ScriptInvocation | null {
  * output file, coverage): what stays is the project's choice of files, config and behaviour.
  */
 export function keptArgs(runner: JsRunner, args: readonly string[]): string[] {
-  const dropWithValue = new Set(['--reporter', '-R', '--reporter-option', '--reporter-options', '-O', '--reporters', '--test-reporter', '--test-reporter-destination', '--outputFile']);
-  const dropAlone = new Set(['--bail', '-b', '--watch', '-w', '--coverage', '--verbose', '--tap', '--ci', '--run', '--experimental-test-coverage', '--test', '--color', '--colors']);
+  const dropWithValue = new Set([
+    '--reporter',
+    '-R',
+    '--reporter-option',
+    '--reporter-options',
+    '-O',
+    '--reporters',
+    '--test-reporter',
+    '--test-reporter-destination',
+    '--outputFile',
+  ]);
+  const dropAlone = new Set([
+    '--bail',
+    '-b',
+    '--watch',
+    '-w',
+    '--coverage',
+    '--verbose',
+    '--tap',
+    '--ci',
+    '--run',
+    '--experimental-test-coverage',
+    '--test',
+    '--color',
+    '--colors',
+  ]);
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
     const key = a.includes('=') ? a.slice(0, a.indexOf('=')) : a;
-    if (dropWithValue.has(key) || key.startsWith('--reporter') || key.startsWith('--coverage.') || key.startsWith('--outputFile')) {
+    if (
+      dropWithValue.has(key) ||
+      key.startsWith('--reporter') ||
+      key.startsWith('--coverage.') ||
+      key.startsWith('--outputFile')
+    ) {
       if (!a.includes('=') && dropWithValue.has(a)) i++;
       continue;
     }

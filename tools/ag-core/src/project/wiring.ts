@@ -40,58 +40,113 @@ const BIN = 'npx --no-install';
 /** c8, else nyc, around a command that starts node; null when the project has neither. */
 function istanbulWrapper(has: (dep: string) => boolean, command: string): string | null {
   if (has('c8')) return `${BIN} c8 --reporter=lcov --reports-dir=${COVERAGE_DIR} ${command}`;
-  if (has('nyc')) return `${BIN} nyc --reporter=lcov --report-dir=${COVERAGE_DIR} --temp-dir=${COVERAGE_DIR}/.nyc ${command}`;
+  if (has('nyc'))
+    return `${BIN} nyc --reporter=lcov --report-dir=${COVERAGE_DIR} --temp-dir=${COVERAGE_DIR}/.nyc ${command}`;
   return null;
 }
 
 /** Wire a JS runner with the project's arguments `args`; `has` tells the project's dependencies. */
 export function wireJsRunner(runner: JsRunner, args: readonly string[], has: (dep: string) => boolean): TestWiring {
   const problems: string[] = [];
-  const noCoverage = (tool: string) => problems.push(`no coverage tool for ${runner}: the project has no ${tool} (coverage is not measured)`);
+  const noCoverage = (tool: string) =>
+    problems.push(`no coverage tool for ${runner}: the project has no ${tool} (coverage is not measured)`);
   switch (runner) {
     case 'vitest': {
       const test = `${BIN} vitest run${words(args)} --reporter=default --reporter=junit --outputFile.junit=${JUNIT_REPORT}`;
       const provider = has('@vitest/coverage-v8') ? 'v8' : has('@vitest/coverage-istanbul') ? 'istanbul' : null;
       if (provider === null) noCoverage('@vitest/coverage-v8');
-      const coverage = provider === null ? null : `${test} --coverage.enabled=true --coverage.provider=${provider} --coverage.reporter=lcov --coverage.reportsDirectory=${COVERAGE_DIR}`;
-      return { test_command: test, report: { kind: 'junit', path: JUNIT_REPORT }, coverage_command: coverage, coverage_report: coverage === null ? null : LCOV, ids_carry_file: true, problems };
+      const coverage =
+        provider === null
+          ? null
+          : `${test} --coverage.enabled=true --coverage.provider=${provider} --coverage.reporter=lcov --coverage.reportsDirectory=${COVERAGE_DIR}`;
+      return {
+        test_command: test,
+        report: { kind: 'junit', path: JUNIT_REPORT },
+        coverage_command: coverage,
+        coverage_report: coverage === null ? null : LCOV,
+        ids_carry_file: true,
+        problems,
+      };
     }
     case 'jest': {
-      if (!has('jest-junit')) problems.push('jest needs the jest-junit reporter for a per-test report, and the project does not have it');
+      if (!has('jest-junit'))
+        problems.push('jest needs the jest-junit reporter for a per-test report, and the project does not have it');
       const env = `JEST_JUNIT_OUTPUT_FILE=${JUNIT_REPORT} JEST_JUNIT_ADD_FILE_ATTRIBUTE=true JEST_JUNIT_CLASSNAME='{filepath}' JEST_JUNIT_TITLE='{classname} {title}' JEST_JUNIT_INCLUDE_CONSOLE_OUTPUT=false`;
       const test = `${env} ${BIN} jest --ci${words(args)} --reporters=default --reporters=jest-junit`;
       const coverage = `${test} --coverage --coverageReporters=lcov --coverageDirectory=${COVERAGE_DIR}`;
-      return { test_command: test, report: { kind: 'junit', path: JUNIT_REPORT }, coverage_command: coverage, coverage_report: LCOV, ids_carry_file: true, problems };
+      return {
+        test_command: test,
+        report: { kind: 'junit', path: JUNIT_REPORT },
+        coverage_command: coverage,
+        coverage_report: LCOV,
+        ids_carry_file: true,
+        problems,
+      };
     }
     case 'mocha': {
       const test = `${BIN} mocha${words(args)} --reporter=xunit --reporter-option=output=${JUNIT_REPORT}`;
       const coverage = istanbulWrapper(has, test);
       if (coverage === null) noCoverage('c8 or nyc');
-      return { test_command: test, report: { kind: 'junit', path: JUNIT_REPORT }, coverage_command: coverage, coverage_report: coverage === null ? null : LCOV, ids_carry_file: false, problems };
+      return {
+        test_command: test,
+        report: { kind: 'junit', path: JUNIT_REPORT },
+        coverage_command: coverage,
+        coverage_report: coverage === null ? null : LCOV,
+        ids_carry_file: false,
+        problems,
+      };
     }
     case 'ava': {
       const test = `${BIN} ava --tap${words(args)}`;
       const coverage = istanbulWrapper(has, test);
       if (coverage === null) noCoverage('c8 or nyc');
-      return { test_command: test, report: { kind: 'tap' }, coverage_command: coverage, coverage_report: coverage === null ? null : LCOV, ids_carry_file: true, problems };
+      return {
+        test_command: test,
+        report: { kind: 'tap' },
+        coverage_command: coverage,
+        coverage_report: coverage === null ? null : LCOV,
+        ids_carry_file: true,
+        problems,
+      };
     }
     case 'node': {
       const reporters = `--test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=${JUNIT_REPORT}`;
       const test = `node --test ${reporters}${words(args)}`;
       const coverage = `node --test --experimental-test-coverage ${reporters} --test-reporter=lcov --test-reporter-destination=${LCOV}${words(args)}`;
-      return { test_command: test, report: { kind: 'junit', path: JUNIT_REPORT }, coverage_command: `mkdir -p ${COVERAGE_DIR} && ${coverage}`, coverage_report: LCOV, ids_carry_file: true, problems };
+      return {
+        test_command: test,
+        report: { kind: 'junit', path: JUNIT_REPORT },
+        coverage_command: `mkdir -p ${COVERAGE_DIR} && ${coverage}`,
+        coverage_report: LCOV,
+        ids_carry_file: true,
+        problems,
+      };
     }
     case 'tap': {
       const test = `${BIN} tap --reporter=tap --disable-coverage${words(args)}`;
       const coverage = istanbulWrapper(has, test);
       if (coverage === null) noCoverage('c8 or nyc');
-      return { test_command: test, report: { kind: 'tap' }, coverage_command: coverage, coverage_report: coverage === null ? null : LCOV, ids_carry_file: false, problems: [...problems, 'tap reports carry no file in each test id: equal titles in two files would merge'] };
+      return {
+        test_command: test,
+        report: { kind: 'tap' },
+        coverage_command: coverage,
+        coverage_report: coverage === null ? null : LCOV,
+        ids_carry_file: false,
+        problems: [...problems, 'tap reports carry no file in each test id: equal titles in two files would merge'],
+      };
     }
     case 'tape': {
       const test = `${BIN} tape${words(args)}`;
       const coverage = istanbulWrapper(has, test);
       if (coverage === null) noCoverage('c8 or nyc');
-      return { test_command: test, report: { kind: 'tap' }, coverage_command: coverage, coverage_report: coverage === null ? null : LCOV, ids_carry_file: false, problems: [...problems, 'tape reports carry no file in each test id: equal titles in two files would merge'] };
+      return {
+        test_command: test,
+        report: { kind: 'tap' },
+        coverage_command: coverage,
+        coverage_report: coverage === null ? null : LCOV,
+        ids_carry_file: false,
+        problems: [...problems, 'tape reports carry no file in each test id: equal titles in two files would merge'],
+      };
     }
   }
 }
@@ -108,5 +163,12 @@ export function wirePytest(python = 'python3'): TestWiring {
   const test = `${python} -c ${shQuote(boot)} ${args}`;
   const covBoot = `${first}; import coverage, pytest; sys.path.append(here); c = coverage.Coverage(data_file="${COVERAGE_DIR}/.coverage", source=[here]); c.start(); r = pytest.main(); c.stop(); c.save(); c.xml_report(outfile="${COVERAGE_DIR}/coverage.xml"); sys.exit(r)`;
   const coverage = `mkdir -p ${COVERAGE_DIR} && ${python} -c ${shQuote(covBoot)} ${args}`;
-  return { test_command: test, report: { kind: 'junit', path: JUNIT_REPORT }, coverage_command: coverage, coverage_report: `${COVERAGE_DIR}/coverage.xml`, ids_carry_file: true, problems: [] };
+  return {
+    test_command: test,
+    report: { kind: 'junit', path: JUNIT_REPORT },
+    coverage_command: coverage,
+    coverage_report: `${COVERAGE_DIR}/coverage.xml`,
+    ids_carry_file: true,
+    problems: [],
+  };
 }

@@ -6,27 +6,35 @@ import type { MutationArtefact } from '@adversary-gate/schemas';
 import { sameRatio } from './changed-lines.js';
 
 /** The first broken invariant, or null. `sourceLines` is what the diff says changed. */
-export function mutationProblem(m: MutationArtefact, sourceLines: Map<string, ReadonlySet<number>>, addedLines: Map<string, ReadonlySet<number>>): string | null {
+export function mutationProblem(
+  m: MutationArtefact,
+  sourceLines: Map<string, ReadonlySet<number>>,
+  addedLines: Map<string, ReadonlySet<number>>,
+): string | null {
   const tally = { killed: 0, survived: 0, timeout: 0, stillborn: 0, no_coverage: 0 };
   const ids = new Set<string>();
   for (const mutant of m.mutants) {
     if (ids.has(mutant.id)) return `mutant ${mutant.id} appears twice`;
     ids.add(mutant.id);
     tally[mutant.status]++;
-    if (!addedLines.get(mutant.file)?.has(mutant.line)) return `mutant ${mutant.id} is on ${mutant.file}:${mutant.line}, not an added line of this diff`;
+    if (!addedLines.get(mutant.file)?.has(mutant.line))
+      return `mutant ${mutant.id} is on ${mutant.file}:${mutant.line}, not an added line of this diff`;
   }
   for (const key of Object.keys(tally) as (keyof typeof tally)[]) {
-    if (tally[key] !== m.counts[key]) return `counts.${key} is ${m.counts[key]} but ${tally[key]} mutants have that status`;
+    if (tally[key] !== m.counts[key])
+      return `counts.${key} is ${m.counts[key]} but ${tally[key]} mutants have that status`;
   }
   const { killed, timeout, survived, no_coverage } = m.counts;
   const denominator = killed + timeout + survived + no_coverage;
   if (m.suite_strength === null) {
     if (m.reason === null) return 'suite_strength is null without a reason';
-    if (m.reason === 'no_source_changed' && sourceLines.size > 0) return `reason no_source_changed, yet the diff changes source: ${[...sourceLines.keys()][0]}`;
+    if (m.reason === 'no_source_changed' && sourceLines.size > 0)
+      return `reason no_source_changed, yet the diff changes source: ${[...sourceLines.keys()][0]}`;
   } else {
     if (m.reason !== null) return 'a reason is given for a strength that is not null';
     if (denominator === 0) return 'a strength with no killed or survived mutant';
-    if (!sameRatio(m.suite_strength, (killed + timeout) / denominator)) return `suite_strength ${m.suite_strength} is not (killed+timeout)/(killed+timeout+survived+no_coverage)`;
+    if (!sameRatio(m.suite_strength, (killed + timeout) / denominator))
+      return `suite_strength ${m.suite_strength} is not (killed+timeout)/(killed+timeout+survived+no_coverage)`;
   }
   return partsProblem(m, sourceLines);
 }
@@ -47,9 +55,13 @@ function partsProblem(m: MutationArtefact, sourceLines: Map<string, ReadonlySet<
     }
     let parts = 0;
     for (const f of m.by_file) {
-      for (const [k, counts] of [[key(f.file, null), f.counts], ...f.functions.map((fn) => [key(f.file, fn.name), fn.counts] as const)] as const) {
+      for (const [k, counts] of [
+        [key(f.file, null), f.counts],
+        ...f.functions.map((fn) => [key(f.file, fn.name), fn.counts] as const),
+      ] as const) {
         parts++;
-        if (JSON.stringify(want.get(k)) !== JSON.stringify(counts)) return `by_file counts for ${k.replace('\0', ' ')} are not its mutants' tally`;
+        if (JSON.stringify(want.get(k)) !== JSON.stringify(counts))
+          return `by_file counts for ${k.replace('\0', ' ')} are not its mutants' tally`;
       }
     }
     if (parts !== want.size) return 'by_file leaves out a file or function that has mutants';
@@ -58,7 +70,8 @@ function partsProblem(m: MutationArtefact, sourceLines: Map<string, ReadonlySet<
     const reached = new Set(m.mutants.filter((x) => x.status !== 'stillborn').map((x) => `${x.file}\0${x.line}`));
     for (const u of m.unmutated_lines) {
       for (const line of u.lines) {
-        if (!sourceLines.get(u.file)?.has(line)) return `unmutated line ${u.file}:${line} is not a changed source line of this diff`;
+        if (!sourceLines.get(u.file)?.has(line))
+          return `unmutated line ${u.file}:${line} is not a changed source line of this diff`;
         if (reached.has(`${u.file}\0${line}`)) return `unmutated line ${u.file}:${line} has a mutant`;
       }
     }

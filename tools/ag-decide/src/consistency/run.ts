@@ -6,12 +6,16 @@ import type { Execution, RunArtefact } from '@adversary-gate/schemas';
 import { fullSuiteFlaky } from '../rules/run.js';
 
 function executionProblem(e: Execution, where: string): string | null {
-  if (e.outcome === 'PASS' && (e.exit_code !== 0 || e.signal !== null || e.timed_out)) return `${where}: PASS with exit ${e.exit_code}, signal ${e.signal}, timed_out ${e.timed_out}`;
+  if (e.outcome === 'PASS' && (e.exit_code !== 0 || e.signal !== null || e.timed_out))
+    return `${where}: PASS with exit ${e.exit_code}, signal ${e.signal}, timed_out ${e.timed_out}`;
   // Exit 1 is the only failure code, except mocha's, which exits with its failure count.
   const failCode = e.exit_code === 1 || (e.runner === 'mocha' && e.exit_code !== null && e.exit_code > 1);
-  if (e.outcome === 'FAIL' && (!failCode || e.signal !== null || e.timed_out)) return `${where}: FAIL without exit code 1`;
-  if ((e.outcome === 'TIMED_OUT') !== e.timed_out) return `${where}: outcome ${e.outcome} disagrees with timed_out ${e.timed_out}`;
-  if (e.tests !== null && new Set(e.tests.map((t) => t.id)).size !== e.tests.length) return `${where}: duplicated test ids`;
+  if (e.outcome === 'FAIL' && (!failCode || e.signal !== null || e.timed_out))
+    return `${where}: FAIL without exit code 1`;
+  if ((e.outcome === 'TIMED_OUT') !== e.timed_out)
+    return `${where}: outcome ${e.outcome} disagrees with timed_out ${e.timed_out}`;
+  if (e.tests !== null && new Set(e.tests.map((t) => t.id)).size !== e.tests.length)
+    return `${where}: duplicated test ids`;
   return null;
 }
 
@@ -33,17 +37,22 @@ export function runProblem(run: RunArtefact): string | null {
       if (e.command !== claim.command) return `claim ${claim.id}: a rerun of another command`;
     }
     const patchReruns = (claim.reruns ?? []).filter((e) => e.side === 'patch');
-    const all = (o: Execution['outcome']) => claim.patch.length === run.rounds && [...claim.patch, ...patchReruns].every((e) => e.outcome === o);
-    if (claim.status === 'VERIFIED' && !all('PASS')) return `claim ${claim.id} is VERIFIED but not every one of ${run.rounds} rounds passed`;
+    const all = (o: Execution['outcome']) =>
+      claim.patch.length === run.rounds && [...claim.patch, ...patchReruns].every((e) => e.outcome === o);
+    if (claim.status === 'VERIFIED' && !all('PASS'))
+      return `claim ${claim.id} is VERIFIED but not every one of ${run.rounds} rounds passed`;
     // A hang is REFUTED only when every round timed out and the baseline passed.
     const hang = claim.class === 'hang' && all('TIMED_OUT') && claim.baseline?.outcome === 'PASS';
-    if (claim.status === 'REFUTED' && !all('FAIL') && !hang) return `claim ${claim.id} is REFUTED but not every one of ${run.rounds} rounds failed`;
+    if (claim.status === 'REFUTED' && !all('FAIL') && !hang)
+      return `claim ${claim.id} is REFUTED but not every one of ${run.rounds} rounds failed`;
   }
   const fs = run.full_suite;
   const regression = fs.baseline?.outcome === 'PASS' && fs.patch?.outcome === 'FAIL';
   // Not called a regression when the artefact shows the failure is flaky; never one the outcomes do not show.
-  if (fs.collateral_regression === true && !regression) return `full_suite.collateral_regression true disagrees with the outcomes`;
-  if (fs.collateral_regression !== true && regression && !fullSuiteFlaky(run)) return `full_suite.collateral_regression ${fs.collateral_regression} disagrees with the outcomes`;
+  if (fs.collateral_regression === true && !regression)
+    return `full_suite.collateral_regression true disagrees with the outcomes`;
+  if (fs.collateral_regression !== true && regression && !fullSuiteFlaky(run))
+    return `full_suite.collateral_regression ${fs.collateral_regression} disagrees with the outcomes`;
   for (const e of fs.reruns ?? []) {
     const p = executionProblem(e, `full suite rerun ${e.side} round ${e.round}`);
     if (p) return p;
@@ -64,7 +73,10 @@ export function runProblem(run: RunArtefact): string | null {
   }
   const red = fs.baseline !== null && fs.baseline.outcome !== 'PASS';
   if (fs.baseline_red !== red) return `full_suite.baseline_red ${fs.baseline_red} disagrees with the baseline outcome`;
-  for (const [side, e] of [['baseline', fs.baseline], ['patch', fs.patch]] as const) {
+  for (const [side, e] of [
+    ['baseline', fs.baseline],
+    ['patch', fs.patch],
+  ] as const) {
     if (e === null) continue;
     const p = executionProblem(e, `full suite ${side}`);
     if (p) return p;

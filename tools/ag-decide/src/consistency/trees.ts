@@ -21,7 +21,11 @@ const SIDES: Record<EvidenceKind, readonly ('baseline' | 'patch')[]> = {
 };
 
 /** Why `subject` is not bound to the expected trees, or null when it is. */
-export function treeProblem(kind: EvidenceKind, subject: { baseline_tree?: string; patch_tree?: string }, expected: ExpectedTrees): string | null {
+export function treeProblem(
+  kind: EvidenceKind,
+  subject: { baseline_tree?: string; patch_tree?: string },
+  expected: ExpectedTrees,
+): string | null {
   for (const side of SIDES[kind]) {
     const want = expected[side];
     if (want === undefined) continue;

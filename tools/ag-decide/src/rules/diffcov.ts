@@ -12,7 +12,10 @@ export interface CoverageMeasurement {
 }
 
 /** Reasons, the measurement, and what was disabled. */
-export function diffcovReasons(d: DiffcovArtefact, policy: Policy): { reasons: Reason[]; measurement: CoverageMeasurement; disabled: string[] } {
+export function diffcovReasons(
+  d: DiffcovArtefact,
+  policy: Policy,
+): { reasons: Reason[]; measurement: CoverageMeasurement; disabled: string[] } {
   const reasons: Reason[] = [];
   const disabled: string[] = [];
   const floor = policy.floors.diff_coverage;
@@ -21,19 +24,35 @@ export function diffcovReasons(d: DiffcovArtefact, policy: Policy): { reasons: R
   if (d.diff_coverage_source === 'none') {
     reasons.push(reason('COVERAGE_NOT_MEASURED', 'diffcov', 'no coverage report: diff coverage was not measured'));
   } else if (d.diff_coverage_source === 'untrusted' && !policy.allow_untrusted_coverage) {
-    reasons.push(reason('COVERAGE_UNTRUSTED', 'diffcov', 'the coverage ratio was asserted by the caller, and the policy does not allow untrusted coverage'));
+    reasons.push(
+      reason(
+        'COVERAGE_UNTRUSTED',
+        'diffcov',
+        'the coverage ratio was asserted by the caller, and the policy does not allow untrusted coverage',
+      ),
+    );
   } else if (d.diff_coverage_ratio === null) {
     if (!(d.diff_coverage_source === 'computed' && d.reason === 'no_executable_changed_lines')) {
-      reasons.push(reason('COVERAGE_NOT_MEASURED', 'diffcov', `diff coverage is null (${d.reason ?? 'no reason given'})`));
+      reasons.push(
+        reason('COVERAGE_NOT_MEASURED', 'diffcov', `diff coverage is null (${d.reason ?? 'no reason given'})`),
+      );
     }
   } else if (floor > 0 && d.diff_coverage_ratio < floor) {
     const { covered, measured } = d.totals;
     const detail = d.diff_coverage_source === 'computed' ? ` (${covered}/${measured} changed lines)` : '';
-    reasons.push(reason('COVERAGE_BELOW_FLOOR', 'diffcov', `diff coverage ${d.diff_coverage_ratio.toFixed(4)}${detail} is below the floor ${floor}`));
+    reasons.push(
+      reason(
+        'COVERAGE_BELOW_FLOOR',
+        'diffcov',
+        `diff coverage ${d.diff_coverage_ratio.toFixed(4)}${detail} is below the floor ${floor}`,
+      ),
+    );
   }
   if (d.pragmas.length > 0) {
     const where = d.pragmas.map((p) => `${p.path}:${p.line}`);
-    reasons.push(reason('TAMPER_SUSPECTED', 'diffcov', `coverage pragmas added on changed lines: ${listForMessage(where)}`));
+    reasons.push(
+      reason('TAMPER_SUSPECTED', 'diffcov', `coverage pragmas added on changed lines: ${listForMessage(where)}`),
+    );
   }
   return { reasons, measurement, disabled };
 }

@@ -24,38 +24,62 @@ function weakParts(m: MutationArtefact, floor: number): string[] {
   const out: string[] = [];
   for (const f of m.by_file ?? []) {
     const part = (name: string, strength: number | null, c: Counts) => {
-      if (strength !== null && strength < floor && !sameCounts(c, m.counts)) out.push(`${name} ${strength.toFixed(4)} (${caughtOf(c)} killed, ${missedOf(c)} survived)`);
+      if (strength !== null && strength < floor && !sameCounts(c, m.counts))
+        out.push(`${name} ${strength.toFixed(4)} (${caughtOf(c)} killed, ${missedOf(c)} survived)`);
     };
     part(f.file, f.suite_strength, f.counts);
-    for (const fn of f.functions) if (!sameCounts(fn.counts, f.counts)) part(`${f.file} ${fn.name}()`, fn.suite_strength, fn.counts);
+    for (const fn of f.functions)
+      if (!sameCounts(fn.counts, f.counts)) part(`${f.file} ${fn.name}()`, fn.suite_strength, fn.counts);
   }
   return out;
 }
 
 /** Why suite_strength is null, in words a reviewer reads. */
 function nullReason(r: MutationArtefact['reason']): string {
-  if (r === 'baseline_red') return "baseline_red: ag-mutate's own run of the unmutated patch tree failed, so no mutant ran (see baseline_runs in mutation.json)";
-  if (r === 'baseline_flaky') return "baseline_flaky: ag-mutate's own runs of the unmutated patch tree disagreed, so no mutant ran (see baseline_runs in mutation.json)";
+  if (r === 'baseline_red')
+    return "baseline_red: ag-mutate's own run of the unmutated patch tree failed, so no mutant ran (see baseline_runs in mutation.json)";
+  if (r === 'baseline_flaky')
+    return "baseline_flaky: ag-mutate's own runs of the unmutated patch tree disagreed, so no mutant ran (see baseline_runs in mutation.json)";
   return r ?? 'no reason given';
 }
 
 /** Reasons, the measurement, and what was disabled. */
-export function mutationReasons(m: MutationArtefact, policy: Policy): { reasons: Reason[]; measurement: { value: number | null; source: string }; disabled: string[] } {
+export function mutationReasons(
+  m: MutationArtefact,
+  policy: Policy,
+): { reasons: Reason[]; measurement: { value: number | null; source: string }; disabled: string[] } {
   const reasons: Reason[] = [];
   const disabled: string[] = [];
   const floor = policy.floors.suite_strength;
   if (floor === 0) disabled.push('suite_strength: floor is 0 (requirement disabled, not satisfied)');
   if (m.shard !== null) {
-    reasons.push(reason('STRENGTH_NOT_MEASURED', 'mutation', `this is shard ${m.shard.index}/${m.shard.count}, not a merged result`));
+    reasons.push(
+      reason(
+        'STRENGTH_NOT_MEASURED',
+        'mutation',
+        `this is shard ${m.shard.index}/${m.shard.count}, not a merged result`,
+      ),
+    );
   }
   if (m.suite_strength_unverified || m.foreign_changed_files.length > 0 || m.deleted_files.length > 0) {
-    const what = [...m.foreign_changed_files.map((f) => `${f} (no engine)`), ...m.deleted_files.map((f) => `${f} (deleted)`)];
-    reasons.push(reason('STRENGTH_UNVERIFIED', 'mutation', `changed source no engine judged${what.length ? `: ${listForMessage(what)}` : ''}`));
+    const what = [
+      ...m.foreign_changed_files.map((f) => `${f} (no engine)`),
+      ...m.deleted_files.map((f) => `${f} (deleted)`),
+    ];
+    reasons.push(
+      reason(
+        'STRENGTH_UNVERIFIED',
+        'mutation',
+        `changed source no engine judged${what.length ? `: ${listForMessage(what)}` : ''}`,
+      ),
+    );
   }
   if (m.suite_strength === null) {
     if (m.reason === 'budget_zero') disabled.push('suite_strength: mutation budget is 0 (measurement disabled)');
     else if (m.reason !== 'no_source_changed') {
-      reasons.push(reason('STRENGTH_NOT_MEASURED', 'mutation', `suite strength was not measured (${nullReason(m.reason)})`));
+      reasons.push(
+        reason('STRENGTH_NOT_MEASURED', 'mutation', `suite strength was not measured (${nullReason(m.reason)})`),
+      );
     }
   } else if (floor > 0 && m.suite_strength < floor) {
     const { killed, timeout, survived, no_coverage } = m.counts;
@@ -69,7 +93,14 @@ export function mutationReasons(m: MutationArtefact, policy: Policy): { reasons:
   }
   if (m.suite_strength !== null && floor > 0) {
     const weak = weakParts(m, floor);
-    if (weak.length > 0) reasons.push(reason('STRENGTH_BELOW_FLOOR', 'mutation', `part of the patch is below the floor ${floor}: ${listForMessage(weak)}`));
+    if (weak.length > 0)
+      reasons.push(
+        reason(
+          'STRENGTH_BELOW_FLOOR',
+          'mutation',
+          `part of the patch is below the floor ${floor}: ${listForMessage(weak)}`,
+        ),
+      );
   }
   if (m.suite_strength !== null && m.unmutated_lines !== undefined) {
     const count = m.unmutated_lines.reduce((a, u) => a + u.lines.length, 0);
@@ -78,7 +109,11 @@ export function mutationReasons(m: MutationArtefact, policy: Policy): { reasons:
     if (count > 0 && share > allowed) {
       const where = m.unmutated_lines.map((u) => `${u.file}:${listForMessage(u.lines.map(String), 10)}`);
       reasons.push(
-        reason('STRENGTH_UNVERIFIED', 'mutation', `${count} changed line${count > 1 ? 's' : ''} no mutant measured (the strength says nothing of ${count > 1 ? 'them' : 'it'}): ${listForMessage(where)}`),
+        reason(
+          'STRENGTH_UNVERIFIED',
+          'mutation',
+          `${count} changed line${count > 1 ? 's' : ''} no mutant measured (the strength says nothing of ${count > 1 ? 'them' : 'it'}): ${listForMessage(where)}`,
+        ),
       );
     }
   }

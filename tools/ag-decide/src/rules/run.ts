@@ -9,14 +9,27 @@ import { listForMessage, reason } from '../reasons.js';
 /** Every reason the run evidence gives. */
 export function runReasons(run: RunArtefact): Reason[] {
   const out: Reason[] = [];
-  if (run.claims.length === 0) out.push(reason('CLAIM_UNVERIFIED', 'run', 'the run evidence holds no claim: nothing was verified'));
+  if (run.claims.length === 0)
+    out.push(reason('CLAIM_UNVERIFIED', 'run', 'the run evidence holds no claim: nothing was verified'));
   for (const claim of run.claims) {
     if (claim.status === 'REFUTED' && claim.class === 'hang') {
-      out.push(reason('CLAIM_FAILED', 'run', `claim ${claim.id} timed out on the patch in every round, where the baseline passed it (hang)`));
+      out.push(
+        reason(
+          'CLAIM_FAILED',
+          'run',
+          `claim ${claim.id} timed out on the patch in every round, where the baseline passed it (hang)`,
+        ),
+      );
     } else if (claim.status === 'REFUTED') {
       out.push(reason('CLAIM_FAILED', 'run', `claim ${claim.id} failed on the patch in every round (${claim.class})`));
     } else if (claim.status === 'UNVERIFIED' && claim.class === 'still_failing') {
-      out.push(reason('BASELINE_RED', 'run', `claim ${claim.id} fails on the patch only where it already failed on the baseline (still_failing)`));
+      out.push(
+        reason(
+          'BASELINE_RED',
+          'run',
+          `claim ${claim.id} fails on the patch only where it already failed on the baseline (still_failing)`,
+        ),
+      );
     } else if (claim.status === 'UNVERIFIED') {
       out.push(reason('CLAIM_UNVERIFIED', 'run', `claim ${claim.id} is unverified (${claim.class})`));
     }
@@ -24,50 +37,117 @@ export function runReasons(run: RunArtefact): Reason[] {
   const base = run.full_suite.baseline;
   const patch = run.full_suite.patch;
   if (base === null) out.push(reason('CLAIM_UNVERIFIED', 'run', 'the full suite did not run on the baseline'));
-  else if (base.outcome !== 'PASS') out.push(reason('BASELINE_RED', 'run', `the full suite is ${base.outcome} on the baseline (${base.kind})`));
+  else if (base.outcome !== 'PASS')
+    out.push(reason('BASELINE_RED', 'run', `the full suite is ${base.outcome} on the baseline (${base.kind})`));
   if (patch === null) out.push(reason('CLAIM_UNVERIFIED', 'run', 'the full suite did not run on the patch'));
-  else if (patch.outcome === 'FAIL' && base?.outcome === 'PASS' && !(run.full_suite.collateral_regression === false && fullSuiteFlaky(run))) {
+  else if (
+    patch.outcome === 'FAIL' &&
+    base?.outcome === 'PASS' &&
+    !(run.full_suite.collateral_regression === false && fullSuiteFlaky(run))
+  ) {
     out.push(reason('COLLATERAL_REGRESSION', 'run', 'the full suite passed on the baseline and fails on the patch'));
   } else if (patch.outcome === 'UNRUNNABLE' || patch.outcome === 'TIMED_OUT') {
     out.push(reason('CLAIM_UNVERIFIED', 'run', `the full suite is ${patch.outcome} on the patch (${patch.kind})`));
   }
   const deltas = run.test_deltas;
   if (deltas === null) {
-    out.push(reason('CLAIM_UNVERIFIED', 'run', 'no per-test report on both sides: lost or newly skipped tests could not be checked'));
+    out.push(
+      reason(
+        'CLAIM_UNVERIFIED',
+        'run',
+        'no per-test report on both sides: lost or newly skipped tests could not be checked',
+      ),
+    );
   } else {
     if (deltas.tests_lost.length > 0) {
-      out.push(reason('TEST_LOST', 'run', `tests present on the baseline are absent on the patch: ${listForMessage(deltas.tests_lost)}`));
+      out.push(
+        reason(
+          'TEST_LOST',
+          'run',
+          `tests present on the baseline are absent on the patch: ${listForMessage(deltas.tests_lost)}`,
+        ),
+      );
     }
     if (deltas.tests_newly_skipped.length > 0) {
-      out.push(reason('TEST_SKIPPED', 'run', `tests newly skipped, todo or filtered: ${listForMessage(deltas.tests_newly_skipped)}`));
+      out.push(
+        reason(
+          'TEST_SKIPPED',
+          'run',
+          `tests newly skipped, todo or filtered: ${listForMessage(deltas.tests_newly_skipped)}`,
+        ),
+      );
     }
     if (deltas.tests_pass_to_fail.length > 0) {
-      out.push(reason('COLLATERAL_REGRESSION', 'run', `tests that passed on the baseline fail on the patch: ${listForMessage(deltas.tests_pass_to_fail)}`));
+      out.push(
+        reason(
+          'COLLATERAL_REGRESSION',
+          'run',
+          `tests that passed on the baseline fail on the patch: ${listForMessage(deltas.tests_pass_to_fail)}`,
+        ),
+      );
     }
     const renamed = deltas.tests_renamed ?? [];
     if (renamed.length > 0) {
-      out.push(reason('TEST_RENAMED', 'run', `tests gone from the patch with a new test in their place (a reviewer must see the new name and expectation): ${listForMessage(renamed.map((r) => `${r.from} → ${r.to}`))}`));
+      out.push(
+        reason(
+          'TEST_RENAMED',
+          'run',
+          `tests gone from the patch with a new test in their place (a reviewer must see the new name and expectation): ${listForMessage(renamed.map((r) => `${r.from} → ${r.to}`))}`,
+        ),
+      );
     }
     const uncollected = deltas.tests_not_collected ?? [];
     if (uncollected.length > 0) {
-      out.push(reason('CLAIM_UNVERIFIED', 'run', `tests of the baseline whose file failed to load on the patch (collection error or crash), so they were not measured: ${listForMessage(uncollected)}`));
+      out.push(
+        reason(
+          'CLAIM_UNVERIFIED',
+          'run',
+          `tests of the baseline whose file failed to load on the patch (collection error or crash), so they were not measured: ${listForMessage(uncollected)}`,
+        ),
+      );
     }
   }
   const trusted = run.trusted_tests;
   if (trusted !== undefined) {
     const e = trusted.execution;
-    const files = listForMessage(trusted.files.map((f) => `${f.path} (${f.change}${f.renamed_to !== null ? ` to ${f.renamed_to}` : ''})`));
+    const files = listForMessage(
+      trusted.files.map((f) => `${f.path} (${f.change}${f.renamed_to !== null ? ` to ${f.renamed_to}` : ''})`),
+    );
     if (e === null) {
-      out.push(reason('TRUSTED_TEST_FAILED', 'run', `the baseline's versions of the tests the patch changed were not run against the patched code: ${files}`));
+      out.push(
+        reason(
+          'TRUSTED_TEST_FAILED',
+          'run',
+          `the baseline's versions of the tests the patch changed were not run against the patched code: ${files}`,
+        ),
+      );
     } else if ((e.outcome !== 'PASS' && e.outcome !== 'FAIL') || e.tests === null) {
-      out.push(reason('TRUSTED_TEST_FAILED', 'run', `the baseline's versions of the tests the patch changed could not run against the patched code (${e.outcome}, ${e.kind}): ${files}`));
+      out.push(
+        reason(
+          'TRUSTED_TEST_FAILED',
+          'run',
+          `the baseline's versions of the tests the patch changed could not run against the patched code (${e.outcome}, ${e.kind}): ${files}`,
+        ),
+      );
     } else if (trusted.failed.length > 0) {
-      out.push(reason('TRUSTED_TEST_FAILED', 'run', `baseline tests that passed on the baseline do not pass against the patched code once the patch's edits of ${files} are undone (a reviewer decides: changed behaviour or a weakened test): ${listForMessage(trusted.failed.map((f) => `${f.id} (${f.outcome})`))}`));
+      out.push(
+        reason(
+          'TRUSTED_TEST_FAILED',
+          'run',
+          `baseline tests that passed on the baseline do not pass against the patched code once the patch's edits of ${files} are undone (a reviewer decides: changed behaviour or a weakened test): ${listForMessage(trusted.failed.map((f) => `${f.id} (${f.outcome})`))}`,
+        ),
+      );
     }
   }
   const flaky = run.tests_flaky ?? [];
   if (flaky.length > 0) {
-    out.push(reason('TEST_FLAKY', 'run', `tests that both passed and failed on one side (not evidence either way): ${listForMessage(flaky.map(flakyLine))}`));
+    out.push(
+      reason(
+        'TEST_FLAKY',
+        'run',
+        `tests that both passed and failed on one side (not evidence either way): ${listForMessage(flaky.map(flakyLine))}`,
+      ),
+    );
   }
   for (const c of run.criteria) {
     if (!c.proven) out.push(reason('CRITERION_UNPROVEN', 'run', `criterion ${c.id} is not proven: ${c.why}`));
@@ -97,7 +177,9 @@ export function fullSuiteFlaky(run: RunArtefact): boolean {
   const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
   const executions = [
     ...(fs.reruns ?? []),
-    ...run.claims.filter((c) => c.command === fs.command && fs.patch !== null && same(c.patch[0], fs.patch)).flatMap((c) => [...c.patch, ...(c.reruns ?? [])]),
+    ...run.claims
+      .filter((c) => c.command === fs.command && fs.patch !== null && same(c.patch[0], fs.patch))
+      .flatMap((c) => [...c.patch, ...(c.reruns ?? [])]),
   ];
   return executions.some((e) => (e.side === 'baseline' ? e.outcome !== 'PASS' : e.outcome !== 'FAIL'));
 }
@@ -114,11 +196,23 @@ export function writeWatchReasons(run: RunArtefact): Reason[] {
   const out: Reason[] = [];
   if (w.outside_changes_total > 0) {
     const listed = w.outside_changes.map((c) => `${c.role}:${c.path} (${c.change})`);
-    out.push(reason('TAMPER_SUSPECTED', 'run', `the tests wrote outside their tree copy (${w.outside_changes_total} changes): ${listForMessage(listed)}`));
+    out.push(
+      reason(
+        'TAMPER_SUSPECTED',
+        'run',
+        `the tests wrote outside their tree copy (${w.outside_changes_total} changes): ${listForMessage(listed)}`,
+      ),
+    );
   }
   if (w.late_changes_total > 0) {
     const listed = w.late_changes.map((c) => `${c.side} round ${c.round}:${c.path} (${c.change})`);
-    out.push(reason('TAMPER_SUSPECTED', 'run', `files of a run's copy changed after its processes were killed and its report read (${w.late_changes_total} changes): ${listForMessage(listed)}`));
+    out.push(
+      reason(
+        'TAMPER_SUSPECTED',
+        'run',
+        `files of a run's copy changed after its processes were killed and its report read (${w.late_changes_total} changes): ${listForMessage(listed)}`,
+      ),
+    );
   }
   return out;
 }

@@ -41,7 +41,11 @@ const envelope = (kind: string, tool: string): Obj => ({
   faults: [],
 });
 
-export const execution = (side: 'baseline' | 'patch', round: number, outcome: 'PASS' | 'FAIL' | 'UNRUNNABLE' | 'TIMED_OUT' = 'PASS'): Obj => ({
+export const execution = (
+  side: 'baseline' | 'patch',
+  round: number,
+  outcome: 'PASS' | 'FAIL' | 'UNRUNNABLE' | 'TIMED_OUT' = 'PASS',
+): Obj => ({
   command: 'node --test',
   side,
   round,
@@ -68,11 +72,42 @@ export function goodRun(): Obj {
     rounds: 3,
     seed: null,
     runner: 'node-test',
-    claims: [{ id: 'claim-1', command: 'node --test', baseline: execution('baseline', 1, 'FAIL'), patch: [1, 2, 3].map((r) => execution('patch', r)), status: 'VERIFIED', class: 'fixed' }],
-    full_suite: { command: 'node --test', baseline: execution('baseline', 1), patch: execution('patch', 1), collateral_regression: false, baseline_red: false },
+    claims: [
+      {
+        id: 'claim-1',
+        command: 'node --test',
+        baseline: execution('baseline', 1, 'FAIL'),
+        patch: [1, 2, 3].map((r) => execution('patch', r)),
+        status: 'VERIFIED',
+        class: 'fixed',
+      },
+    ],
+    full_suite: {
+      command: 'node --test',
+      baseline: execution('baseline', 1),
+      patch: execution('patch', 1),
+      collateral_regression: false,
+      baseline_red: false,
+    },
     test_deltas: { tests_lost: [], tests_newly_skipped: [], tests_pass_to_fail: [] },
-    criteria: [{ id: 'AC-1', text: 'adds', kind: 'fix', tests: ['test/calc.test.js::adds'], proven: true, why: 'failed on baseline, passed every round' }],
-    limits: { timeout_seconds: 60, output_cap_bytes: 1048576, cpu_seconds: 60, file_size_bytes: 1 << 28, data_bytes: 0, open_files: 1024 },
+    criteria: [
+      {
+        id: 'AC-1',
+        text: 'adds',
+        kind: 'fix',
+        tests: ['test/calc.test.js::adds'],
+        proven: true,
+        why: 'failed on baseline, passed every round',
+      },
+    ],
+    limits: {
+      timeout_seconds: 60,
+      output_cap_bytes: 1048576,
+      cpu_seconds: 60,
+      file_size_bytes: 1 << 28,
+      data_bytes: 0,
+      open_files: 1024,
+    },
   };
 }
 
@@ -91,7 +126,15 @@ export function goodDiffcov(): Obj {
 }
 
 export const mutant = (id: string, line: number, status: string): Obj => ({
-  id, file: 'src/calc.js', line, column: 2, operator: 'ArithmeticOperator', original: '+', replacement: '-', status, killed_by: status === 'killed' ? 'adds' : null,
+  id,
+  file: 'src/calc.js',
+  line,
+  column: 2,
+  operator: 'ArithmeticOperator',
+  original: '+',
+  replacement: '-',
+  status,
+  killed_by: status === 'killed' ? 'adds' : null,
 });
 
 export function goodMutation(): Obj {
@@ -115,17 +158,34 @@ export function goodOracle(): Obj {
     ...envelope('oracle', 'ag-oracle'),
     policy: { path: 'adversary-gate.json', sha256: sha256('policy') },
     oracle_touched: [],
-    fixtures: [{ root: 'test/fixtures', expected: sha256('f'), actual: sha256('f'), added: [], removed: [], changed: [], symlinks: [] }],
+    fixtures: [
+      {
+        root: 'test/fixtures',
+        expected: sha256('f'),
+        actual: sha256('f'),
+        added: [],
+        removed: [],
+        changed: [],
+        symlinks: [],
+      },
+    ],
     freeze: { path: null, today: '2026-11-30', entries: [], frozen_only_files: [], frozen_only: false },
     tampering: [],
   };
 }
 
-export const golden = () => ({ run: goodRun(), diffcov: goodDiffcov(), mutation: goodMutation(), oracle: goodOracle() });
+export const golden = () => ({
+  run: goodRun(),
+  diffcov: goodDiffcov(),
+  mutation: goodMutation(),
+  oracle: goodOracle(),
+});
 
 /** An evidence file from an object (through the real strict parser) or from raw bytes. */
 export function evidenceFile(path: string, content: Obj | string | Buffer): EvidenceFile {
-  const bytes = Buffer.isBuffer(content) ? content : Buffer.from(typeof content === 'string' ? content : canonicalJson(content));
+  const bytes = Buffer.isBuffer(content)
+    ? content
+    : Buffer.from(typeof content === 'string' ? content : canonicalJson(content));
   try {
     return { path, sha256: sha256(bytes), loaded: parseArtefact(path, bytes), error: null };
   } catch (error) {
@@ -134,7 +194,11 @@ export function evidenceFile(path: string, content: Obj | string | Buffer): Evid
   }
 }
 
-export const defaultPolicy = (policy: Policy = DEFAULT_POLICY): LoadedPolicy => ({ policy, ref: { source: 'default', path: null, sha256: null }, problem: null });
+export const defaultPolicy = (policy: Policy = DEFAULT_POLICY): LoadedPolicy => ({
+  policy,
+  ref: { source: 'default', path: null, sha256: null },
+  problem: null,
+});
 
 /** Decide over a set of artefacts (objects or raw text) with the default policy unless given. */
 export function decideWith(set: Record<string, Obj | string | Buffer>, policy: LoadedPolicy = defaultPolicy()) {

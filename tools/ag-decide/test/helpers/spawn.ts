@@ -10,7 +10,11 @@ export const BIN = fileURLToPath(new URL('../../bin/ag-decide.js', import.meta.u
 
 /** Run the real binary. */
 export function agDecide(args: string[], cwd: string) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -17,7 +17,10 @@ export interface FileCount {
 }
 
 /** Split `file`'s added lines by what `hits` (null: the file is absent from every report) says. */
-export function countFile(file: Pick<ChangedFile, 'path' | 'addedLines' | 'addedText'>, hits: LineHits | null): FileCount {
+export function countFile(
+  file: Pick<ChangedFile, 'path' | 'addedLines' | 'addedText'>,
+  hits: LineHits | null,
+): FileCount {
   const covered: number[] = [];
   const uncovered: number[] = [];
   const nonExecutable: number[] = [];

@@ -33,7 +33,8 @@ export function findPragmas(path: string, lines: readonly number[], texts: reado
   const out: PragmaHit[] = [];
   for (let k = 0; k < lines.length; k++) {
     const text = texts[k] ?? '';
-    if (PRAGMA_WORDS.test(text) && PRAGMA_PATTERNS.some((re) => re.test(text))) out.push({ path, line: lines[k]!, text: text.trim().slice(0, 200) });
+    if (PRAGMA_WORDS.test(text) && PRAGMA_PATTERNS.some((re) => re.test(text)))
+      out.push({ path, line: lines[k]!, text: text.trim().slice(0, 200) });
   }
   return out;
 }

@@ -22,7 +22,10 @@ export interface MatchFault {
 const RANK: Record<MatchRule, number> = { exact: 0, report_longer: 1, report_shorter: 2 };
 
 /** Changed path → merged coverage, plus the ambiguities met. */
-export function indexReports(reports: readonly ReportData[], matcher: PathMatcher): { byPath: Map<string, FileCoverage>; faults: MatchFault[] } {
+export function indexReports(
+  reports: readonly ReportData[],
+  matcher: PathMatcher,
+): { byPath: Map<string, FileCoverage>; faults: MatchFault[] } {
   const faults: MatchFault[] = [];
   const candidates = new Map<string, { key: string; rule: MatchRule; lines: LineHits }[]>();
   for (const report of reports) {
@@ -30,7 +33,10 @@ export function indexReports(reports: readonly ReportData[], matcher: PathMatche
       const a = matcher.assign(entry.path);
       if (a === null) continue;
       if ('ambiguous' in a) {
-        faults.push({ code: 'AMBIGUOUS_REPORT_PATH', message: `report entry ${key} could be any of ${a.ambiguous.join(', ')}; it was not used (give --root)` });
+        faults.push({
+          code: 'AMBIGUOUS_REPORT_PATH',
+          message: `report entry ${key} could be any of ${a.ambiguous.join(', ')}; it was not used (give --root)`,
+        });
         continue;
       }
       const list = candidates.get(a.path) ?? [];
@@ -44,7 +50,10 @@ export function indexReports(reports: readonly ReportData[], matcher: PathMatche
     const chosen = list.filter((c) => RANK[c.rule] === best);
     const keys = [...new Set(chosen.map((c) => c.key))].sort();
     if (best > 0 && keys.length > 1) {
-      faults.push({ code: 'AMBIGUOUS_REPORT_PATH', message: `changed file ${path} matches several report entries (${keys.join(', ')}); none was used (give --root)` });
+      faults.push({
+        code: 'AMBIGUOUS_REPORT_PATH',
+        message: `changed file ${path} matches several report entries (${keys.join(', ')}); none was used (give --root)`,
+      });
       continue;
     }
     const lines: LineHits = new Map();

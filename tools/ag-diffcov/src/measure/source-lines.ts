@@ -14,11 +14,73 @@ interface CommentSyntax {
 const C_LIKE: CommentSyntax = { line: ['//'], block: [['/*', '*/']] };
 const HASH: CommentSyntax = { line: ['#'], block: [] };
 const SYNTAX: Record<string, CommentSyntax> = {};
-for (const ext of ['js', 'mjs', 'cjs', 'jsx', 'ts', 'mts', 'cts', 'tsx', 'java', 'kt', 'kts', 'scala', 'go', 'rs', 'c', 'h', 'cc', 'cpp', 'cxx', 'hpp', 'hh', 'cs', 'swift', 'dart', 'groovy', 'gradle', 'proto', 'm', 'mm', 'zig', 'sol']) SYNTAX[ext] = C_LIKE;
-for (const ext of ['py', 'pyi', 'sh', 'bash', 'zsh', 'rb', 'pl', 'pm', 'r', 'tcl', 'cmake', 'ps1', 'jl', 'ex', 'exs', 'cr', 'nim', 'coffee', 'mk']) SYNTAX[ext] = HASH;
+for (const ext of [
+  'js',
+  'mjs',
+  'cjs',
+  'jsx',
+  'ts',
+  'mts',
+  'cts',
+  'tsx',
+  'java',
+  'kt',
+  'kts',
+  'scala',
+  'go',
+  'rs',
+  'c',
+  'h',
+  'cc',
+  'cpp',
+  'cxx',
+  'hpp',
+  'hh',
+  'cs',
+  'swift',
+  'dart',
+  'groovy',
+  'gradle',
+  'proto',
+  'm',
+  'mm',
+  'zig',
+  'sol',
+])
+  SYNTAX[ext] = C_LIKE;
+for (const ext of [
+  'py',
+  'pyi',
+  'sh',
+  'bash',
+  'zsh',
+  'rb',
+  'pl',
+  'pm',
+  'r',
+  'tcl',
+  'cmake',
+  'ps1',
+  'jl',
+  'ex',
+  'exs',
+  'cr',
+  'nim',
+  'coffee',
+  'mk',
+])
+  SYNTAX[ext] = HASH;
 for (const ext of ['css', 'scss', 'less']) SYNTAX[ext] = { line: ext === 'css' ? [] : ['//'], block: [['/*', '*/']] };
-for (const ext of ['sql', 'lua', 'hs', 'elm', 'ada']) SYNTAX[ext] = { line: ['--'], block: ext === 'lua' ? [['--[[', ']]']] : [['{-', '-}']] };
-for (const ext of ['html', 'htm', 'xml', 'vue', 'svelte']) SYNTAX[ext] = { line: [], block: [['<!--', '-->'], ['/*', '*/']] };
+for (const ext of ['sql', 'lua', 'hs', 'elm', 'ada'])
+  SYNTAX[ext] = { line: ['--'], block: ext === 'lua' ? [['--[[', ']]']] : [['{-', '-}']] };
+for (const ext of ['html', 'htm', 'xml', 'vue', 'svelte'])
+  SYNTAX[ext] = {
+    line: [],
+    block: [
+      ['<!--', '-->'],
+      ['/*', '*/'],
+    ],
+  };
 SYNTAX.php = { line: ['//', '#'], block: [['/*', '*/']] };
 for (const ext of ['clj', 'cljs', 'lisp', 'el', 'scm', 'asm', 's']) SYNTAX[ext] = { line: [';'], block: [] };
 for (const ext of ['erl', 'hrl']) SYNTAX[ext] = { line: ['%'], block: [] };
@@ -31,7 +93,11 @@ function syntaxFor(path: string): CommentSyntax | null {
 }
 
 /** Remove comments from one line; returns what is left and the block-comment state after it. */
-function stripComments(text: string, syntax: CommentSyntax, open: string | null): { rest: string; open: string | null } {
+function stripComments(
+  text: string,
+  syntax: CommentSyntax,
+  open: string | null,
+): { rest: string; open: string | null } {
   let rest = '';
   let i = 0;
   let closing = open;
@@ -43,7 +109,10 @@ function stripComments(text: string, syntax: CommentSyntax, open: string | null)
       closing = null;
       continue;
     }
-    const lineAt = Math.min(...syntax.line.map((t) => text.indexOf(t, i)).filter((n) => n !== -1), Number.POSITIVE_INFINITY);
+    const lineAt = Math.min(
+      ...syntax.line.map((t) => text.indexOf(t, i)).filter((n) => n !== -1),
+      Number.POSITIVE_INFINITY,
+    );
     let blockAt = Number.POSITIVE_INFINITY;
     let blockEnd = '';
     let blockStart = '';
@@ -51,7 +120,8 @@ function stripComments(text: string, syntax: CommentSyntax, open: string | null)
       const at = text.indexOf(s, i);
       if (at !== -1 && at < blockAt) [blockAt, blockStart, blockEnd] = [at, s, e];
     }
-    if (lineAt === Number.POSITIVE_INFINITY && blockAt === Number.POSITIVE_INFINITY) return { rest: rest + text.slice(i), open: null };
+    if (lineAt === Number.POSITIVE_INFINITY && blockAt === Number.POSITIVE_INFINITY)
+      return { rest: rest + text.slice(i), open: null };
     if (lineAt <= blockAt) return { rest: rest + text.slice(i, lineAt), open: null };
     rest += text.slice(i, blockAt);
     i = blockAt + blockStart.length;

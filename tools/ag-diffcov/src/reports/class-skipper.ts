@@ -15,7 +15,15 @@ const QUESTION = Buffer.from('<?');
 const LOOKAHEAD = 9;
 
 function isNameEnd(byte: number | undefined): boolean {
-  return byte === undefined || byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d || byte === 0x3e || byte === 0x2f;
+  return (
+    byte === undefined ||
+    byte === 0x20 ||
+    byte === 0x09 ||
+    byte === 0x0a ||
+    byte === 0x0d ||
+    byte === 0x3e ||
+    byte === 0x2f
+  );
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };

@@ -34,7 +34,10 @@ export async function peekFile(file: string, bytes = PEEK_BYTES): Promise<Buffer
 
 /** The name of the first element of an XML text (after the declaration, comments, PIs, doctype). */
 export function xmlRootName(text: string): { name: string; tag: string } | null {
-  const stripped = text.replace(/<\?[\s\S]*?\?>/g, '').replace(/<!--[\s\S]*?-->/g, '').replace(/<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>/gi, '');
+  const stripped = text
+    .replace(/<\?[\s\S]*?\?>/g, '')
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>/gi, '');
   const m = /<([A-Za-z_][\w.:-]*)([^>]*)>/.exec(stripped);
   return m ? { name: m[1]!, tag: m[0] } : null;
 }
@@ -52,7 +55,8 @@ export function detectFormat(file: string, head: Buffer): Detected {
   if (trimmed.startsWith('<')) {
     const root = xmlRootName(trimmed);
     if (root?.name === 'coverage') {
-      if (/\sclover=|\sgenerated=/.test(root.tag)) throw new InputError(file, 'is a Clover XML report, which ag-diffcov does not read');
+      if (/\sclover=|\sgenerated=/.test(root.tag))
+        throw new InputError(file, 'is a Clover XML report, which ag-diffcov does not read');
       return 'cobertura';
     }
     if (root?.name === 'report') return 'jacoco';
@@ -61,5 +65,8 @@ export function detectFormat(file: string, head: Buffer): Detected {
   const first = trimmed.split('\n', 1)[0]!.trim();
   if (/^mode:\s*(set|count|atomic)$/.test(first)) return 'go';
   if (/^(TN|SF|VER):/.test(first)) return 'lcov';
-  throw new InputError(file, 'content is not a recognised coverage report (lcov, Cobertura, JaCoCo, Go, istanbul, coverage.py or llvm-cov JSON)');
+  throw new InputError(
+    file,
+    'content is not a recognised coverage report (lcov, Cobertura, JaCoCo, Go, istanbul, coverage.py or llvm-cov JSON)',
+  );
 }

@@ -53,8 +53,15 @@ export class GoParser {
       this.wanted.set(name, keep);
     }
     if (!keep) return;
-    const [l1, c1, l2, c2, count] = [m[2], m[3], m[4], m[5], m[7]].map(Number) as [number, number, number, number, number];
-    if (![l1, c1, l2, c2, count].every(Number.isSafeInteger) || l1 < 1 || l2 < l1 || l2 > MAX_LINE) this.fail(`block out of range: ${JSON.stringify(text.slice(0, 80))}`);
+    const [l1, c1, l2, c2, count] = [m[2], m[3], m[4], m[5], m[7]].map(Number) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
+    if (![l1, c1, l2, c2, count].every(Number.isSafeInteger) || l1 < 1 || l2 < l1 || l2 > MAX_LINE)
+      this.fail(`block out of range: ${JSON.stringify(text.slice(0, 80))}`);
     let fileBlocks = this.blocks.get(name);
     if (fileBlocks === undefined) this.blocks.set(name, (fileBlocks = new Map()));
     const key = `${l1}.${c1},${l2}.${c2}`;

@@ -25,7 +25,9 @@ export const IstanbulReport = v.record(v.string(), IstanbulFile);
 /** True when a parsed JSON value looks like istanbul coverage (every value has a statementMap). */
 export function looksIstanbul(value: Record<string, unknown>): boolean {
   const entries = Object.values(value);
-  return entries.length > 0 && entries.every((e) => typeof e === 'object' && e !== null && 'statementMap' in e && 's' in e);
+  return (
+    entries.length > 0 && entries.every((e) => typeof e === 'object' && e !== null && 'statementMap' in e && 's' in e)
+  );
 }
 
 /** Read parsed istanbul JSON. @throws LoadError naming the field */

@@ -41,7 +41,11 @@ interface WorkerData {
 type WorkerReply = { readonly ok: true; readonly scan: LcovScan; readonly sha256: string } | { readonly ok: false };
 
 /** The worker's body; self-contained, it runs from its source text with `require` and the scanner in scope. */
-function scanInWorker(require: NodeJS.Require, scanner: typeof createLcovScanner, candidate: typeof lcovCandidate): void {
+function scanInWorker(
+  require: NodeJS.Require,
+  scanner: typeof createLcovScanner,
+  candidate: typeof lcovCandidate,
+): void {
   const { parentPort, workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
   const fs = require('node:fs') as typeof import('node:fs');
   const { createHash } = require('node:crypto') as typeof import('node:crypto');
@@ -83,7 +87,11 @@ function asBuffers(scan: LcovScan): LcovScan {
   return {
     head: buffer(scan.head),
     tail: buffer(scan.tail),
-    records: scan.records.map((r) => ({ name: r.name, bytes: r.bytes === null ? null : buffer(r.bytes), count: r.count })),
+    records: scan.records.map((r) => ({
+      name: r.name,
+      bytes: r.bytes === null ? null : buffer(r.bytes),
+      count: r.count,
+    })),
   };
 }
 

@@ -59,7 +59,11 @@ export function lcovCandidate(diffPaths: readonly string[], root: string | null)
   }
   const special = /^$|^file:|[/\\]{2}|[/\\]$|(^|[/\\])\.\.?([/\\]|$)/;
   return (name) => {
-    if (!lastSegments.has(name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1)) && !special.test(name)) return false;
+    if (
+      !lastSegments.has(name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1)) &&
+      !special.test(name)
+    )
+      return false;
     let p = name.includes('\\') ? name.replace(/\\/g, '/') : name;
     if (p.startsWith('file:')) return true;
     let drive = '';
@@ -71,7 +75,14 @@ export function lcovCandidate(diffPaths: readonly string[], root: string | null)
     const absolute = p.startsWith('/');
     if (!absolute) while (p.startsWith('./') || p.startsWith('../')) p = p.slice(p.indexOf('/') + 1);
     const body = absolute ? p.slice(1) : p;
-    if (body === '' || body.startsWith('/') || body.endsWith('/') || body.includes('//') || /(^|\/)\.\.?(\/|$)/.test(body)) return true;
+    if (
+      body === '' ||
+      body.startsWith('/') ||
+      body.endsWith('/') ||
+      body.includes('//') ||
+      /(^|\/)\.\.?(\/|$)/.test(body)
+    )
+      return true;
     const key = drive + p;
     let rel = key;
     if (absolute && root !== null) {

@@ -71,7 +71,8 @@ export class LcovParser {
       if (m === null) this.fail(`malformed DA record in ${this.currentName}: ${text}`);
       const line = Number(m[1]);
       const hits = Number(m[2]);
-      if (!Number.isSafeInteger(line) || !Number.isSafeInteger(hits)) this.fail(`number out of range in ${this.currentName}: ${text}`);
+      if (!Number.isSafeInteger(line) || !Number.isSafeInteger(hits))
+        this.fail(`number out of range in ${this.currentName}: ${text}`);
       if (line > 0) addHits(this.current, line, hits);
       return;
     }

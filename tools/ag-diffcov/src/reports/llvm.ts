@@ -11,14 +11,22 @@ import { normaliseReportPath } from '../paths/normalise.js';
 import { addHits, MAX_LINE, ReportCollector, type LineHits, type ReportData, type WantsPath } from './types.js';
 
 const Int = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
-const Line = v.pipe(v.number(), v.safeInteger(), v.minValue(0), v.maxValue(MAX_LINE, `a line number above ${MAX_LINE}`));
+const Line = v.pipe(
+  v.number(),
+  v.safeInteger(),
+  v.minValue(0),
+  v.maxValue(MAX_LINE, `a line number above ${MAX_LINE}`),
+);
 /** `[line, col, count, hasCount, isRegionEntry, isGapRegion?]` */
 // Strict tuples, six items first: a loose five-item tuple would accept a six-item segment and
 // drop its gap flag (a gap segment would then count as a region start).
-const Segment = v.union([
-  v.strictTuple([Line, Int, Int, v.boolean(), v.boolean(), v.boolean()]),
-  v.strictTuple([Line, Int, Int, v.boolean(), v.boolean()]),
-], `a segment is [line (at most ${MAX_LINE}), column, count, hasCount, isRegionEntry, isGapRegion?]`);
+const Segment = v.union(
+  [
+    v.strictTuple([Line, Int, Int, v.boolean(), v.boolean(), v.boolean()]),
+    v.strictTuple([Line, Int, Int, v.boolean(), v.boolean()]),
+  ],
+  `a segment is [line (at most ${MAX_LINE}), column, count, hasCount, isRegionEntry, isGapRegion?]`,
+);
 
 /** The parts of an llvm-cov export that line coverage needs (other keys allowed). */
 export const LlvmExport = v.looseObject({

@@ -19,7 +19,11 @@ async function isLargeLcov(file: string, choice: FormatChoice): Promise<boolean>
 }
 
 /** Start a scanning worker for each large lcov report (null for the others); each scans once given the diff's paths. */
-export async function prefetchReports(files: readonly string[], choice: FormatChoice, root: string | null): Promise<(LcovPrefetch | null)[]> {
+export async function prefetchReports(
+  files: readonly string[],
+  choice: FormatChoice,
+  root: string | null,
+): Promise<(LcovPrefetch | null)[]> {
   const large = await Promise.all(files.map((f) => isLargeLcov(f, choice)));
-  return Promise.all(files.map((f, i) => (large[i] ? prefetchLcov(f, root) : null)));
+  return Promise.all(files.map((f, i) => (large[i] ? prefetchLcov(f, root) : Promise.resolve(null))));
 }

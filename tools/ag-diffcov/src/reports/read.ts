@@ -57,13 +57,11 @@ async function readStreamed(file: string, make: MakeParser, wants: WantsPath): P
 
 async function readJson(file: string, expected: CoverageFormat | null, wants: WantsPath): Promise<ReadReport> {
   const { bytes, value } = await loadJson(file, v.record(v.string(), v.unknown()), MAX_JSON_REPORT_BYTES);
-  const [{ looksCoveragePy, readCoveragePy }, { looksIstanbul, readIstanbul }, { looksLlvm, readLlvm }] = await Promise.all([
-    import('./coveragepy.js'),
-    import('./istanbul.js'),
-    import('./llvm.js'),
-  ]);
+  const [{ looksCoveragePy, readCoveragePy }, { looksIstanbul, readIstanbul }, { looksLlvm, readLlvm }] =
+    await Promise.all([import('./coveragepy.js'), import('./istanbul.js'), import('./llvm.js')]);
   const format: CoverageFormat | null =
-    expected ?? (looksLlvm(value) ? 'llvm' : looksCoveragePy(value) ? 'coveragepy' : looksIstanbul(value) ? 'istanbul' : null);
+    expected ??
+    (looksLlvm(value) ? 'llvm' : looksCoveragePy(value) ? 'coveragepy' : looksIstanbul(value) ? 'istanbul' : null);
   const digest = sha256(bytes);
   switch (format) {
     case 'llvm':

@@ -35,7 +35,8 @@ export async function openReport(file: string): Promise<ReportBytes> {
   }
   if (st.isSymbolicLink()) throw new InputError(file, 'is a symbolic link, refused');
   if (!st.isFile()) throw new InputError(file, 'is not a regular file');
-  if (st.size > MAX_REPORT_BYTES) throw new InputError(file, `is ${st.size} bytes, over the ${MAX_REPORT_BYTES}-byte cap`);
+  if (st.size > MAX_REPORT_BYTES)
+    throw new InputError(file, `is ${st.size} bytes, over the ${MAX_REPORT_BYTES}-byte cap`);
   const hash = createHash('sha256');
   let finished = false;
   return {
@@ -45,7 +46,10 @@ export async function openReport(file: string): Promise<ReportBytes> {
       try {
         handle = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
       } catch (error) {
-        throw new InputError(file, errno(error) === 'ELOOP' ? 'is a symbolic link, refused' : `cannot open (${errno(error)})`);
+        throw new InputError(
+          file,
+          errno(error) === 'ELOOP' ? 'is a symbolic link, refused' : `cannot open (${errno(error)})`,
+        );
       }
       try {
         if (!(await handle.stat()).isFile()) throw new InputError(file, 'is not a regular file');
@@ -70,12 +74,4 @@ export async function openReport(file: string): Promise<ReportBytes> {
       return `sha256:${hash.digest('hex')}`;
     },
   };
-}
-
-/** Read a whole report (for formats parsed as one document). @throws InputError */
-export async function readWholeReport(file: string): Promise<{ bytes: Buffer; sha256: `sha256:${string}` }> {
-  const report = await openReport(file);
-  const parts: Buffer[] = [];
-  for await (const chunk of report.chunks()) parts.push(Buffer.from(chunk));
-  return { bytes: Buffer.concat(parts), sha256: report.digest() };
 }

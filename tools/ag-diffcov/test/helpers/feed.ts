@@ -9,7 +9,9 @@ export interface Streaming {
 /** Feed `text` to a parser cut at the given offsets (each chunk in a reused buffer, as the file reader does). */
 export function feed(parser: Streaming, text: string | Buffer, cuts: readonly number[] = []): ReportData {
   const bytes = typeof text === 'string' ? Buffer.from(text) : text;
-  const points = [...new Set([0, ...cuts.filter((c) => c > 0 && c < bytes.length), bytes.length])].sort((a, b) => a - b);
+  const points = [...new Set([0, ...cuts.filter((c) => c > 0 && c < bytes.length), bytes.length])].sort(
+    (a, b) => a - b,
+  );
   const scratch = Buffer.alloc(bytes.length + 1);
   for (let i = 0; i + 1 < points.length; i++) {
     const part = bytes.subarray(points[i], points[i + 1]);

@@ -34,12 +34,29 @@ function writeTree(dir: string, files: Record<string, string | null>): void {
  * A tiny git repository: a baseline commit, then a patch commit; returns the tree (at the
  * patch) and the `git diff` between them written to `patch.diff` beside it.
  */
-export function gitRepo(baseline: Record<string, string>, patch: Record<string, string | null>): { dir: string; tree: string; diff: string } {
+export function gitRepo(
+  baseline: Record<string, string>,
+  patch: Record<string, string | null>,
+): { dir: string; tree: string; diff: string } {
   const dir = tempDir();
   const tree = path.join(dir, 'repo');
   mkdirSync(tree);
   const git = (...args: string[]) =>
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', '-c', 'core.quotepath=true', ...args], { cwd: tree, encoding: 'utf8' });
+    execFileSync(
+      'git',
+      [
+        '-c',
+        'user.name=t',
+        '-c',
+        'user.email=t@example.com',
+        '-c',
+        'commit.gpgsign=false',
+        '-c',
+        'core.quotepath=true',
+        ...args,
+      ],
+      { cwd: tree, encoding: 'utf8' },
+    );
   git('init', '-q');
   writeTree(tree, baseline);
   git('add', '-A');
@@ -53,11 +70,19 @@ export function gitRepo(baseline: Record<string, string>, patch: Record<string, 
 }
 
 /** Run the binary (asynchronously, so tests overlap). */
-export function run(args: readonly string[], opts: { cwd?: string; input?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function run(
+  args: readonly string[],
+  opts: { cwd?: string; input?: string } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [BIN, ...args], { encoding: 'utf8', cwd: opts.cwd, env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr });
-    });
+    const child = execFile(
+      process.execPath,
+      [BIN, ...args],
+      { encoding: 'utf8', cwd: opts.cwd, env: { ...process.env, NO_COLOR: '1' } },
+      (error, stdout, stderr) => {
+        resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr });
+      },
+    );
     child.stdin?.end(opts.input ?? '');
   });
 }

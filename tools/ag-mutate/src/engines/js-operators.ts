@@ -11,7 +11,12 @@ export function loadsModule(init: Node): boolean {
   let n: Node = init;
   while (n.type === 'MemberExpression' || n.type === 'AwaitExpression' || n.type === 'CallExpression') {
     if (isRequireCall(n)) return true;
-    n = n.type === 'MemberExpression' ? (n.object as Node) : n.type === 'AwaitExpression' ? (n.argument as Node) : (n.callee as Node);
+    n =
+      n.type === 'MemberExpression'
+        ? (n.object as Node)
+        : n.type === 'AwaitExpression'
+          ? (n.argument as Node)
+          : (n.callee as Node);
   }
   return n.type === 'ImportExpression';
 }
@@ -56,9 +61,20 @@ const BINARY_SWAPS: Record<string, { op: string; to: string[]; rank: number }> =
 };
 
 const METHOD_SWAPS: Record<string, string> = {
-  some: 'every', every: 'some', startsWith: 'endsWith', endsWith: 'startsWith', min: 'max', max: 'min',
-  trimStart: 'trimEnd', trimEnd: 'trimStart', toUpperCase: 'toLowerCase', toLowerCase: 'toUpperCase',
-  indexOf: 'lastIndexOf', lastIndexOf: 'indexOf', padStart: 'padEnd', padEnd: 'padStart',
+  some: 'every',
+  every: 'some',
+  startsWith: 'endsWith',
+  endsWith: 'startsWith',
+  min: 'max',
+  max: 'min',
+  trimStart: 'trimEnd',
+  trimEnd: 'trimStart',
+  toUpperCase: 'toLowerCase',
+  toLowerCase: 'toUpperCase',
+  indexOf: 'lastIndexOf',
+  lastIndexOf: 'indexOf',
+  padStart: 'padEnd',
+  padEnd: 'padStart',
 };
 
 /** One replacement of a span of the text, before positions are computed. */
@@ -75,10 +91,22 @@ const BITWISE = new Set(['|', '&', '^', '<<', '>>', '>>>']);
 
 /** A value whose loss a test should notice: anything but a literal (literals have their own operators) or `undefined`. */
 function isComputed(node: Node | null | undefined): boolean {
-  while (node && (node.type === 'TSAsExpression' || node.type === 'TSSatisfiesExpression' || node.type === 'TSNonNullExpression' || node.type === 'TSTypeAssertion')) node = node.expression as Node;
+  while (
+    node &&
+    (node.type === 'TSAsExpression' ||
+      node.type === 'TSSatisfiesExpression' ||
+      node.type === 'TSNonNullExpression' ||
+      node.type === 'TSTypeAssertion')
+  )
+    node = node.expression as Node;
   if (!node || loadsModule(node)) return false;
   if (node.type === 'Identifier' && node.name === 'undefined') return false;
-  return !/Literal$/.test(node.type) && node.type !== 'ArrayExpression' && node.type !== 'ObjectExpression' && !/Function|Class/.test(node.type);
+  return (
+    !/Literal$/.test(node.type) &&
+    node.type !== 'ArrayExpression' &&
+    node.type !== 'ObjectExpression' &&
+    !/Function|Class/.test(node.type)
+  );
 }
 
 function isStringy(node: Node): boolean {
@@ -86,7 +114,14 @@ function isStringy(node: Node): boolean {
 }
 
 /** Collect sites for one node (not its children). */
-export function sitesOf(node: Node, parent: Node | null, key: string, text: string, out: RawSite[], fn: string | null): void {
+export function sitesOf(
+  node: Node,
+  parent: Node | null,
+  key: string,
+  text: string,
+  out: RawSite[],
+  fn: string | null,
+): void {
   const s = node.start!;
   const e = node.end!;
   const add = (start: number, end: number, operator: string, rank: number, replacement: string) => {
@@ -123,7 +158,8 @@ export function sitesOf(node: Node, parent: Node | null, key: string, text: stri
       if (at === null) break;
       for (const to of swap.to) add(at, at + node.operator.length, swap.op, swap.rank, to);
       // `x | 0` truncates: without the operation the value goes through untouched.
-      if (node.type === 'BinaryExpression' && BITWISE.has(node.operator)) add(s, e, 'BitwiseOperator', 4, `(${text.slice(node.left.start!, node.left.end!)})`);
+      if (node.type === 'BinaryExpression' && BITWISE.has(node.operator))
+        add(s, e, 'BitwiseOperator', 4, `(${text.slice(node.left.start!, node.left.end!)})`);
       break;
     }
     case 'SwitchCase':
@@ -134,14 +170,17 @@ export function sitesOf(node: Node, parent: Node | null, key: string, text: stri
       add(s, e, 'NumberLiteral', 6, String(node.value + 1));
       break;
     case 'RegExpLiteral':
-      for (const m of patternMutations(node.pattern)) if (validRegExp(m.pattern, node.flags)) add(s, e, 'Regex', 3, `/${m.pattern}/${node.flags}`);
+      for (const m of patternMutations(node.pattern))
+        if (validRegExp(m.pattern, node.flags)) add(s, e, 'Regex', 3, `/${m.pattern}/${node.flags}`);
       break;
     case 'VariableDeclarator':
-      if (isComputed(node.init as Node | null)) add(node.init!.start!, node.init!.end!, 'AssignedValue', 6, 'undefined');
+      if (isComputed(node.init as Node | null))
+        add(node.init!.start!, node.init!.end!, 'AssignedValue', 6, 'undefined');
       break;
     case 'ArrowFunctionExpression':
       // `(x) => expr` returns expr: the same mutant as `return expr` → `return undefined;`.
-      if (node.body.type !== 'BlockStatement' && !(node.body.type === 'Identifier' && node.body.name === 'undefined')) add(node.body.start!, node.body.end!, 'ReturnValue', 5, 'undefined');
+      if (node.body.type !== 'BlockStatement' && !(node.body.type === 'Identifier' && node.body.name === 'undefined'))
+        add(node.body.start!, node.body.end!, 'ReturnValue', 5, 'undefined');
       break;
     case 'BreakStatement':
     case 'ContinueStatement':
@@ -161,14 +200,23 @@ export function sitesOf(node: Node, parent: Node | null, key: string, text: stri
       if (node.body.length > 0 && parent?.type !== 'TSModuleDeclaration') add(s, e, 'BlockStatement', 5, '{}');
       break;
     case 'ExpressionStatement':
-      if (['CallExpression', 'OptionalCallExpression', 'AwaitExpression', 'AssignmentExpression', 'UpdateExpression'].includes(node.expression.type)) {
+      if (
+        [
+          'CallExpression',
+          'OptionalCallExpression',
+          'AwaitExpression',
+          'AssignmentExpression',
+          'UpdateExpression',
+        ].includes(node.expression.type)
+      ) {
         add(s, e, 'StatementRemoval', 5, ';');
       }
       break;
     case 'ReturnStatement':
       if (node.argument && !(node.argument.type === 'Identifier' && node.argument.name === 'undefined')) {
         add(s, e, 'ReturnValue', 5, 'return undefined;');
-      } else if (parent?.type === 'BlockStatement' && (parent as { body: Node[] }).body.at(-1) !== node) add(s, e, 'StatementRemoval', 5, ';');
+      } else if (parent?.type === 'BlockStatement' && (parent as { body: Node[] }).body.at(-1) !== node)
+        add(s, e, 'StatementRemoval', 5, ';');
       break;
     case 'BooleanLiteral':
       add(s, e, 'BooleanLiteral', 6, node.value ? 'false' : 'true');
@@ -179,7 +227,8 @@ export function sitesOf(node: Node, parent: Node | null, key: string, text: stri
       add(s, e, 'StringLiteral', 7, node.value.length > 0 ? '""' : '"Stryker was here!"');
       break;
     case 'TemplateLiteral':
-      if (node.quasis.some((q) => q.value.raw.length > 0) || node.expressions.length > 0) add(s, e, 'StringLiteral', 7, '``');
+      if (node.quasis.some((q) => q.value.raw.length > 0) || node.expressions.length > 0)
+        add(s, e, 'StringLiteral', 7, '``');
       break;
     case 'ArrayExpression':
       if (node.elements.length > 0) add(s, e, 'ArrayDeclaration', 7, '[]');
@@ -192,12 +241,17 @@ export function sitesOf(node: Node, parent: Node | null, key: string, text: stri
       if (node.optional) {
         const from = (node.type === 'OptionalMemberExpression' ? node.object : node.callee).end!;
         const at = text.indexOf('?.', from);
-        if (at >= 0 && at < e) add(at, at + 2, 'OptionalChaining', 6, node.type === 'OptionalMemberExpression' && !node.computed ? '.' : '');
+        if (at >= 0 && at < e)
+          add(at, at + 2, 'OptionalChaining', 6, node.type === 'OptionalMemberExpression' && !node.computed ? '.' : '');
       }
       break;
     case 'CallExpression': {
       const callee = node.callee;
-      if ((callee.type === 'MemberExpression' || callee.type === 'OptionalMemberExpression') && !callee.computed && callee.property.type === 'Identifier') {
+      if (
+        (callee.type === 'MemberExpression' || callee.type === 'OptionalMemberExpression') &&
+        !callee.computed &&
+        callee.property.type === 'Identifier'
+      ) {
         const to = METHOD_SWAPS[callee.property.name];
         if (to) add(callee.property.start!, callee.property.end!, 'MethodExpression', 6, to);
       }
@@ -207,4 +261,3 @@ export function sitesOf(node: Node, parent: Node | null, key: string, text: stri
       break;
   }
 }
-

@@ -15,7 +15,11 @@ export class EngineParseError extends Error {
 
 /** Parse a file the way its extension says; throws on a syntax error. */
 export function parseJs(path: string, text: string): Node {
-  const plugins: ParserPlugin[] = /\.(?:ts|mts|cts)$/.test(path) ? ['typescript'] : /\.tsx$/.test(path) ? ['typescript', 'jsx'] : ['jsx'];
+  const plugins: ParserPlugin[] = /\.(?:ts|mts|cts)$/.test(path)
+    ? ['typescript']
+    : /\.tsx$/.test(path)
+      ? ['typescript', 'jsx']
+      : ['jsx'];
   return parse(text, {
     sourceType: /\.cjs$|\.cts$/.test(path) ? 'script' : 'unambiguous',
     plugins,
@@ -36,21 +40,54 @@ function parses(path: string, text: string): boolean {
 
 /** Keys that hold types, comments or positions: never walked. */
 const SKIP_KEYS = new Set([
-  'loc', 'start', 'end', 'extra', 'range', 'leadingComments', 'trailingComments', 'innerComments', 'comments',
-  'typeAnnotation', 'returnType', 'typeParameters', 'typeArguments', 'superTypeParameters', 'implements', 'predicate', 'directives',
+  'loc',
+  'start',
+  'end',
+  'extra',
+  'range',
+  'leadingComments',
+  'trailingComments',
+  'innerComments',
+  'comments',
+  'typeAnnotation',
+  'returnType',
+  'typeParameters',
+  'typeArguments',
+  'superTypeParameters',
+  'implements',
+  'predicate',
+  'directives',
 ]);
 
 /** Statements and declarations that never run as code, or are imports. */
 const SKIP_NODES = new Set([
-  'ImportDeclaration', 'ExportAllDeclaration', 'TSInterfaceDeclaration', 'TSTypeAliasDeclaration', 'TSEnumDeclaration',
-  'TSModuleDeclaration', 'TSDeclareFunction', 'TSDeclareMethod', 'TSImportEqualsDeclaration', 'TSExportAssignment',
-  'TSNamespaceExportDeclaration', 'DeclareVariable', 'ImportExpression', 'TaggedTemplateExpression',
+  'ImportDeclaration',
+  'ExportAllDeclaration',
+  'TSInterfaceDeclaration',
+  'TSTypeAliasDeclaration',
+  'TSEnumDeclaration',
+  'TSModuleDeclaration',
+  'TSDeclareFunction',
+  'TSDeclareMethod',
+  'TSImportEqualsDeclaration',
+  'TSExportAssignment',
+  'TSNamespaceExportDeclaration',
+  'DeclareVariable',
+  'ImportExpression',
+  'TaggedTemplateExpression',
 ]);
 
 /** Statements that are definitions, not code that runs on a line of its own (their bodies count). */
 const NOT_EXECUTABLE = new Set([
-  'FunctionDeclaration', 'ClassDeclaration', 'BlockStatement', 'EmptyStatement', 'ExportNamedDeclaration', 'ExportDefaultDeclaration',
-  'SwitchStatement', 'LabeledStatement', 'DebuggerStatement',
+  'FunctionDeclaration',
+  'ClassDeclaration',
+  'BlockStatement',
+  'EmptyStatement',
+  'ExportNamedDeclaration',
+  'ExportDefaultDeclaration',
+  'SwitchStatement',
+  'LabeledStatement',
+  'DebuggerStatement',
 ]);
 
 const ARID_OBJECTS = /^(?:console|logger|log|logging|debug|metrics|telemetry|tracer)$/;
@@ -70,11 +107,16 @@ function isArid(node: Node): boolean {
   return root !== null && ARID_OBJECTS.test(root);
 }
 
-
 /** The name a function node is known by: its own, its variable's, its property's or method's (with the class). */
 function functionName(node: Node, parent: Node | null, cls: string | null): string | null {
   const named = (n: Node | null | undefined): string | null =>
-    n?.type === 'Identifier' ? n.name : n?.type === 'StringLiteral' ? n.value : n?.type === 'PrivateName' ? `#${n.id.name}` : null;
+    n?.type === 'Identifier'
+      ? n.name
+      : n?.type === 'StringLiteral'
+        ? n.value
+        : n?.type === 'PrivateName'
+          ? `#${n.id.name}`
+          : null;
   if (node.type === 'ClassMethod' || node.type === 'ClassPrivateMethod' || node.type === 'ObjectMethod') {
     const name = named(node.key as Node);
     return name === null ? null : cls !== null && node.type !== 'ObjectMethod' ? `${cls}.${name}` : name;
@@ -107,16 +149,39 @@ function isExecutable(node: Node): boolean {
   if (node.type === 'SwitchCase') return node.test != null;
   if (!/Statement$|Declaration$/.test(node.type) || NOT_EXECUTABLE.has(node.type)) return false;
   // `const x = require('x')` loads a module, like an import: not code a test must pin.
-  if (node.type === 'VariableDeclaration') return node.declarations.some((d) => d.init != null && !loadsModule(d.init as Node));
+  if (node.type === 'VariableDeclaration')
+    return node.declarations.some((d) => d.init != null && !loadsModule(d.init as Node));
   return true;
 }
 
-function walk(node: Node, parent: Node | null, key: string, st: WalkState, fn: string | null, cls: string | null): void {
-  if (SKIP_NODES.has(node.type) || (node.type.startsWith('TS') && !['TSAsExpression', 'TSSatisfiesExpression', 'TSNonNullExpression', 'TSTypeAssertion', 'TSParameterProperty'].includes(node.type))) return;
+function walk(
+  node: Node,
+  parent: Node | null,
+  key: string,
+  st: WalkState,
+  fn: string | null,
+  cls: string | null,
+): void {
+  if (
+    SKIP_NODES.has(node.type) ||
+    (node.type.startsWith('TS') &&
+      ![
+        'TSAsExpression',
+        'TSSatisfiesExpression',
+        'TSNonNullExpression',
+        'TSTypeAssertion',
+        'TSParameterProperty',
+      ].includes(node.type))
+  )
+    return;
   if (node.type === 'ExportNamedDeclaration' && node.source) return;
   if (isArid(node) || isRequireCall(node)) return;
   if (node.type === 'VariableDeclaration' && node.declare) return;
-  if ((node.type === 'ClassProperty' || node.type === 'ClassMethod') && (node as { declare?: boolean; abstract?: boolean }).declare) return;
+  if (
+    (node.type === 'ClassProperty' || node.type === 'ClassMethod') &&
+    (node as { declare?: boolean; abstract?: boolean }).declare
+  )
+    return;
   if (isExecutable(node)) st.executable.push(node.start!);
   sitesOf(node, parent, key, st.text, st.out, fn);
   const own = /Function|Method/.test(node.type) ? (functionName(node, parent, cls) ?? fn) : fn;
@@ -125,7 +190,9 @@ function walk(node: Node, parent: Node | null, key: string, st: WalkState, fn: s
     if (SKIP_KEYS.has(k)) continue;
     if ((k === 'key' || k === 'property') && !(node as { computed?: boolean }).computed) continue;
     if (Array.isArray(value)) {
-      for (const child of value) if (child && typeof child === 'object' && typeof child.type === 'string') walk(child as Node, node, k, st, own, klass);
+      for (const child of value)
+        if (child && typeof child === 'object' && typeof child.type === 'string')
+          walk(child as Node, node, k, st, own, klass);
     } else if (value && typeof value === 'object' && typeof (value as Node).type === 'string') {
       walk(value as Node, node, k, st, own, klass);
     }
@@ -185,6 +252,8 @@ export function jsAnalysis(path: string, text: string, lines: ReadonlySet<number
       function: r.fn,
     });
   }
-  const executable = [...new Set(st.executable.map((o) => position(starts, o).line).filter((l) => lines.has(l)))].sort((a, b) => a - b);
+  const executable = [...new Set(st.executable.map((o) => position(starts, o).line).filter((l) => lines.has(l)))].sort(
+    (a, b) => a - b,
+  );
   return { sites, executable };
 }

@@ -47,13 +47,18 @@ function utf16Offset(text: string, codePoints: number): number {
 
 function runHelper(python: string, input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(python, ['-I', '-B', PYTHON_HELPER], { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' } });
+    const child = spawn(python, ['-I', '-B', PYTHON_HELPER], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' },
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => out.push(c));
     child.stderr.on('data', (c: Buffer) => err.push(c));
     child.on('error', (e) => resolve({ code: null, stdout: '', stderr: e.message }));
-    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
+    child.on('close', (code) =>
+      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
+    );
     child.stdin.on('error', () => undefined);
     child.stdin.end(input);
   });
@@ -83,7 +88,8 @@ export async function pythonAnalysis(python: string, files: readonly PythonReque
   if (files.length === 0) return result;
   const input = JSON.stringify({ files: files.map((f) => ({ path: f.path, text: f.text, lines: [...f.lines] })) });
   const run = await runHelper(python, input);
-  if (run.code !== 0) throw new Error(`python engine (${python}) failed: ${run.stderr.trim().split('\n').pop() ?? `exit ${run.code}`}`);
+  if (run.code !== 0)
+    throw new Error(`python engine (${python}) failed: ${run.stderr.trim().split('\n').pop() ?? `exit ${run.code}`}`);
   let answer: { files: HelperFile[] };
   try {
     answer = JSON.parse(run.stdout) as { files: HelperFile[] };
@@ -104,8 +110,18 @@ export async function pythonAnalysis(python: string, files: readonly PythonReque
         const end = utf16Offset(f.text, s.end);
         const { line, column } = position(starts, start);
         return {
-          file: f.path, line, column, start, end, operator: s.operator, rank: s.rank, original: shorten(f.text.slice(start, end)),
-          replacement: s.replacement, parses: s.parses, coverLines: s.stmt_lines, function: s.function ?? null,
+          file: f.path,
+          line,
+          column,
+          start,
+          end,
+          operator: s.operator,
+          rank: s.rank,
+          original: shorten(f.text.slice(start, end)),
+          replacement: s.replacement,
+          parses: s.parses,
+          coverLines: s.stmt_lines,
+          function: s.function ?? null,
         };
       })
       .filter((s) => f.lines.has(s.line));

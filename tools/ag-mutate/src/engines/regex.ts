@@ -12,7 +12,16 @@ export interface PatternMutation {
   readonly what: string;
 }
 
-const CLASS_ESCAPES: Readonly<Record<string, string>> = { d: 'D', D: 'd', w: 'W', W: 'w', s: 'S', S: 's', b: 'B', B: 'b' };
+const CLASS_ESCAPES: Readonly<Record<string, string>> = {
+  d: 'D',
+  D: 'd',
+  w: 'W',
+  W: 'w',
+  s: 'S',
+  S: 's',
+  b: 'B',
+  B: 'b',
+};
 
 /**
  * Every single-place mutation of `pattern`, at most `limit` (the first ones, in pattern order).
@@ -29,7 +38,8 @@ export function patternMutations(pattern: string, limit = 8): PatternMutation[] 
     const c = pattern[i]!;
     if (c === '\\') {
       const next = pattern[i + 1] ?? '';
-      if (CLASS_ESCAPES[next] !== undefined) add(i, 2, `\\${CLASS_ESCAPES[next]}`, `\\${next} → \\${CLASS_ESCAPES[next]}`);
+      if (CLASS_ESCAPES[next] !== undefined)
+        add(i, 2, `\\${CLASS_ESCAPES[next]}`, `\\${next} → \\${CLASS_ESCAPES[next]}`);
       i = next === 'b' || next === 'B' ? i + 2 : quantifier(pattern, i + 2, add);
       continue;
     }
@@ -56,7 +66,11 @@ export function patternMutations(pattern: string, limit = 8): PatternMutation[] 
 }
 
 /** A quantifier at `i` (after an atom): dropped. Returns the index after it. */
-function quantifier(pattern: string, i: number, add: (at: number, len: number, to: string, what: string) => void): number {
+function quantifier(
+  pattern: string,
+  i: number,
+  add: (at: number, len: number, to: string, what: string) => void,
+): number {
   const c = pattern[i];
   let len = 0;
   if (c === '+' || c === '*' || c === '?') len = 1;

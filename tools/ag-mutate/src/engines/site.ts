@@ -34,8 +34,17 @@ export interface Site {
  * Stable id from file, line, column, operator and replacement, plus where the replaced
  * span ends (two mutants may start at one column and differ only in their extent).
  */
-export function mutantId(file: string, line: number, column: number, operator: string, replacement: string, end = ''): string {
-  const h = createHash('sha256').update(`${file}\0${line}\0${column}\0${operator}\0${replacement}\0${end}`).digest('hex');
+export function mutantId(
+  file: string,
+  line: number,
+  column: number,
+  operator: string,
+  replacement: string,
+  end = '',
+): string {
+  const h = createHash('sha256')
+    .update(`${file}\0${line}\0${column}\0${operator}\0${replacement}\0${end}`)
+    .digest('hex');
   return `m${h.slice(0, 16)}`;
 }
 

@@ -88,7 +88,8 @@ export function mutantTimeout(baselineMs: number, factor: number): number {
   return Math.ceil(baselineMs * factor) + TIMEOUT_SLACK_MS;
 }
 
-const isGreen = (r: ProcessResult) => r.exitCode === 0 && !r.timedOut && r.signal === null && !r.outputCapHit && r.spawnError === null;
+const isGreen = (r: ProcessResult) =>
+  r.exitCode === 0 && !r.timedOut && r.signal === null && !r.outputCapHit && r.spawnError === null;
 
 /**
  * Two runs of the unmutated suite: one recording what the tests execute, and (with two
@@ -96,7 +97,12 @@ const isGreen = (r: ProcessResult) => r.exitCode === 0 && !r.timedOut && r.signa
  * "does the suite survive the neutral edit?" in one run. When the edited run fails, a
  * plain run takes its place and the neutral edit is asked again later on its own.
  */
-async function baseline(ws: Workspace, opts: ExecOptions, texts: ReadonlyMap<string, string>, sites: readonly Site[]): Promise<Baseline & { instrumented: Instrumented; neutralPassed: boolean }> {
+async function baseline(
+  ws: Workspace,
+  opts: ExecOptions,
+  texts: ReadonlyMap<string, string>,
+  sites: readonly Site[],
+): Promise<Baseline & { instrumented: Instrumented; neutralPassed: boolean }> {
   const inst = instrumentation(ws, opts, texts, sites);
   const runs: BaselineRunResult[] = [];
   const log = (kind: BaselineRunResult['kind'], result: ProcessResult) => {
@@ -109,10 +115,14 @@ async function baseline(ws: Workspace, opts: ExecOptions, texts: ReadonlyMap<str
     return r;
   };
   const recording = Object.keys(inst.env).length > 0 || inst.command !== null;
-  const recorded = async () => log(recording ? 'recorded' : 'plain', await runOnce(0, inst.env, inst.command ?? opts.command));
+  const recorded = async () =>
+    log(recording ? 'recorded' : 'plain', await runOnce(0, inst.env, inst.command ?? opts.command));
   const pair = ws.copies.length >= 2;
   const results = pair
-    ? await Promise.all([recorded(), runNeutral(ws, 1, opts.command, texts, opts.baselineTimeoutMs).then((r) => log('neutral', r))])
+    ? await Promise.all([
+        recorded(),
+        runNeutral(ws, 1, opts.command, texts, opts.baselineTimeoutMs).then((r) => log('neutral', r)),
+      ])
     : [await recorded(), log('plain', await runOnce(0))];
   const neutralPassed = pair && isGreen(results[1]!);
   if (pair && !neutralPassed) results[1] = log('plain', await runOnce(1));
@@ -129,16 +139,32 @@ async function baseline(ws: Workspace, opts: ExecOptions, texts: ReadonlyMap<str
   const status = green.every(Boolean) ? 'green' : green.some(Boolean) ? 'flaky' : 'red';
   // The mutants run without the recording, which slows a run (V8 coverage of every process,
   // mocha's per-test snapshots): their limit comes from the runs that were not recorded.
-  return { status, durationMs: Math.max(...plain.map((r) => r.durationMs)), results, runs, instrumented, neutralPassed };
+  return {
+    status,
+    durationMs: Math.max(...plain.map((r) => r.durationMs)),
+    results,
+    runs,
+    instrumented,
+    neutralPassed,
+  };
 }
 
 /**
  * Run the baseline, then every runnable site (`parses`); sites that do not parse are
  * stillborn without a run. Copies live in a fresh temporary folder, removed at the end.
  */
-export async function execute(sites: readonly Site[], texts: ReadonlyMap<string, string>, opts: ExecOptions): Promise<ExecResult> {
+export async function execute(
+  sites: readonly Site[],
+  texts: ReadonlyMap<string, string>,
+  opts: ExecOptions,
+): Promise<ExecResult> {
   const runnable = sites.filter((s) => s.parses).length;
-  const ws = new Workspace(opts.tree, Math.max(1, Math.min(opts.jobs, Math.max(2, runnable))), opts.passEnv, opts.sandbox ?? 'none');
+  const ws = new Workspace(
+    opts.tree,
+    Math.max(1, Math.min(opts.jobs, Math.max(2, runnable))),
+    opts.passEnv,
+    opts.sandbox ?? 'none',
+  );
   try {
     const t0 = performance.now();
     const base = await baseline(ws, opts, texts, sites);
@@ -153,7 +179,15 @@ export async function execute(sites: readonly Site[], texts: ReadonlyMap<string,
       runner: opts.runner?.name ?? 'other',
       mode: map === null ? ('whole-command' as const) : map.mode,
     };
-    const done0 = { baseline: base, mutantTimeoutMs: timeoutMs, selection, faults: ws.faults, neutralEditFailed: false, phases, verdicts: [] };
+    const done0 = {
+      baseline: base,
+      mutantTimeoutMs: timeoutMs,
+      selection,
+      faults: ws.faults,
+      neutralEditFailed: false,
+      phases,
+      verdicts: [],
+    };
     if (base.status !== 'green') return { ...done0, statuses: [], killedBy: [] };
     if (!base.neutralPassed) {
       const t1 = performance.now();
@@ -166,7 +200,16 @@ export async function execute(sites: readonly Site[], texts: ReadonlyMap<string,
     let next = 0;
     let done = 0;
     const standalone = new StandaloneChecks(ws, texts, opts.python ?? 'python3', opts.baselineTimeoutMs);
-    const ctx = { ws, opts, timeoutMs, texts, map, coverage: base.instrumented.v8(), cleanPasses: new Map<string, Promise<boolean>>(), standalone };
+    const ctx = {
+      ws,
+      opts,
+      timeoutMs,
+      texts,
+      map,
+      coverage: base.instrumented.v8(),
+      cleanPasses: new Map<string, Promise<boolean>>(),
+      standalone,
+    };
     const worker = async (w: number) => {
       for (let i = next++; i < sites.length; i = next++) {
         const verdict = await judgeMutant(ctx, w, sites[i]!);

@@ -58,7 +58,12 @@ function siteOffsets(root: string, sites: readonly Site[], js: ReadonlySet<strin
  * The recording for copy 0 of `ws`, given the runner, the changed files, their texts (the
  * length tells V8's script of the file from a loader's transform of it) and the sites.
  */
-export function instrumentation(ws: Workspace, opts: ExecOptions, texts: ReadonlyMap<string, string>, sites: readonly Site[]): Instrumented {
+export function instrumentation(
+  ws: Workspace,
+  opts: ExecOptions,
+  texts: ReadonlyMap<string, string>,
+  sites: readonly Site[],
+): Instrumented {
   const root = ws.copies[0]!.root;
   const env: Record<string, string> = {};
   const js = opts.coverFiles ?? new Set<string>();
@@ -68,7 +73,11 @@ export function instrumentation(ws: Workspace, opts: ExecOptions, texts: Readonl
   const nodeTest = opts.runner?.nodeTestPrefix != null && js.size > 0;
   const pytest = opts.runner?.name === 'pytest' && py.size > 0;
   // mocha: recorded only when the mutants can select through the same hook.
-  const mochaHooked = opts.runner?.name === 'mocha' && opts.selectTests !== false && js.size > 0 && withMochaRequire(opts.mutantCommand ?? opts.command, MOCHA_HOOK) !== null;
+  const mochaHooked =
+    opts.runner?.name === 'mocha' &&
+    opts.selectTests !== false &&
+    js.size > 0 &&
+    withMochaRequire(opts.mutantCommand ?? opts.command, MOCHA_HOOK) !== null;
   const mochaCommand = mochaHooked ? withMochaRequire(opts.command, MOCHA_HOOK) : null;
   let mochaDir = '';
   if (mochaCommand !== null) {

@@ -29,12 +29,19 @@ export interface MochaRecord {
  * was not its own text (a loader transformed it) is unknown, as is a site that ran outside
  * every unit or in another process (a child the tests started).
  */
-export function mochaMap(recordDir: string, coverDir: string, root: string, lengths: ReadonlyMap<string, number>): TestMap | null {
+export function mochaMap(
+  recordDir: string,
+  coverDir: string,
+  root: string,
+  lengths: ReadonlyMap<string, number>,
+): TestMap | null {
   const real = realRoot(root);
   const records = readJsonDir<MochaRecord>(recordDir).map((r) => r.value);
   if (records.length === 0) return null;
   const pids = new Set(records.map((r) => r.pid));
-  const others = readV8Processes(coverDir, root, new Set(lengths.keys()), lengths).filter((p) => p.pid === null || !pids.has(p.pid));
+  const others = readV8Processes(coverDir, root, new Set(lengths.keys()), lengths).filter(
+    (p) => p.pid === null || !pids.has(p.pid),
+  );
   const seen = new Set<string>();
   const outside = new Map<string, Set<number>>();
   const units = new Map<string, Map<string, Set<number>>>();
@@ -59,7 +66,8 @@ export function mochaMap(recordDir: string, coverDir: string, root: string, leng
       add(map, files);
       units.set(unit, map);
     }
-    for (const [unit, ms] of Object.entries(record.durations ?? {})) durations.set(unit, (durations.get(unit) ?? 0) + ms);
+    for (const [unit, ms] of Object.entries(record.durations ?? {}))
+      durations.set(unit, (durations.get(unit) ?? 0) + ms);
   }
   const perTest = records.every((r) => r.granularity === 'test');
   return {
@@ -68,9 +76,11 @@ export function mochaMap(recordDir: string, coverDir: string, root: string, leng
     coverers(site: Site) {
       if (!seen.has(site.file)) return { kind: 'unknown' };
       if (outside.get(site.file)?.has(site.start)) return { kind: 'unknown' };
-      if (others.some((p) => p.files.has(site.file) && blockRan(p.files.get(site.file)!, site.start))) return { kind: 'unknown' };
+      if (others.some((p) => p.files.has(site.file) && blockRan(p.files.get(site.file)!, site.start)))
+        return { kind: 'unknown' };
       const tests: TestUnit[] = [];
-      for (const [unit, files] of units) if (files.get(site.file)?.has(site.start)) tests.push({ id: unit, ms: durations.get(unit) ?? 0 });
+      for (const [unit, files] of units)
+        if (files.get(site.file)?.has(site.start)) tests.push({ id: unit, ms: durations.get(unit) ?? 0 });
       return tests.length === 0 ? { kind: 'none' } : { kind: 'tests', tests };
     },
   };

@@ -55,7 +55,13 @@ function coverersOf(ctx: MutantContext, site: Site): Coverers {
 }
 
 /** Run once; a timeout (counted as a kill) is confirmed with twice the time, so a slow moment of a shared machine is not taken for an infinite loop. */
-async function once(ctx: MutantContext, w: number, command: string, extra: Record<string, string>, spent: { ms: number }): Promise<Ran> {
+async function once(
+  ctx: MutantContext,
+  w: number,
+  command: string,
+  extra: Record<string, string>,
+  spent: { ms: number },
+): Promise<Ran> {
   const first = await ctx.ws.run(w, command, ctx.timeoutMs, extra);
   spent.ms += first.durationMs;
   const verdict = classifyRun(first, command);
@@ -94,11 +100,20 @@ function attempts(ctx: MutantContext, w: number, site: Site, cov: Coverers): Att
   if (ctx.map === null || (opts.runner?.name !== 'pytest' && mocha === null)) return [];
   if (mocha === null) return [selection(ctx, `select${w}`, command, pytestPluginEnv(opts.passEnv), ordered, false)];
   // mocha loads every test file it is given: the likely killers' files alone start faster.
-  return likelyKillersFirst(ordered, site.file).map((units, i) => selection(ctx, `select${w}-${i}`, mocha, {}, units, true));
+  return likelyKillersFirst(ordered, site.file).map((units, i) =>
+    selection(ctx, `select${w}-${i}`, mocha, {}, units, true),
+  );
 }
 
 /** One run of a selection of tests (written to a scratch folder of its own), bailing at the first failure. */
-function selection(ctx: MutantContext, scratch: string, run: string, baseEnv: Record<string, string>, units: readonly TestUnit[], mocha: boolean): Attempt {
+function selection(
+  ctx: MutantContext,
+  scratch: string,
+  run: string,
+  baseEnv: Record<string, string>,
+  units: readonly TestUnit[],
+  mocha: boolean,
+): Attempt {
   const dir = ctx.ws.scratch(scratch);
   const select = path.join(dir, 'tests.txt');
   const failed = path.join(dir, 'failed.txt');
@@ -118,7 +133,13 @@ function selection(ctx: MutantContext, scratch: string, run: string, baseEnv: Re
   const ran = path.join(dir, 'ran.jsonl');
   rmSync(ran, { force: true });
   const skip = skippedTestFiles(ctx.map, units, dir);
-  return { command: run, env: { ...env, ...skip.env, AG_MUTATE_RAN: ran }, key: `${run}\0${list}\0${skip.key}`, killer, confirm: () => ranUpToFailure(dir, run, ran, killer(), skip) };
+  return {
+    command: run,
+    env: { ...env, ...skip.env, AG_MUTATE_RAN: ran },
+    key: `${run}\0${list}\0${skip.key}`,
+    killer,
+    confirm: () => ranUpToFailure(dir, run, ran, killer(), skip),
+  };
 }
 
 /**
@@ -127,10 +148,19 @@ function selection(ctx: MutantContext, scratch: string, run: string, baseEnv: Re
  * (check the whole selection) unless the last test started is the one that failed: a hook
  * failure, a timeout or a crash may lie outside those tests.
  */
-function ranUpToFailure(dir: string, command: string, ranFile: string, failed: string | null, skip: SkippedFiles): Attempt | null {
+function ranUpToFailure(
+  dir: string,
+  command: string,
+  ranFile: string,
+  failed: string | null,
+  skip: SkippedFiles,
+): Attempt | null {
   let ids: string[];
   try {
-    ids = readFileSync(ranFile, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as string);
+    ids = readFileSync(ranFile, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as string);
   } catch {
     return null;
   }
@@ -138,7 +168,12 @@ function ranUpToFailure(dir: string, command: string, ranFile: string, failed: s
   const list = JSON.stringify(ids);
   const select = path.join(dir, 'confirm.json');
   writeFileSync(select, list);
-  return { command, env: { ...skip.env, AG_MUTATE_SELECT: select }, key: `${command}\0${list}\0${skip.key}`, killer: () => null };
+  return {
+    command,
+    env: { ...skip.env, AG_MUTATE_SELECT: select },
+    key: `${command}\0${list}\0${skip.key}`,
+    killer: () => null,
+  };
 }
 
 /**
@@ -199,12 +234,23 @@ export async function judgeMutant(ctx: MutantContext, w: number, site: Site): Pr
   const verdictOf = async (v: Ran, killedBy: string | null): Promise<MutantVerdict> => {
     const durationMs = Math.round(spent.ms);
     // A run that hints at a file that does not load (a type error, a failed import) is checked apart from the tests.
-    if (ctx.standalone !== undefined && (v.status === 'killed' || v.ended !== null) && StandaloneChecks.wanted(site, v.output, v.ended)) {
+    if (
+      ctx.standalone !== undefined &&
+      (v.status === 'killed' || v.ended !== null) &&
+      StandaloneChecks.wanted(site, v.output, v.ended)
+    ) {
       const found = await ctx.standalone.check(w, site);
       if (found === 'fails') return { status: 'stillborn', killedBy: null, ended: null, unjudged: false, durationMs };
-      if (found === 'unknown' && v.ended !== null) return { status: v.status, killedBy: null, ended: v.ended, unjudged: true, durationMs };
+      if (found === 'unknown' && v.ended !== null)
+        return { status: v.status, killedBy: null, ended: v.ended, unjudged: true, durationMs };
     }
-    return { status: v.status, killedBy: v.status === 'killed' ? killedBy : null, ended: v.ended, unjudged: v.unjudged, durationMs };
+    return {
+      status: v.status,
+      killedBy: v.status === 'killed' ? killedBy : null,
+      ended: v.ended,
+      unjudged: v.unjudged,
+      durationMs,
+    };
   };
   const subset = attempts(ctx, w, site, cov);
   if (subset.length === 0) return verdictOf(await runMutant(whole, {}), null);

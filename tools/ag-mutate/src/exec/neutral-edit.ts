@@ -13,12 +13,19 @@ import type { Workspace } from './workspace.js';
 /** The text of a file with a behaviour-neutral comment appended (a `#` comment for Python, a block comment otherwise). */
 export function neutralEdit(file: string, text: string): string {
   const sep = text.endsWith('\n') ? '' : '\n';
-  return /\.pyw?$/.test(file) ? `${text}${sep}# adversary-gate: a behaviour-neutral edit\n` : `${text}${sep}/* adversary-gate: a behaviour-neutral edit */\n`;
+  return /\.pyw?$/.test(file)
+    ? `${text}${sep}# adversary-gate: a behaviour-neutral edit\n`
+    : `${text}${sep}/* adversary-gate: a behaviour-neutral edit */\n`;
 }
 
-
 /** Run `command` once in copy `i` with every changed file neutrally edited; the copy is restored after. */
-export async function runNeutral(ws: Workspace, i: number, command: string, texts: ReadonlyMap<string, string>, timeoutMs: number): Promise<ProcessResult> {
+export async function runNeutral(
+  ws: Workspace,
+  i: number,
+  command: string,
+  texts: ReadonlyMap<string, string>,
+  timeoutMs: number,
+): Promise<ProcessResult> {
   const copy = ws.copies[i]!;
   for (const [file, text] of texts) copy.write(file, neutralEdit(file, text));
   try {
@@ -33,6 +40,11 @@ export async function runNeutral(ws: Workspace, i: number, command: string, text
  * Run the whole test command once in copy 0 with every changed file neutrally edited.
  * @returns true when the suite still passes
  */
-export async function survivesNeutralEdit(ws: Workspace, command: string, texts: ReadonlyMap<string, string>, timeoutMs: number): Promise<boolean> {
+export async function survivesNeutralEdit(
+  ws: Workspace,
+  command: string,
+  texts: ReadonlyMap<string, string>,
+  timeoutMs: number,
+): Promise<boolean> {
   return passed(await runNeutral(ws, 0, command, texts, timeoutMs));
 }

@@ -47,10 +47,12 @@ function mochaFailures(result: ProcessResult, command: string): boolean {
  */
 export function classifyRun(result: ProcessResult, command: string): RunVerdict {
   if (result.timedOut) return { status: 'timeout', ended: null, unjudged: false };
-  if (result.spawnError !== null) return { status: 'survived', ended: `could not run: ${result.spawnError}`, unjudged: true };
+  if (result.spawnError !== null)
+    return { status: 'survived', ended: `could not run: ${result.spawnError}`, unjudged: true };
   if (result.signal !== null) return { status: 'survived', ended: `signal ${result.signal}`, unjudged: false };
   if (result.exitCode === 0) return { status: 'survived', ended: null, unjudged: false };
-  if (result.exitCode === 1 || mochaFailures(result, command)) return { status: 'killed', ended: null, unjudged: false };
+  if (result.exitCode === 1 || mochaFailures(result, command))
+    return { status: 'killed', ended: null, unjudged: false };
   const code = result.exitCode;
   const signal = code !== null && code > 128 && code < 160 ? ` (signal ${code - 128})` : '';
   return { status: 'survived', ended: code === null ? 'no exit code' : `exit ${code}${signal}`, unjudged: false };

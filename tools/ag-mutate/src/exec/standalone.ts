@@ -39,7 +39,14 @@ importlib.import_module(".".join(parts[i:]))
 `;
 
 /** Run a check command in copy `w` with the site's file as `text`; the copy is restored after. */
-async function withText(ws: Workspace, w: number, file: string, text: string | null, command: string, timeoutMs: number) {
+async function withText(
+  ws: Workspace,
+  w: number,
+  file: string,
+  text: string | null,
+  command: string,
+  timeoutMs: number,
+) {
   const copy = ws.copies[w]!;
   if (text !== null) copy.write(file, text);
   try {
@@ -62,7 +69,12 @@ function tsconfigDir(root: string, file: string): string | null {
 
 /** The lines of `tsc` output that report an error in `file`. */
 function tsErrors(output: string, file: string): Set<string> {
-  return new Set(output.split('\n').filter((l) => l.startsWith(`${file}(`) && TS_ERROR.test(l)).map((l) => l.replace(/^[^:]*:/, '')));
+  return new Set(
+    output
+      .split('\n')
+      .filter((l) => l.startsWith(`${file}(`) && TS_ERROR.test(l))
+      .map((l) => l.replace(/^[^:]*:/, '')),
+  );
 }
 
 /** Checks shared by every mutant of one execution (the unmutated answers are asked once). */
@@ -116,7 +128,10 @@ export class StandaloneChecks {
   private cleanRun(w: number, key: string, command: string, file: string): Promise<{ ok: boolean; output: string }> {
     let known = this.clean.get(key);
     if (known === undefined) {
-      known = withText(this.ws, w, file, null, command, this.timeoutMs).then((r) => ({ ok: passed(r), output: `${r.stdoutTail}\n${r.stderrTail}` }));
+      known = withText(this.ws, w, file, null, command, this.timeoutMs).then((r) => ({
+        ok: passed(r),
+        output: `${r.stdoutTail}\n${r.stderrTail}`,
+      }));
       this.clean.set(key, known);
     }
     return known;

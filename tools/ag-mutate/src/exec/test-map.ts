@@ -19,7 +19,10 @@ export interface TestUnit {
  * The tests that execute a mutant: `unknown` when the coverage cannot tell (the file was
  * never seen, or code ran outside any attributable test), `none` when no test executes it.
  */
-export type Coverers = { readonly kind: 'unknown' } | { readonly kind: 'none' } | { readonly kind: 'tests'; readonly tests: readonly TestUnit[] };
+export type Coverers =
+  | { readonly kind: 'unknown' }
+  | { readonly kind: 'none' }
+  | { readonly kind: 'tests'; readonly tests: readonly TestUnit[] };
 
 /** The baseline's answer to "which tests execute this site?". */
 export interface TestMap {
@@ -42,7 +45,9 @@ export function realRoot(root: string): string {
 export function readJsonDir<T>(dir: string): { name: string; value: T }[] {
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
+    names = readdirSync(dir)
+      .filter((n) => n.endsWith('.json'))
+      .sort();
   } catch {
     return [];
   }
@@ -80,7 +85,13 @@ interface EntryRecord {
  * wrote (`entryDir`). A process that ran the site but belongs to no test file (the runner
  * itself, or a record lost) makes the site `unknown`.
  */
-export function nodeTestMap(coverDir: string, entryDir: string, root: string, files: ReadonlySet<string>, lengths?: ReadonlyMap<string, number>): TestMap {
+export function nodeTestMap(
+  coverDir: string,
+  entryDir: string,
+  root: string,
+  files: ReadonlySet<string>,
+  lengths?: ReadonlyMap<string, number>,
+): TestMap {
   const real = realRoot(root);
   const units = new Map<number, string | null>();
   const durations = new Map<string, number>();
@@ -135,7 +146,8 @@ export function pytestMap(traceDir: string, root: string): TestMap {
       }
       lines.set(test, perTest);
     }
-    for (const [test, ms] of Object.entries(value.durations ?? {})) durations.set(test, Math.max(durations.get(test) ?? 0, ms));
+    for (const [test, ms] of Object.entries(value.durations ?? {}))
+      durations.set(test, Math.max(durations.get(test) ?? 0, ms));
   }
   return {
     mode: 'per-test',
@@ -149,7 +161,8 @@ export function pytestMap(traceDir: string, root: string): TestMap {
       };
       if (hits(lines.get('')?.get(site.file))) return { kind: 'unknown' };
       const tests: TestUnit[] = [];
-      for (const [test, files] of lines) if (test !== '' && hits(files.get(site.file))) tests.push({ id: test, ms: durations.get(test) ?? 0 });
+      for (const [test, files] of lines)
+        if (test !== '' && hits(files.get(site.file))) tests.push({ id: test, ms: durations.get(test) ?? 0 });
       return tests.length === 0 ? { kind: 'none' } : { kind: 'tests', tests };
     },
   };
@@ -176,7 +189,10 @@ export function unitFile(unit: string): string {
 /** The stem a test file and its source share: `src/price.js`, `test/price.test.js`, `tests/test_price.py` → `price`. */
 export function stem(file: string): string {
   let name = file.slice(file.lastIndexOf('/') + 1).replace(/\.[cm]?[jt]sx?$|\.py$/, '');
-  name = name.replace(/[._-](?:test|spec)$/, '').replace(/^test[_-]/, '').replace(/_test$/, '');
+  name = name
+    .replace(/[._-](?:test|spec)$/, '')
+    .replace(/^test[_-]/, '')
+    .replace(/_test$/, '');
   return name.toLowerCase();
 }
 

@@ -5,11 +5,33 @@
  * copied lets a copy be restored exactly between mutants.
  * @module
  */
-import { copyFileSync, lchownSync, lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  lchownSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 
 /** Folders never copied: version control and caches that would let stale bytecode run. */
-const SKIP_DIRS = new Set(['.git', '.hg', '.svn', '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache', '.stryker-tmp', '.turbo']);
+const SKIP_DIRS = new Set([
+  '.git',
+  '.hg',
+  '.svn',
+  '__pycache__',
+  '.pytest_cache',
+  '.mypy_cache',
+  '.ruff_cache',
+  '.stryker-tmp',
+  '.turbo',
+]);
 /** Folders linked, not copied: virtualenvs (large; the tests only read them). */
 const LINK_DIRS = new Set(['.venv', 'venv']);
 /**
@@ -68,7 +90,12 @@ export class TreeCopy {
     const st = lstatSync(from);
     // A package folder that is a link (a workspace's, or one shared between checkouts) gets the
     // same folder of links as a real one: linked whole, a runner's cache would land in the target.
-    if (st.isDirectory() || (PACKAGE_DIRS.has(name) && st.isSymbolicLink() && statSync(from, { throwIfNoEntry: false })?.isDirectory() === true)) {
+    if (
+      st.isDirectory() ||
+      (PACKAGE_DIRS.has(name) &&
+        st.isSymbolicLink() &&
+        statSync(from, { throwIfNoEntry: false })?.isDirectory() === true)
+    ) {
       if (SKIP_DIRS.has(name)) return;
       if (LINK_DIRS.has(name)) {
         symlinkSync(from, to);
@@ -183,4 +210,3 @@ export class TreeCopy {
     rmSync(this.root, { recursive: true, force: true });
   }
 }
-

@@ -45,7 +45,12 @@ export function extentOf(ranges: readonly { endOffset: number }[]): number {
  * whose relative path is in `files` and, when `lengths` gives the file's text length, whose
  * extent is that length (anything else was transformed before it ran: left out, so unknown).
  */
-export function readV8Processes(dir: string, root: string, files: ReadonlySet<string>, lengths?: ReadonlyMap<string, number>): ProcessCoverage[] {
+export function readV8Processes(
+  dir: string,
+  root: string,
+  files: ReadonlySet<string>,
+  lengths?: ReadonlyMap<string, number>,
+): ProcessCoverage[] {
   let real = root;
   try {
     real = realpathSync(root);
@@ -55,7 +60,9 @@ export function readV8Processes(dir: string, root: string, files: ReadonlySet<st
   const wanted = new Map([...files].map((f) => [pathToFileURL(path.join(real, f)).href, f]));
   let names: string[] = [];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
+    names = readdirSync(dir)
+      .filter((n) => n.endsWith('.json'))
+      .sort();
   } catch {
     return [];
   }
@@ -84,7 +91,12 @@ export function readV8Processes(dir: string, root: string, files: ReadonlySet<st
 }
 
 /** Read every coverage file in `dir`, keeping scripts under `root` whose relative path is in `files` (and length, as above). */
-export function readV8Coverage(dir: string, root: string, files: ReadonlySet<string>, lengths?: ReadonlyMap<string, number>): CoverageMap {
+export function readV8Coverage(
+  dir: string,
+  root: string,
+  files: ReadonlySet<string>,
+  lengths?: ReadonlyMap<string, number>,
+): CoverageMap {
   const map: CoverageMap = new Map();
   for (const proc of readV8Processes(dir, root, files, lengths)) {
     for (const [rel, ranges] of proc.files) map.set(rel, [...(map.get(rel) ?? []), [...ranges]]);

@@ -7,7 +7,16 @@
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { bwrapArgv, childEnv, freshIdentity, runningAsRoot, runProcess, sandboxReachedCommand, type Identity, type ProcessResult } from '@adversary-gate/core';
+import {
+  bwrapArgv,
+  childEnv,
+  freshIdentity,
+  runningAsRoot,
+  runProcess,
+  sandboxReachedCommand,
+  type Identity,
+  type ProcessResult,
+} from '@adversary-gate/core';
 import { PACKAGE_ROOT } from '../package-files.js';
 import { TreeCopy } from './tree-copy.js';
 
@@ -89,14 +98,25 @@ export class Workspace {
     // The sandbox's /tmp is empty: the original tree (the copy's dependency links point
     // into it), where its own dependency links lead, and this package stay readable, never
     // writable (bound with traversable parents, for a run under its own uid).
-    const readOnly = [path.resolve(this.tree), ...linkedDependencies(this.tree), PACKAGE_ROOT].filter((d) => existsSync(d));
-    const wrapped = bwrapArgv(argv, { writable: [root, this.homes[i]!, this.data], readOnly, chdir: root, ...(user !== null ? { user } : {}) });
+    const readOnly = [path.resolve(this.tree), ...linkedDependencies(this.tree), PACKAGE_ROOT].filter((d) =>
+      existsSync(d),
+    );
+    const wrapped = bwrapArgv(argv, {
+      writable: [root, this.homes[i]!, this.data],
+      readOnly,
+      chdir: root,
+      ...(user !== null ? { user } : {}),
+    });
     return wrapped;
   }
 
   /** Run `command` with /bin/sh in copy `i` under the shared runner's limits. */
   async run(i: number, command: string, timeoutMs: number, extra: Record<string, string> = {}): Promise<ProcessResult> {
-    const env = childEnv({ home: this.homes[i]!, passEnv: this.passEnv, extra: { PYTHONDONTWRITEBYTECODE: '1', ...extra } });
+    const env = childEnv({
+      home: this.homes[i]!,
+      passEnv: this.passEnv,
+      extra: { PYTHONDONTWRITEBYTECODE: '1', ...extra },
+    });
     const sandboxed = this.sandbox === 'bwrap';
     // No output cap: a green suite that prints a lot stays green (the tail is kept, the timeout
     // still ends a run that floods for ever).

@@ -26,15 +26,34 @@ const NEEDS_QUOTES = /[^\w@%+=:,./-]/;
 
 /** node options that take their value as the next word. */
 const NODE_VALUE_FLAGS = new Set([
-  '-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions', '--env-file',
-  '--test-reporter', '--test-reporter-destination', '--test-name-pattern', '--test-skip-pattern', '--test-concurrency',
-  '--test-shard', '--test-timeout', '--input-type', '--stack-size', '--max-old-space-size', '--title',
+  '-r',
+  '--require',
+  '--import',
+  '--loader',
+  '--experimental-loader',
+  '-C',
+  '--conditions',
+  '--env-file',
+  '--test-reporter',
+  '--test-reporter-destination',
+  '--test-name-pattern',
+  '--test-skip-pattern',
+  '--test-concurrency',
+  '--test-shard',
+  '--test-timeout',
+  '--input-type',
+  '--stack-size',
+  '--max-old-space-size',
+  '--title',
 ]);
 
 /** Split a plain command into words; null when it uses shell syntax beyond spaces. */
 export function plainWords(command: string): string[] | null {
   if (SHELL_SYNTAX.test(command)) return null;
-  const words = command.trim().split(/\s+/).filter((w) => w !== '');
+  const words = command
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w !== '');
   return words.length === 0 ? null : words;
 }
 
@@ -68,7 +87,8 @@ export function detectRunner(command: string): Runner {
     if (prefix !== null) return { name: 'node-test', nodeTestPrefix: prefix };
   }
   const programs = (words ?? command.split(/[\s;&|()]+/)).map(base);
-  for (const name of ['mocha', 'vitest', 'jest'] as const) if (programs.includes(name)) return { name, nodeTestPrefix: null };
+  for (const name of ['mocha', 'vitest', 'jest'] as const)
+    if (programs.includes(name)) return { name, nodeTestPrefix: null };
   return { name: 'other', nodeTestPrefix: null };
 }
 

@@ -7,7 +7,8 @@ import { runBin } from './repo.js';
 export const readArtefact = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as MutationArtefact;
 
 /** The mutant on `line` with that replacement. */
-export const findMutant = (m: MutationArtefact, line: number, replacement: string) => m.mutants.find((x) => x.line === line && x.replacement === replacement) as Mutant;
+export const findMutant = (m: MutationArtefact, line: number, replacement: string) =>
+  m.mutants.find((x) => x.line === line && x.replacement === replacement) as Mutant;
 
 /** Run ag-mutate with `args` and `--out out`; it must exit 0; its artefact. */
 export async function measured(t: ExecutionContext, args: readonly string[], out: string): Promise<MutationArtefact> {

@@ -51,13 +51,25 @@ export function judgeEntry(index: number, raw: unknown, today: string): JudgedEn
   const nodeid = typeof e.nodeid === 'string' ? e.nodeid : null;
   const expires = typeof e.expires === 'string' ? e.expires : null;
   const covers = isStringList(e.covers) ? [...e.covers] : null;
-  const base = { index, nodeid, expires, covers, ...(typeof e.last_signature === 'string' ? { last_signature: e.last_signature } : {}) };
+  const base = {
+    index,
+    nodeid,
+    expires,
+    covers,
+    ...(typeof e.last_signature === 'string' ? { last_signature: e.last_signature } : {}),
+  };
   if (REQUIRED.some((k) => !Object.hasOwn(e, k) || e[k] === null)) return { ...base, status: 'missing_field' };
-  const unknownKey = Object.keys(e).some((k) => !(REQUIRED as readonly string[]).includes(k) && !OPTIONAL_ENTRY_KEYS.includes(k));
+  const unknownKey = Object.keys(e).some(
+    (k) => !(REQUIRED as readonly string[]).includes(k) && !OPTIONAL_ENTRY_KEYS.includes(k),
+  );
   const wellFormed =
-    nodeid !== null && nodeid.trim() !== '' &&
-    expires !== null && isRealDate(expires) &&
-    covers !== null && covers.length > 0 && covers.every((c) => c.trim() !== '') &&
+    nodeid !== null &&
+    nodeid.trim() !== '' &&
+    expires !== null &&
+    isRealDate(expires) &&
+    covers !== null &&
+    covers.length > 0 &&
+    covers.every((c) => c.trim() !== '') &&
     !unknownKey &&
     OPTIONAL_ENTRY_KEYS.every((k) => !Object.hasOwn(e, k) || typeof e[k] === 'string');
   if (!wellFormed) return { ...base, status: 'malformed' };

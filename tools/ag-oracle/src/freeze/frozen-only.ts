@@ -17,7 +17,11 @@ export interface FrozenOnly {
  * a valid (unexpired, well-formed) entry. `all` is true when there is at least one such
  * file and every changed production file is among them.
  */
-export function frozenOnlyCoverage(files: readonly ChangedFile[], classify: (p: string) => FileClass, entries: readonly JudgedEntry[]): FrozenOnly {
+export function frozenOnlyCoverage(
+  files: readonly ChangedFile[],
+  classify: (p: string) => FileClass,
+  entries: readonly JudgedEntry[],
+): FrozenOnly {
   const globs = entries.filter((e) => e.status === 'valid').flatMap((e) => e.covers ?? []);
   const production = files.filter((f) => f.status !== 'deleted' && classify(f.path) === 'source').map((f) => f.path);
   if (globs.length === 0 || production.length === 0) return { files: [], all: false };

@@ -26,7 +26,10 @@ export async function loadFreeze(baseline: string, rel: string, today: string): 
     return { file, sha256: sha256(bytes), entries: freezeEntries(value).map((e, i) => judgeEntry(i, e, today)) };
   } catch (error) {
     if (error instanceof LoadError && error.code === 'E_EVIDENCE_MISSING') {
-      throw new InputError(file, `${error.problem}: the policy names this freeze list but the baseline has none (set "oracle.freeze" to null, or commit the list)`);
+      throw new InputError(
+        file,
+        `${error.problem}: the policy names this freeze list but the baseline has none (set "oracle.freeze" to null, or commit the list)`,
+      );
     }
     throw error;
   }

@@ -7,7 +7,15 @@
 import { lstatSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { InputError, UsageError } from '@adversary-gate/core';
-import { DEFAULT_POLICY, LoadError, loadJson, PolicyFile, resolvePolicy, sha256, type Policy } from '@adversary-gate/schemas';
+import {
+  DEFAULT_POLICY,
+  LoadError,
+  loadJson,
+  PolicyFile,
+  resolvePolicy,
+  sha256,
+  type Policy,
+} from '@adversary-gate/schemas';
 
 /** The policy's file name at the baseline root. */
 export const POLICY_FILE_NAME = 'adversary-gate.json';
@@ -58,20 +66,31 @@ export function isWithin(outer: string, inner: string): boolean {
  * A policy without `oracle.protected` protects the defaults.
  * @throws UsageError | InputError | LoadError
  */
-export async function loadPolicy(options: { baseline: string; patch: string; policy?: string | undefined }): Promise<LoadedPolicy> {
+export async function loadPolicy(options: {
+  baseline: string;
+  patch: string;
+  policy?: string | undefined;
+}): Promise<LoadedPolicy> {
   const file = options.policy ?? path.join(options.baseline, POLICY_FILE_NAME);
   const patchReal = await realish(options.patch);
   if (isWithin(path.resolve(options.patch), path.resolve(file)) || isWithin(patchReal, await realish(file))) {
-    if (options.policy !== undefined) throw new UsageError(`--policy ${options.policy} lies inside the patch tree; the policy must come from outside it`);
+    if (options.policy !== undefined)
+      throw new UsageError(
+        `--policy ${options.policy} lies inside the patch tree; the policy must come from outside it`,
+      );
     throw new UsageError(`the baseline's policy ${file} lies inside the patch tree; give --baseline outside --patch`);
   }
-  if (options.policy === undefined && absent(file)) return { source: 'default', path: null, sha256: null, policy: DEFAULT_POLICY };
+  if (options.policy === undefined && absent(file))
+    return { source: 'default', path: null, sha256: null, policy: DEFAULT_POLICY };
   let loaded;
   try {
     loaded = await loadJson(file, PolicyFile);
   } catch (error) {
     if (error instanceof LoadError && error.code === 'E_EVIDENCE_MISSING') {
-      throw new InputError(file, `${error.problem}: the policy must be ${options.policy === undefined ? `${POLICY_FILE_NAME} at the baseline root, a readable file (or nothing: the defaults)` : 'readable'}`);
+      throw new InputError(
+        file,
+        `${error.problem}: the policy must be ${options.policy === undefined ? `${POLICY_FILE_NAME} at the baseline root, a readable file (or nothing: the defaults)` : 'readable'}`,
+      );
     }
     throw error;
   }

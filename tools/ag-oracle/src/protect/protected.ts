@@ -67,5 +67,7 @@ export function findProtectedTouches(files: readonly ChangedFile[], patterns: re
       if (pattern !== null) hits.set(p, pattern);
     }
   }
-  return [...hits].map(([path, pattern]) => ({ path, pattern })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return [...hits]
+    .map(([path, pattern]) => ({ path, pattern }))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -26,14 +26,20 @@ const JS_TRUE = String.raw`(?:true|!0|!!1)`;
 // the patch author's, and a pattern that backtracks over it would hang the scan.
 const JS_ONE_LINE: readonly RegExp[] = [
   // equals: () => true · equals = (a) => true · equals: function (o) { return true }
-  new RegExp(String.raw`(?<![\w$])${JS_HOOK}\s*[:=]\s*(?:async\s+)?(?:function\b\s*(?:[\w$]+\s*)?${PARAMS}${RET}\s*\{\s*return\s+${JS_TRUE}\b|${ARROW}${RET}\s*=>\s*(?:\{\s*return\s+|\(\s*)?${JS_TRUE}\b)`),
+  new RegExp(
+    String.raw`(?<![\w$])${JS_HOOK}\s*[:=]\s*(?:async\s+)?(?:function\b\s*(?:[\w$]+\s*)?${PARAMS}${RET}\s*\{\s*return\s+${JS_TRUE}\b|${ARROW}${RET}\s*=>\s*(?:\{\s*return\s+|\(\s*)?${JS_TRUE}\b)`,
+  ),
   // equals() { return true } (method shorthand, class method)
   new RegExp(String.raw`(?<![\w$.])${JS_HOOK}\s*${PARAMS}${RET}\s*\{\s*return\s+${JS_TRUE}\b`),
   // new Proxy(x, { get: () => () => true }) or get(t, p) { return () => true }: every property is an always-equal function
-  new RegExp(String.raw`(?<![\w$.])get\s*(?::\s*${ARROW}\s*=>\s*|${PARAMS}\s*\{\s*return\s+)${ARROW}\s*=>\s*${JS_TRUE}\b`),
+  new RegExp(
+    String.raw`(?<![\w$.])get\s*(?::\s*${ARROW}\s*=>\s*|${PARAMS}\s*\{\s*return\s+)${ARROW}\s*=>\s*${JS_TRUE}\b`,
+  ),
 ];
 /** A JS hook header whose body starts on the next line. */
-const JS_HEADER = new RegExp(String.raw`(?<![\w$.])${JS_HOOK}\s*(?:[:=]\s*(?:async\s+)?(?:function\b\s*(?:[\w$]+\s*)?${PARAMS}|${ARROW})${RET}\s*(?:=>\s*)?|${PARAMS}${RET}\s*)\{\s*$`);
+const JS_HEADER = new RegExp(
+  String.raw`(?<![\w$.])${JS_HOOK}\s*(?:[:=]\s*(?:async\s+)?(?:function\b\s*(?:[\w$]+\s*)?${PARAMS}|${ARROW})${RET}\s*(?:=>\s*)?|${PARAMS}${RET}\s*)\{\s*$`,
+);
 const JS_RETURN_TRUE = new RegExp(String.raw`^\s*return\s+${JS_TRUE}\s*(?:;\s*)?$`);
 
 const PY_ONE_LINE: readonly RegExp[] = [
@@ -60,7 +66,9 @@ export function alwaysEqualFindings(file: ChangedFile): TamperFinding[] {
   file.addedText.forEach((text, i) => {
     if (isCommentLine(text, lang)) return;
     let hit: boolean;
-    if (lang === 'js') hit = JS_ONE_LINE.some((re) => re.test(text)) || (JS_HEADER.test(text) && nextLineReturns(file, i, JS_RETURN_TRUE));
+    if (lang === 'js')
+      hit =
+        JS_ONE_LINE.some((re) => re.test(text)) || (JS_HEADER.test(text) && nextLineReturns(file, i, JS_RETURN_TRUE));
     else {
       const header = PY_HEADER.exec(text);
       const constant = header?.[1] === '__ne__' ? /^\s*return\s+False\s*$/ : /^\s*return\s+True\s*$/;

@@ -28,7 +28,14 @@ export async function scanRunnerConfig(file: ChangedFile, read: SideReader): Pro
   if (fileKind !== undefined) {
     const which = names[kinds.indexOf('file')]!;
     const how = file.status === 'renamed' ? `renamed from ${file.oldPath}` : file.status;
-    return [{ kind: 'runner_config_changed', path: file.path, line: firstAddedLine(file), detail: `test-runner configuration ${which} ${how}` }];
+    return [
+      {
+        kind: 'runner_config_changed',
+        path: file.path,
+        line: firstAddedLine(file),
+        detail: `test-runner configuration ${which} ${how}`,
+      },
+    ];
   }
   const kind = kinds.find((k): k is 'package.json' | 'pyproject.toml' => k !== null);
   if (kind === undefined) return [];
@@ -36,16 +43,32 @@ export async function scanRunnerConfig(file: ChangedFile, read: SideReader): Pro
   const after = file.status === 'deleted' ? null : await read('patch', file.path);
   if (before === 'unreadable' || after === 'unreadable') {
     const side = before === 'unreadable' ? 'baseline' : 'patch';
-    return [{ kind: 'runner_config_changed', path: file.path, line: null, detail: `${kind} is not a readable regular file on the ${side} side` }];
+    return [
+      {
+        kind: 'runner_config_changed',
+        path: file.path,
+        line: null,
+        detail: `${kind} is not a readable regular file on the ${side} side`,
+      },
+    ];
   }
   const keys = changedRunnerKeys(kind, before, after, file.path);
   if (keys.length === 0) return [];
-  return [{ kind: 'runner_config_changed', path: file.path, line: lineOfKey(file, keys), detail: `${kind} changed: ${keys.join(', ')}` }];
+  return [
+    {
+      kind: 'runner_config_changed',
+      path: file.path,
+      line: lineOfKey(file, keys),
+      detail: `${kind} changed: ${keys.join(', ')}`,
+    },
+  ];
 }
 
 /** The first added line that mentions one of the changed keys' last parts, else the first added line. */
 function lineOfKey(file: ChangedFile, keys: readonly string[]): number | null {
   const needles = keys.map((k) => k.slice(k.lastIndexOf('.') + 1));
-  const i = file.addedText.findIndex((t) => needles.some((n) => t.includes(`"${n}"`) || t.includes(`${n} `) || t.includes(`${n}=`) || t.includes(`[tool.${n}`)));
+  const i = file.addedText.findIndex((t) =>
+    needles.some((n) => t.includes(`"${n}"`) || t.includes(`${n} `) || t.includes(`${n}=`) || t.includes(`[tool.${n}`)),
+  );
   return i >= 0 ? (file.addedLines[i] ?? null) : firstAddedLine(file);
 }

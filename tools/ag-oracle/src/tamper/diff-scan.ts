@@ -84,11 +84,17 @@ export function scanChangedFile(file: ChangedFile, rules: TestFileRules, existed
   const findings: TamperFinding[] = [];
   const old = file.oldPath ?? file.path;
   if (file.status === 'deleted') {
-    if (rules.isRunnableTest(old)) findings.push({ kind: 'test_file_deleted', path: old, line: null, detail: 'test file deleted' });
+    if (rules.isRunnableTest(old))
+      findings.push({ kind: 'test_file_deleted', path: old, line: null, detail: 'test file deleted' });
     return findings;
   }
   if (file.status === 'renamed' && rules.isRunnableTest(old) && !rules.isRunnableTest(file.path)) {
-    findings.push({ kind: 'test_file_renamed', path: file.path, line: null, detail: `renamed from ${old}, out of the test runners' patterns` });
+    findings.push({
+      kind: 'test_file_renamed',
+      path: file.path,
+      line: null,
+      detail: `renamed from ${old}, out of the test runners' patterns`,
+    });
   }
   findings.push(...alwaysEqualFindings(file));
   const isTest = rules.isTestFile(file.path) || (file.oldPath !== null && rules.isTestFile(file.oldPath));

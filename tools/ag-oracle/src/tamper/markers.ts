@@ -17,14 +17,22 @@ const asWritten = (m: RegExpExecArray) => m[0].replace(/\s+/g, '').replace(/[:(]
 
 const JS_MARKERS: readonly Marker[] = [
   // test.skip(...), it.only(...), describe.todo, test.concurrent.skip, test.skipIf(c)(...), test.serial.failing
-  { re: new RegExp(`(?<![\\w$.])(?:it|test|describe|suite|context|specify|bench)(?:\\s*\\.\\s*(?:concurrent|serial|sequential|each|shuffle|cb))*\\s*\\.\\s*(${MODIFIERS})\\b`), name: asWritten },
+  {
+    re: new RegExp(
+      `(?<![\\w$.])(?:it|test|describe|suite|context|specify|bench)(?:\\s*\\.\\s*(?:concurrent|serial|sequential|each|shuffle|cb))*\\s*\\.\\s*(${MODIFIERS})\\b`,
+    ),
+    name: asWritten,
+  },
   // t.skip(), t.todo(), t.runOnly(true) (node:test), this.skip() (mocha), ctx.skip() (vitest)
   { re: /(?<![\w$.])(?:t|ctx|context|this|test|task)\s*\.\s*(skip|todo|runOnly)\s*\(/, name: asWritten },
   // xit, xdescribe, fit, fdescribe (jasmine style, jest and mocha)
   { re: /(?<![\w$.])(xit|xtest|xdescribe|xcontext|xspecify|xsuite|fit|fdescribe|fcontext)\s*\(/, name: asWritten },
   // node:test options on the registering line: test('x', { skip: true }), { todo: 'later' }, { only: true }
   // (a bare `{ todo: 'milk' }` in test data is no marker)
-  { re: /(?<![\w$.])(?:test|it|describe|suite)\s*\(.*?[,{]\s*(skip|todo|only)\s*:\s*(?:true\b|['"`]|!|process\b)/, name: (m) => `{ ${m[1]} }` },
+  {
+    re: /(?<![\w$.])(?:test|it|describe|suite)\s*\(.*?[,{]\s*(skip|todo|only)\s*:\s*(?:true\b|['"`]|!|process\b)/,
+    name: (m) => `{ ${m[1]} }`,
+  },
 ];
 
 const PY_MARKERS: readonly Marker[] = [

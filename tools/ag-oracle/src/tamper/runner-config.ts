@@ -69,24 +69,35 @@ type Parsed = { ok: true; value: Record<string, unknown> } | { ok: false };
 function parseJsonObject(bytes: Buffer, file: string): Parsed {
   try {
     const value = parseStrictJson(file, decodeUtf8Strict(file, bytes));
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? { ok: true, value: value as Record<string, unknown> } : { ok: false };
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? { ok: true, value: value as Record<string, unknown> }
+      : { ok: false };
   } catch {
     return { ok: false };
   }
 }
 
 /** The runner-relevant parts of a package.json, keyed `scripts.test`, `jest`…; null when unparsable. */
-export function packageRunnerParts(bytes: Buffer | null, file: string, scriptNames: readonly string[] = []): Record<string, string> | null {
+export function packageRunnerParts(
+  bytes: Buffer | null,
+  file: string,
+  scriptNames: readonly string[] = [],
+): Record<string, string> | null {
   if (bytes === null) return {};
   const parsed = parseJsonObject(bytes, file);
   if (!parsed.ok) return null;
   const pkg = parsed.value;
-  const scripts = typeof pkg.scripts === 'object' && pkg.scripts !== null ? (pkg.scripts as Record<string, unknown>) : {};
+  const scripts =
+    typeof pkg.scripts === 'object' && pkg.scripts !== null ? (pkg.scripts as Record<string, unknown>) : {};
   const out: Record<string, string> = {};
   for (const name of new Set([...testScriptNames(scripts), ...scriptNames])) {
     if (Object.hasOwn(scripts, name)) out[`scripts.${name}`] = canonicalJson(scripts[name]);
   }
-  if (pkg.scripts !== undefined && (typeof pkg.scripts !== 'object' || pkg.scripts === null || Array.isArray(pkg.scripts))) out.scripts = canonicalJson(pkg.scripts);
+  if (
+    pkg.scripts !== undefined &&
+    (typeof pkg.scripts !== 'object' || pkg.scripts === null || Array.isArray(pkg.scripts))
+  )
+    out.scripts = canonicalJson(pkg.scripts);
   for (const key of PACKAGE_RUNNER_KEYS) if (Object.hasOwn(pkg, key)) out[key] = canonicalJson(pkg[key]);
   return out;
 }
@@ -110,11 +121,21 @@ export function pyprojectRunnerParts(bytes: Buffer | null): Record<string, strin
  * The runner-relevant keys that differ between two versions of a file (`null` bytes: the
  * file is absent on that side). An unparsable side counts as a change of the whole file.
  */
-export function changedRunnerKeys(kind: 'package.json' | 'pyproject.toml', before: Buffer | null, after: Buffer | null, file: string): string[] {
+export function changedRunnerKeys(
+  kind: 'package.json' | 'pyproject.toml',
+  before: Buffer | null,
+  after: Buffer | null,
+  file: string,
+): string[] {
   if (kind === 'package.json') {
     // Scripts the baseline's test script reached stay relevant even if the patch unhooks them.
     const first = packageRunnerParts(before, file);
-    const names = first === null ? [] : Object.keys(first).filter((k) => k.startsWith('scripts.')).map((k) => k.slice(8));
+    const names =
+      first === null
+        ? []
+        : Object.keys(first)
+            .filter((k) => k.startsWith('scripts.'))
+            .map((k) => k.slice(8));
     const a = packageRunnerParts(before, file, names);
     const b = packageRunnerParts(after, file, names);
     return diffParts(a, b, file);

@@ -27,7 +27,8 @@ export async function readTreeFile(tree: string, rel: string): Promise<SideBytes
   try {
     return await readRegularFile(path.join(tree, rel), MAX_CONFIG_BYTES);
   } catch (error) {
-    if (error instanceof LoadError && error.code === 'E_EVIDENCE_MISSING' && !(await existsInTree(tree, rel))) return null;
+    if (error instanceof LoadError && error.code === 'E_EVIDENCE_MISSING' && !(await existsInTree(tree, rel)))
+      return null;
     return 'unreadable';
   }
 }

@@ -51,7 +51,8 @@ export const BASE: Tree = {
   'package.json': JSON.stringify({ name: 'demo', scripts: { test: 'node --test' } }, null, 2),
   'src/add.js': 'export function add(a, b) {\n  return a + b;\n}\n',
   'src/sub.js': 'export function sub(a, b) {\n  return a - b;\n}\n',
-  'test/add.test.js': "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.js';\n\ntest('adds', () => {\n  assert.equal(add(1, 2), 3);\n  assert.equal(add(2, 2), 4);\n});\n",
+  'test/add.test.js':
+    "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.js';\n\ntest('adds', () => {\n  assert.equal(add(1, 2), 3);\n  assert.equal(add(2, 2), 4);\n});\n",
   'tests/oracle/hidden.test.js': "import test from 'node:test';\ntest('hidden', () => {});\n",
   'tests/fixtures/golden.json': '{"sum": 3}\n',
   'tests/fixtures/deep/more.txt': 'more\n',
@@ -59,7 +60,18 @@ export const BASE: Tree = {
 };
 
 async function git(cwd: string, ...args: string[]): Promise<string> {
-  const { stdout } = await limited(() => execFileP('git', ['-c', 'user.email=dev@example.com', '-c', 'user.name=dev', '-c', 'core.autocrlf=false', ...args], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: cwd } }));
+  const { stdout } = await limited(() =>
+    execFileP(
+      'git',
+      ['-c', 'user.email=dev@example.com', '-c', 'user.name=dev', '-c', 'core.autocrlf=false', ...args],
+      {
+        cwd,
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+        env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: cwd },
+      },
+    ),
+  );
   return stdout;
 }
 
@@ -78,7 +90,11 @@ function apply(root: string, tree: Tree): void {
  * Commit `base`, then `changes` on top (null deletes; `renames` moves with git mv), and
  * write the diff. The patch tree is the repository; the baseline is a copy of the first commit.
  */
-export async function makeRepos(base: Tree, changes: Tree, renames: Readonly<Record<string, string>> = {}): Promise<Repos> {
+export async function makeRepos(
+  base: Tree,
+  changes: Tree,
+  renames: Readonly<Record<string, string>> = {},
+): Promise<Repos> {
   const dir = tempDir('repo');
   const patch = path.join(dir, 'patch');
   const baseline = path.join(dir, 'baseline');
@@ -130,5 +146,17 @@ function spawnOracle(args: readonly string[], input: string): Promise<RunResult>
 
 /** The usual arguments for a pair of repositories. */
 export function oracleArgs(r: Repos, extra: readonly string[] = []): string[] {
-  return ['--diff', r.diff, '--baseline', r.baseline, '--patch', r.patch, '--today', '2026-11-30', '--out', r.out, ...extra];
+  return [
+    '--diff',
+    r.diff,
+    '--baseline',
+    r.baseline,
+    '--patch',
+    r.patch,
+    '--today',
+    '2026-11-30',
+    '--out',
+    r.out,
+    ...extra,
+  ];
 }

@@ -38,17 +38,24 @@ export function parseJunit(xml: string, resolveId: IdResolver = plainId): JunitR
     depth++;
     const a = tag.attributes as Record<string, string>;
     if (depth === 1) {
-      if (tag.name !== 'testsuites' && tag.name !== 'testsuite') throw new Error(`root element is <${tag.name}>, not <testsuites> or <testsuite>`);
+      if (tag.name !== 'testsuites' && tag.name !== 'testsuite')
+        throw new Error(`root element is <${tag.name}>, not <testsuites> or <testsuite>`);
       rootSeen = true;
     }
-    const counted = a.tests !== undefined && (depth === 1 || (depth === 2 && tag.name === 'testsuite' && !rootDeclared));
+    const counted =
+      a.tests !== undefined && (depth === 1 || (depth === 2 && tag.name === 'testsuite' && !rootDeclared));
     if (counted) {
       if (depth === 1) rootDeclared = true;
       const total = num(a.tests);
       const failed = num(a.failures) + num(a.errors);
       const skipped = num(a.skipped ?? a.skips);
       const d = declared ?? { passed: 0, failed: 0, skipped: 0, total: 0 };
-      declared = { total: d.total + total, failed: d.failed + failed, skipped: d.skipped + skipped, passed: d.passed + total - failed - skipped };
+      declared = {
+        total: d.total + total,
+        failed: d.failed + failed,
+        skipped: d.skipped + skipped,
+        passed: d.passed + total - failed - skipped,
+      };
     }
     if (tag.name === 'testcase') {
       const id = resolveId({ classname: a.classname ?? '', name: a.name ?? '', file: a.file ?? null });
@@ -57,7 +64,8 @@ export function parseJunit(xml: string, resolveId: IdResolver = plainId): JunitR
     } else if (current !== null) {
       if (tag.name === 'failure') current.outcome = 'failed';
       else if (tag.name === 'error' && current.outcome !== 'failed') current.outcome = 'error';
-      else if (tag.name === 'skipped' && current.outcome === 'passed') current.outcome = /xfail/i.test(a.type ?? '') ? 'xfail' : 'skipped';
+      else if (tag.name === 'skipped' && current.outcome === 'passed')
+        current.outcome = /xfail/i.test(a.type ?? '') ? 'xfail' : 'skipped';
     }
   });
   parser.on('closetag', (tag) => {

@@ -14,7 +14,14 @@ export interface Counts {
   readonly total: number;
 }
 
-const RANK: Readonly<Record<TestResult['outcome'], number>> = { error: 5, failed: 4, todo: 3, skipped: 2, xfail: 1, passed: 0 };
+const RANK: Readonly<Record<TestResult['outcome'], number>> = {
+  error: 5,
+  failed: 4,
+  todo: 3,
+  skipped: 2,
+  xfail: 1,
+  passed: 0,
+};
 
 /** Merge tests by id, keeping the worst outcome for an id reported twice, sorted by id. */
 export function mergeTests(tests: readonly TestResult[]): TestResult[] {

@@ -18,7 +18,8 @@ export function detectRunner(command: string): Runner {
   const names = words.map(base);
   if (names.some((n) => n === 'pytest' || n === 'py.test' || /^pytest-\d/.test(n))) return 'pytest';
   for (let i = 0; i + 1 < words.length; i++) if (words[i] === '-m' && words[i + 1] === 'pytest') return 'pytest';
-  if (names.some((n) => /^node(js)?(\d+)?$/.test(n)) && words.some((w) => w === '--test' || w.startsWith('--test='))) return 'node';
+  if (names.some((n) => /^node(js)?(\d+)?$/.test(n)) && words.some((w) => w === '--test' || w.startsWith('--test=')))
+    return 'node';
   for (const r of ['vitest', 'jest', 'mocha', 'ava'] as const) if (names.includes(r)) return r;
   return 'generic';
 }

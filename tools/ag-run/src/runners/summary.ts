@@ -19,7 +19,12 @@ const word = (text: string, re: RegExp): number | null => {
  * the sum agrees with no report: a forgery can make the run inconsistent, never clean.
  */
 function pytestSummary(text: string): Counts | null {
-  const lines = text.split('\n').filter((l) => / in \d+(\.\d+)?s/.test(l) && /(passed|failed|error|skipped|xfailed|xpassed|deselected|no tests ran)/.test(l));
+  const lines = text
+    .split('\n')
+    .filter(
+      (l) =>
+        / in \d+(\.\d+)?s/.test(l) && /(passed|failed|error|skipped|xfailed|xpassed|deselected|no tests ran)/.test(l),
+    );
   if (lines.length === 0) return null;
   const counts = lines.map((line) => {
     const n = (re: RegExp) => word(line, re) ?? 0;
@@ -35,7 +40,10 @@ function pytestSummary(text: string): Counts | null {
 }
 
 function jestSummary(text: string): Counts | null {
-  const line = text.split('\n').filter((l) => /^\s*Tests:\s/.test(l)).pop();
+  const line = text
+    .split('\n')
+    .filter((l) => /^\s*Tests:\s/.test(l))
+    .pop();
   if (line === undefined) return null;
   const n = (re: RegExp) => word(line, re) ?? 0;
   const passed = n(/(\d+) passed/g);
@@ -45,7 +53,10 @@ function jestSummary(text: string): Counts | null {
 }
 
 function vitestSummary(text: string): Counts | null {
-  const line = text.split('\n').filter((l) => /^\s*Tests\s+\d/.test(l)).pop();
+  const line = text
+    .split('\n')
+    .filter((l) => /^\s*Tests\s+\d/.test(l))
+    .pop();
   if (line === undefined) return null;
   const n = (re: RegExp) => word(line, re) ?? 0;
   const passed = n(/(\d+) passed/g);
@@ -66,7 +77,10 @@ function avaSummary(text: string): Counts | null {
   const passed = word(text, /^\s*(\d+) tests? passed/gm);
   const failed = word(text, /^\s*(\d+) tests? failed/gm);
   if (passed === null && failed === null) return null;
-  const skipped = (word(text, /^\s*(\d+) tests? skipped/gm) ?? 0) + (word(text, /^\s*(\d+) tests? todo/gm) ?? 0) + (word(text, /^\s*(\d+) known failures?/gm) ?? 0);
+  const skipped =
+    (word(text, /^\s*(\d+) tests? skipped/gm) ?? 0) +
+    (word(text, /^\s*(\d+) tests? todo/gm) ?? 0) +
+    (word(text, /^\s*(\d+) known failures?/gm) ?? 0);
   return { passed: passed ?? 0, failed: failed ?? 0, skipped, total: (passed ?? 0) + (failed ?? 0) + skipped };
 }
 
@@ -97,7 +111,10 @@ export function runnerSummary(runner: Runner, stdout: string, stderr: string): C
 export function saysNoTests(runner: Runner, stdout: string, stderr: string): boolean {
   switch (runner) {
     case 'pytest':
-      return /^=*\s*no tests ran in \d+(\.\d+)?s\b/m.test(stdout) || /^ERROR: (file or directory not found|not found):/m.test(`${stdout}\n${stderr}`);
+      return (
+        /^=*\s*no tests ran in \d+(\.\d+)?s\b/m.test(stdout) ||
+        /^ERROR: (file or directory not found|not found):/m.test(`${stdout}\n${stderr}`)
+      );
     case 'node':
       return /^Could not find '/m.test(stderr);
     case 'jest':

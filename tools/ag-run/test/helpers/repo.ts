@@ -18,7 +18,11 @@ export interface Repo {
 }
 
 const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'init.defaultBranch=main', ...args], { cwd, stdio: 'pipe' });
+  execFileSync(
+    'git',
+    ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'init.defaultBranch=main', ...args],
+    { cwd, stdio: 'pipe' },
+  );
 
 async function write(root: string, files: Readonly<Record<string, string | null>>) {
   for (const [rel, text] of Object.entries(files)) {
@@ -46,7 +50,10 @@ export async function removeTemporaries(): Promise<void> {
 }
 
 /** Build baseline and patch trees (the patch = baseline + `changes`, `null` deletes) and their diff. */
-export async function makeRepo(files: Readonly<Record<string, string>>, changes: Readonly<Record<string, string | null>>): Promise<Repo> {
+export async function makeRepo(
+  files: Readonly<Record<string, string>>,
+  changes: Readonly<Record<string, string | null>>,
+): Promise<Repo> {
   const dir = await temporaryDir('ag-run-e2e-');
   const baseline = path.join(dir, 'baseline');
   const patch = path.join(dir, 'patch');
@@ -73,7 +80,11 @@ export interface AgResult {
 }
 
 /** Run the real binary with `--baseline/--patch/--diff/--out` filled in from `repo`. */
-export async function agRun(repo: Repo, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<AgResult> {
+export async function agRun(
+  repo: Repo,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<AgResult> {
   const out = path.join(repo.dir, `run-${Math.random().toString(36).slice(2)}.json`);
   const argv = [bin, '--baseline', repo.baseline, '--patch', repo.patch, '--diff', repo.diff, '--out', out, ...args];
   return spawnAg(argv, out, env);
@@ -87,23 +98,31 @@ export function spawnAg(argv: readonly string[], out: string, env: NodeJS.Proces
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', async (status) => {
-      let run: RunArtefact | null = null;
-      try {
-        run = JSON.parse(await fs.readFile(out, 'utf8')) as RunArtefact;
-      } catch {
-        run = null;
-      }
-      resolve({ status, stdout, stderr, out, run });
+    child.on('close', (status) => {
+      fs.readFile(out, 'utf8').then(
+        (text) => {
+          let run: RunArtefact | null = null;
+          try {
+            run = JSON.parse(text) as RunArtefact;
+          } catch {
+            run = null;
+          }
+          resolve({ status, stdout, stderr, out, run });
+        },
+        () => resolve({ status, stdout, stderr, out, run: null }),
+      );
     });
   });
 }
 
 /** A node:test file. */
-export const nodeTest = (body: string) => `const test = require('node:test');\nconst assert = require('node:assert');\n${body}\n`;
+export const nodeTest = (body: string) =>
+  `const test = require('node:test');\nconst assert = require('node:assert');\n${body}\n`;
 
 /** A one-function node project: calc.js and its test. */
 export const calcProject = {
   'calc.js': 'exports.add = (a, b) => a + b;\n',
-  'test/calc.test.js': nodeTest(`const { add } = require('../calc.js');\ntest('adds', () => assert.equal(add(1, 2), 3));\ntest('adds zero', () => assert.equal(add(0, 0), 0));`),
+  'test/calc.test.js': nodeTest(
+    `const { add } = require('../calc.js');\ntest('adds', () => assert.equal(add(1, 2), 3));\ntest('adds zero', () => assert.equal(add(0, 0), 0));`,
+  ),
 };

@@ -17,7 +17,8 @@ export function smallTrees(prefix: string): { tree: () => Promise<string>; remov
       return dir;
     },
     removeAll: async () => {
-      for (const e of await fs.readdir(os.tmpdir())) if (e.startsWith(prefix)) await fs.rm(path.join(os.tmpdir(), e), { recursive: true, force: true });
+      for (const e of await fs.readdir(os.tmpdir()))
+        if (e.startsWith(prefix)) await fs.rm(path.join(os.tmpdir(), e), { recursive: true, force: true });
     },
   };
 }
