@@ -1,4 +1,4 @@
-# adversary-gate: make (build), make test, make check (typecheck + tests), make demo (the bundled demo).
+# adversary-gate: make (build), make test, make check (format, lint, dead code, types), make demo (the bundled demo).
 .PHONY: all build test check typecheck demo clean schemas self-check
 
 all: build
