@@ -65,16 +65,17 @@ export const PROCESSES: readonly AdversarialCase[] = [
   {
     id: 'E54',
     what: 'a hanging test that ignores SIGTERM',
-    env: { AG_TIMEOUT: '2' },
+    // A limit the baseline passes well within (half of it) even on a loaded machine: a hang.
+    env: { AG_TIMEOUT: '6' },
     patch: {
       'test/hang.test.js': newTest(
-        "process.on('SIGTERM', () => {});\n\ntest('hangs', async () => {\n  await new Promise((resolve) => setTimeout(resolve, 6000));\n});",
+        "process.on('SIGTERM', () => {});\n\ntest('hangs', async () => {\n  await new Promise((resolve) => setTimeout(resolve, 30000));\n});",
       ),
     },
     verdict: 'REJECT',
     code: 'CLAIM_FAILED',
   },
-  // The run killed at the cap reported none of the baseline's tests: lost (REJECT), and the claim unverified.
+  // The run killed at the cap measured none of the baseline's tests: not measured (HOLD), not lost.
   {
     id: 'E55',
     what: 'an output flood past the capture cap',
@@ -130,14 +131,15 @@ export const PROCESSES: readonly AdversarialCase[] = [
   {
     id: 'E58',
     what: 'a CPU-burning test past the timeout',
-    env: { AG_TIMEOUT: '2' },
+    // The baseline passes well within half the limit: a patch that times out in every round is a hang.
+    env: { AG_TIMEOUT: '6' },
     patch: {
       'test/burn.test.js': newTest(
-        "test('burns', () => {\n  const end = Date.now() + 5000;\n  while (Date.now() < end);\n});",
+        "test('burns', () => {\n  const end = Date.now() + 30000;\n  while (Date.now() < end);\n});",
       ),
     },
-    verdict: 'HOLD',
-    code: 'CLAIM_UNVERIFIED',
+    verdict: 'REJECT',
+    code: 'CLAIM_FAILED',
   },
   {
     id: 'E59',
