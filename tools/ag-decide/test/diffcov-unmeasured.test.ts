@@ -5,6 +5,8 @@ import { classifyPath, parseUnifiedDiff } from '@adversary-gate/core';
 import type { DiffcovArtefact } from '@adversary-gate/schemas';
 import { sourceAddedLines } from '../src/consistency/changed-lines.js';
 import { diffcovProblem } from '../src/consistency/diffcov.js';
+import { diffcovReasons } from '../src/rules/diffcov.js';
+import { DEFAULT_POLICY } from '@adversary-gate/schemas';
 
 const DIFF = [
   'diff --git a/src/a.js b/src/a.js',
@@ -31,6 +33,7 @@ const none = (unmeasured?: { path: string; added: [number, number][] }[]): Diffc
     reason: 'no_coverage_report',
     totals: { measured: 0, covered: 0, uncovered: 0 },
     files: [],
+    pragmas: [],
     ...(unmeasured === undefined ? {} : { unmeasured_files: unmeasured }),
   }) as unknown as DiffcovArtefact;
 
@@ -95,4 +98,23 @@ test('a computed measurement lists no unmeasured files', (t) => {
     diffcovProblem({ ...d, unmeasured_files: [{ path: 'src/a.js', added: [[2, 3]] }] }, lines) ?? '',
     /unmeasured_files listed for a computed measurement/,
   );
+});
+
+test('no report and no changed source file: nothing to cover, no reason; a changed source file unmeasured still holds', (t) => {
+  t.deepEqual(diffcovReasons(none([]), DEFAULT_POLICY).reasons, []);
+  t.deepEqual(
+    diffcovReasons(none([{ path: 'src/a.js', added: [[2, 3]] }]), DEFAULT_POLICY).reasons.map((r) => r.code),
+    ['COVERAGE_NOT_MEASURED'],
+  );
+  t.deepEqual(
+    diffcovReasons(none(), DEFAULT_POLICY).reasons.map((r) => r.code),
+    ['COVERAGE_NOT_MEASURED'],
+    'older evidence without the list',
+  );
+  const docsOnly = sourceAddedLines(
+    parseUnifiedDiff('diff --git a/README.md b/README.md\n--- a/README.md\n+++ b/README.md\n@@ -1 +1 @@\n-a\n+b\n'),
+    classifyPath,
+  );
+  t.is(diffcovProblem(none([]), docsOnly), null, 'an empty list is what the diff gives');
+  t.not(diffcovProblem(none([]), lines), null, 'an empty list where source changed is refused');
 });

@@ -24,6 +24,7 @@ import type { IdResolver } from './reports/junit.js';
 import { evidenceTail } from './output-tail.js';
 import { stripRoot } from './reports/test-list.js';
 import { snapshotTree } from './tree-snapshot.js';
+import { printsTap } from './runners/detect.js';
 import type { CopyState } from './write-watch.js';
 
 /** What every execution of one ag-run shares. */
@@ -192,7 +193,7 @@ async function judgeRun(
           tree,
           plan.runner === 'pytest' ? (await import('./reports/pytest-ids.js')).pytestIdResolver(tree) : undefined,
         )
-      : plan.runner === 'node'
+      : plan.runner === 'node' || printsTap(plan.command)
         ? { source: 'tap', tap: (await import('./reports/tap.js')).parseTap(result.stdoutTail, tree) }
         : { source: 'none' };
   const j = judge(plan.runner, result, sandboxed, read);

@@ -1,7 +1,16 @@
 /** src/runners: which runner a command starts, and what its summary says. */
 import test from 'ava';
-import { detectRunner } from '../src/runners/detect.js';
+import { detectRunner, printsTap } from '../src/runners/detect.js';
 import { runnerSummary, saysNoTests } from '../src/runners/summary.js';
+
+test('detect: a command asked for TAP has stdout as its per-test report; one that is not, has none', (t) => {
+  t.true(printsTap('npx --no-install ava --tap'));
+  t.true(printsTap('npx tap --reporter=tap --disable-coverage'));
+  t.true(printsTap('npx --no-install tape test/*.js'));
+  t.false(printsTap('npx ava'));
+  t.false(printsTap('npx mocha --reporter=xunit --reporter-option=output=.ag-junit.xml'));
+  t.false(printsTap('node tapestry.js'));
+});
 
 test('detect: runners are told from the command words', (t) => {
   t.is(detectRunner('pytest -q'), 'pytest');

@@ -21,7 +21,11 @@ export function diffcovReasons(
   const floor = policy.floors.diff_coverage;
   const measurement = { value: d.diff_coverage_ratio, source: d.diff_coverage_source };
   if (floor === 0) disabled.push('diff_coverage: floor is 0 (requirement disabled, not satisfied)');
-  if (d.diff_coverage_source === 'none') {
+  // No report, and no changed source file to cover (`unmeasured_files` is checked against the
+  // diff by the consistency rules): nothing was left unmeasured, as for a computed null.
+  const nothingToCover =
+    d.diff_coverage_source === 'none' && d.unmeasured_files !== undefined && d.unmeasured_files.length === 0;
+  if (d.diff_coverage_source === 'none' && !nothingToCover) {
     reasons.push(reason('COVERAGE_NOT_MEASURED', 'diffcov', 'no coverage report: diff coverage was not measured'));
   } else if (d.diff_coverage_source === 'untrusted' && !policy.allow_untrusted_coverage) {
     reasons.push(
@@ -32,7 +36,7 @@ export function diffcovReasons(
       ),
     );
   } else if (d.diff_coverage_ratio === null) {
-    if (!(d.diff_coverage_source === 'computed' && d.reason === 'no_executable_changed_lines')) {
+    if (!nothingToCover && !(d.diff_coverage_source === 'computed' && d.reason === 'no_executable_changed_lines')) {
       reasons.push(
         reason('COVERAGE_NOT_MEASURED', 'diffcov', `diff coverage is null (${d.reason ?? 'no reason given'})`),
       );

@@ -23,3 +23,12 @@ export function detectRunner(command: string): Runner {
   for (const r of ['vitest', 'jest', 'mocha', 'ava'] as const) if (names.includes(r)) return r;
   return 'generic';
 }
+
+/** A command whose runner prints TAP on stdout (`ava --tap`, `tap --reporter=tap`, tape): stdout is its per-test report. */
+export function printsTap(command: string): boolean {
+  return (
+    /(^|\s)--tap(\s|$)/.test(command) ||
+    /(^|\s)--reporter[= ]tap(\s|$)/.test(command) ||
+    /(^|[\s/])tape(\s|$)/.test(command)
+  );
+}
