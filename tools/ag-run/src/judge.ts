@@ -67,9 +67,7 @@ export function judge(runner: Runner, result: ProcessResult, sandboxed: boolean,
   if (death !== null) return unrunnable(death, `ended by ${result.signal ?? `exit ${result.exitCode}`}`, tests, report);
   const code = result.exitCode ?? -1;
   const summary =
-    read.source === 'tap'
-      ? read.tap.summary
-      : runnerSummary(runner, result.stdoutTail, result.stderrTail);
+    read.source === 'tap' ? read.tap.summary : runnerSummary(runner, result.stdoutTail, result.stderrTail);
   const reportCounts = tests === null ? null : countTests(tests);
   if (
     saysNoTests(runner, result.stdoutTail, result.stderrTail) ||
