@@ -1,5 +1,6 @@
 import test from 'ava';
 import { findings, where } from './helpers/judge.js';
+import { AVA_PLACEHOLDER, AVA_PLACEHOLDER_TEST } from './fixtures/markers.js';
 import { removeTempDirs } from './helpers/tmp.js';
 
 test.after.always(removeTempDirs);
@@ -172,16 +173,19 @@ const TRIM_SRC = {
   'src/trim.js': "export const trim = (s) => s.trim();\nexport const dollar = (s) => s.replace(/\\$$/, '');\n",
 };
 
-test('the t.pass() variant: a new test whose assertions are t.pass() holds, and so does one turned into t.pass()', async (t) => {
+test('the placeholder variant: a new test whose only assertion is a placeholder holds, and so does one turned into a placeholder', async (t) => {
   const added = await findings(
     AVA,
-    { ...TRIM_SRC, 'test/trim.test.js': `${AVA['test/trim.test.js']!}\ntest('dollar', t => {\n\tt.pass();\n});\n` },
+    { ...TRIM_SRC, 'test/trim.test.js': `${AVA['test/trim.test.js']!}\n${AVA_PLACEHOLDER_TEST}` },
     ['placeholder_test'],
   );
   t.deepEqual(where(added), ['placeholder_test test/trim.test.js:9']);
   const turned = await findings(
     AVA,
-    { ...TRIM_SRC, 'test/trim.test.js': AVA['test/trim.test.js']!.replace("\tt.is(trim(' a '), 'a');", '\tt.pass();') },
+    {
+      ...TRIM_SRC,
+      'test/trim.test.js': AVA['test/trim.test.js']!.replace("\tt.is(trim(' a '), 'a');", AVA_PLACEHOLDER),
+    },
     ['placeholder_test'],
   );
   t.deepEqual(where(turned), ['placeholder_test test/trim.test.js:5']);

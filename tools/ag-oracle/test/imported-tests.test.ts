@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import * as v from 'valibot';
 import { OracleArtefact } from '@adversary-gate/schemas';
 import { makeRepos, oracleArgs, runOracle, type Tree } from './helpers/repo.js';
+import { SKIPPED_PICK } from './fixtures/markers.js';
 import { removeTempDirs } from './helpers/tmp.js';
 
 test.after.always(removeTempDirs);
@@ -59,7 +60,7 @@ test('an import the patch adds does not take a test out of the marker scan', asy
   };
   const a = await judge(base, {
     'src/index.js': `import '../test/pick.test.js';\n${AB['src/index.js']!}`,
-    'test/pick.test.js': base['test/pick.test.js']!.replace("test('pick'", "test.skip('pick'"),
+    'test/pick.test.js': base['test/pick.test.js']!.replace("test('pick'", SKIPPED_PICK),
   });
   t.true(kinds(a).includes('skip_added test/pick.test.js:5'));
 });
