@@ -45,11 +45,38 @@ function istanbulWrapper(has: (dep: string) => boolean, command: string): string
   return null;
 }
 
+const JUNIT = { kind: 'junit', path: JUNIT_REPORT } as const;
+const TAP = { kind: 'tap' } as const;
+
+/** One wiring; the coverage report is the lcov file whenever there is a coverage command. */
+function wired(
+  test: string,
+  report: TestWiring['report'],
+  coverage: string | null,
+  idsCarryFile: boolean,
+  problems: readonly string[],
+): TestWiring {
+  return {
+    test_command: test,
+    report,
+    coverage_command: coverage,
+    coverage_report: coverage === null ? null : LCOV,
+    ids_carry_file: idsCarryFile,
+    problems,
+  };
+}
+
 /** Wire a JS runner with the project's arguments `args`; `has` tells the project's dependencies. */
 export function wireJsRunner(runner: JsRunner, args: readonly string[], has: (dep: string) => boolean): TestWiring {
   const problems: string[] = [];
   const noCoverage = (tool: string) =>
     problems.push(`no coverage tool for ${runner}: the project has no ${tool} (coverage is not measured)`);
+  /** A runner whose coverage comes from c8 or nyc around it. */
+  const aroundNode = (test: string, report: TestWiring['report'], idsCarryFile: boolean, extra: string[] = []) => {
+    const coverage = istanbulWrapper(has, test);
+    if (coverage === null) noCoverage('c8 or nyc');
+    return wired(test, report, coverage, idsCarryFile, [...problems, ...extra]);
+  };
   switch (runner) {
     case 'vitest': {
       const test = `${BIN} vitest run${words(args)} --reporter=default --reporter=junit --outputFile.junit=${JUNIT_REPORT}`;
@@ -59,95 +86,49 @@ export function wireJsRunner(runner: JsRunner, args: readonly string[], has: (de
         provider === null
           ? null
           : `${test} --coverage.enabled=true --coverage.provider=${provider} --coverage.reporter=lcov --coverage.reportsDirectory=${COVERAGE_DIR}`;
-      return {
-        test_command: test,
-        report: { kind: 'junit', path: JUNIT_REPORT },
-        coverage_command: coverage,
-        coverage_report: coverage === null ? null : LCOV,
-        ids_carry_file: true,
-        problems,
-      };
+      return wired(test, JUNIT, coverage, true, problems);
     }
     case 'jest': {
       if (!has('jest-junit'))
         problems.push('jest needs the jest-junit reporter for a per-test report, and the project does not have it');
       const env = `JEST_JUNIT_OUTPUT_FILE=${JUNIT_REPORT} JEST_JUNIT_ADD_FILE_ATTRIBUTE=true JEST_JUNIT_CLASSNAME='{filepath}' JEST_JUNIT_TITLE='{classname} {title}' JEST_JUNIT_INCLUDE_CONSOLE_OUTPUT=false`;
       const test = `${env} ${BIN} jest --ci${words(args)} --reporters=default --reporters=jest-junit`;
-      const coverage = `${test} --coverage --coverageReporters=lcov --coverageDirectory=${COVERAGE_DIR}`;
-      return {
-        test_command: test,
-        report: { kind: 'junit', path: JUNIT_REPORT },
-        coverage_command: coverage,
-        coverage_report: LCOV,
-        ids_carry_file: true,
+      return wired(
+        test,
+        JUNIT,
+        `${test} --coverage --coverageReporters=lcov --coverageDirectory=${COVERAGE_DIR}`,
+        true,
         problems,
-      };
+      );
     }
-    case 'mocha': {
-      const test = `${BIN} mocha${words(args)} --reporter=xunit --reporter-option=output=${JUNIT_REPORT}`;
-      const coverage = istanbulWrapper(has, test);
-      if (coverage === null) noCoverage('c8 or nyc');
-      return {
-        test_command: test,
-        report: { kind: 'junit', path: JUNIT_REPORT },
-        coverage_command: coverage,
-        coverage_report: coverage === null ? null : LCOV,
-        ids_carry_file: false,
-        problems,
-      };
-    }
-    case 'ava': {
-      const test = `${BIN} ava --tap${words(args)}`;
-      const coverage = istanbulWrapper(has, test);
-      if (coverage === null) noCoverage('c8 or nyc');
-      return {
-        test_command: test,
-        report: { kind: 'tap' },
-        coverage_command: coverage,
-        coverage_report: coverage === null ? null : LCOV,
-        ids_carry_file: true,
-        problems,
-      };
-    }
+    case 'mocha':
+      // mocha's xunit reporter names each test by its full suite path; the file only from mocha 10 on.
+      return aroundNode(
+        `${BIN} mocha${words(args)} --reporter=xunit --reporter-option=output=${JUNIT_REPORT}`,
+        JUNIT,
+        false,
+      );
+    case 'ava':
+      return aroundNode(`${BIN} ava --tap${words(args)}`, TAP, true);
     case 'node': {
       const reporters = `--test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=${JUNIT_REPORT}`;
-      const test = `node --test ${reporters}${words(args)}`;
       const coverage = `node --test --experimental-test-coverage ${reporters} --test-reporter=lcov --test-reporter-destination=${LCOV}${words(args)}`;
-      return {
-        test_command: test,
-        report: { kind: 'junit', path: JUNIT_REPORT },
-        coverage_command: `mkdir -p ${COVERAGE_DIR} && ${coverage}`,
-        coverage_report: LCOV,
-        ids_carry_file: true,
+      return wired(
+        `node --test ${reporters}${words(args)}`,
+        JUNIT,
+        `mkdir -p ${COVERAGE_DIR} && ${coverage}`,
+        true,
         problems,
-      };
+      );
     }
-    case 'tap': {
-      const test = `${BIN} tap --reporter=tap --disable-coverage${words(args)}`;
-      const coverage = istanbulWrapper(has, test);
-      if (coverage === null) noCoverage('c8 or nyc');
-      return {
-        test_command: test,
-        report: { kind: 'tap' },
-        coverage_command: coverage,
-        coverage_report: coverage === null ? null : LCOV,
-        ids_carry_file: false,
-        problems: [...problems, 'tap reports carry no file in each test id: equal titles in two files would merge'],
-      };
-    }
-    case 'tape': {
-      const test = `${BIN} tape${words(args)}`;
-      const coverage = istanbulWrapper(has, test);
-      if (coverage === null) noCoverage('c8 or nyc');
-      return {
-        test_command: test,
-        report: { kind: 'tap' },
-        coverage_command: coverage,
-        coverage_report: coverage === null ? null : LCOV,
-        ids_carry_file: false,
-        problems: [...problems, 'tape reports carry no file in each test id: equal titles in two files would merge'],
-      };
-    }
+    case 'tap':
+      return aroundNode(`${BIN} tap --reporter=tap --disable-coverage${words(args)}`, TAP, false, [
+        'tap reports carry no file in each test id: equal titles in two files would merge',
+      ]);
+    case 'tape':
+      return aroundNode(`${BIN} tape${words(args)}`, TAP, false, [
+        'tape reports carry no file in each test id: equal titles in two files would merge',
+      ]);
   }
 }
 
