@@ -6,14 +6,14 @@
 import { promises as fs } from 'node:fs';
 import picomatch from 'picomatch';
 import * as v from 'valibot';
-import { gitTreeId, InputError, normaliseRepoPath, readDiff, UsageError } from '@adversary-gate/core';
+import { gitTreeId, InputError, isWithin, normaliseRepoPath, readDiff, UsageError } from '@adversary-gate/core';
 import { oracleClasses } from './classes.js';
 import { OracleArtefact, SCHEMA_VERSION, sha256 } from '@adversary-gate/schemas';
 import type { Fault } from './faults.js';
 import { measureFixtures } from './fixtures/measure.js';
 import { loadFreeze, type LoadedFreeze } from './freeze/load-freeze.js';
 import { frozenOnlyCoverage } from './freeze/frozen-only.js';
-import { isWithin, loadPolicy } from './policy/load-policy.js';
+import { loadPolicy } from './policy/load-policy.js';
 import { findProtectedTouches, protectedPatterns } from './protect/protected.js';
 import { findTampering } from './tamper/tampering.js';
 import { isRunnableTest, isSnapshot } from './tamper/test-files.js';

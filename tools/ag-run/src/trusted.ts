@@ -8,7 +8,7 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { copyTree, type DiffModel, type FileClass } from '@adversary-gate/core';
+import { copyTree, isWithin, type DiffModel, type FileClass } from '@adversary-gate/core';
 import type { Execution, TestResult, TrustedTests } from '@adversary-gate/schemas';
 import { measured } from './per-test.js';
 
@@ -38,7 +38,7 @@ export function trustedFiles(diff: DiffModel, classify: (p: string) => FileClass
 
 function inside(root: string, rel: string): string {
   const full = path.resolve(root, rel);
-  if (!full.startsWith(`${root}/`)) throw new Error(`${rel} leaves the tree`);
+  if (full === path.resolve(root) || !isWithin(root, full)) throw new Error(`${rel} leaves the tree`);
   return full;
 }
 

@@ -3,3 +3,4 @@ export * from './classify.js';
 export * from './policy-classes.js';
 export * from './tree.js';
 export * from './imports.js';
+export * from './containment.js';

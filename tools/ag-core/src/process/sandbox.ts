@@ -9,6 +9,7 @@ import { lstatSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { Identity } from './identity.js';
 import { runProcess } from './runner.js';
+import { isWithin } from '../files/containment.js';
 
 /** Where the sandboxed command may write and where it starts. */
 export interface SandboxOptions {
@@ -86,7 +87,7 @@ export function bwrapArgv(argv: readonly string[], opts: SandboxOptions): string
     out.push('--ro-bind', dir, dir);
     made.add(dir);
   }
-  for (const dir of opts.hide ?? []) if (bound.some((b) => within(dir, b))) out.push('--tmpfs', dir);
+  for (const dir of opts.hide ?? []) if (bound.some((b) => isWithin(b, dir))) out.push('--tmpfs', dir);
   for (const dir of opts.writable) {
     parents(dir);
     out.push('--bind', dir, dir);
@@ -107,10 +108,6 @@ export function bwrapArgv(argv: readonly string[], opts: SandboxOptions): string
     );
   }
   return out;
-}
-
-function within(dir: string, root: string): boolean {
-  return dir === root || dir.startsWith(`${root}/`);
 }
 
 /** bwrap arguments binding the system directories and the /etc essentials that exist here. */

@@ -6,6 +6,7 @@
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { SYSTEM_DIRS } from './sandbox.js';
+import { isWithin } from '../files/containment.js';
 
 /** What to resolve and what must stay out of the sandbox. */
 export interface ToolchainQuery {
@@ -17,10 +18,6 @@ export interface ToolchainQuery {
   readonly keepOut: readonly string[];
   /** The caller's HOME: never bound itself, nor an ancestor of it (a toolchain inside it, such as `~/.pyenv`, may be). */
   readonly home?: string;
-}
-
-function within(dir: string, root: string): boolean {
-  return root === '/' || dir === root || dir.startsWith(`${root}/`);
 }
 
 function real(p: string): string | null {
@@ -74,13 +71,13 @@ export function toolchainDirs(q: ToolchainQuery): string[] {
   }
   const out = new Set<string>();
   for (const dir of dirs) {
-    if (SYSTEM_DIRS.some((s) => within(dir, s))) continue;
+    if (SYSTEM_DIRS.some((s) => isWithin(s, dir))) continue;
     const allowed = (d: string) =>
-      d !== '/' && (home === null || !within(home, d)) && !keepOut.some((k) => within(k, d) || within(d, k));
+      d !== '/' && (home === null || !isWithin(d, home)) && !keepOut.some((k) => isWithin(d, k) || isWithin(k, d));
     const prefix = prefixOf(dir);
     if (allowed(prefix)) out.add(prefix);
     else if (allowed(dir)) out.add(dir);
   }
   const sorted = [...out].sort();
-  return sorted.filter((d) => !sorted.some((o) => o !== d && within(d, o)));
+  return sorted.filter((d) => !sorted.some((o) => o !== d && isWithin(o, d)));
 }

@@ -1,33 +1,15 @@
-import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { commitPair, tempDir as makeTempDir } from '../../../ag-core/test/support/git-repo.js';
 
 /** The real binary (after `tsc`). */
 export const BIN = fileURLToPath(new URL('../../bin/ag-diffcov.js', import.meta.url));
 
-const created: string[] = [];
-process.on('exit', () => {
-  for (const dir of created) rmSync(dir, { recursive: true, force: true });
-});
-
 /** A scratch directory, removed when the test process exits. */
 export function tempDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'ag-diffcov-'));
-  created.push(dir);
-  return dir;
-}
-
-function writeTree(dir: string, files: Record<string, string | null>): void {
-  for (const [rel, text] of Object.entries(files)) {
-    const file = path.join(dir, rel);
-    if (text === null) rmSync(file, { force: true });
-    else {
-      mkdirSync(path.dirname(file), { recursive: true });
-      writeFileSync(file, text);
-    }
-  }
+  return makeTempDir('ag-diffcov');
 }
 
 /**
@@ -40,32 +22,9 @@ export function gitRepo(
 ): { dir: string; tree: string; diff: string } {
   const dir = tempDir();
   const tree = path.join(dir, 'repo');
-  mkdirSync(tree);
-  const git = (...args: string[]) =>
-    execFileSync(
-      'git',
-      [
-        '-c',
-        'user.name=t',
-        '-c',
-        'user.email=t@example.com',
-        '-c',
-        'commit.gpgsign=false',
-        '-c',
-        'core.quotepath=true',
-        ...args,
-      ],
-      { cwd: tree, encoding: 'utf8' },
-    );
-  git('init', '-q');
-  writeTree(tree, baseline);
-  git('add', '-A');
-  git('commit', '-q', '-m', 'baseline');
-  writeTree(tree, patch);
-  git('add', '-A');
-  git('commit', '-q', '-m', 'patch');
+  const pair = commitPair(tree, baseline, patch);
   const diff = path.join(dir, 'patch.diff');
-  writeFileSync(diff, git('diff', 'HEAD~1', 'HEAD'));
+  writeFileSync(diff, pair.diff);
   return { dir, tree, diff };
 }
 

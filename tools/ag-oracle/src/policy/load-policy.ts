@@ -4,9 +4,9 @@
  * A baseline without the file is judged under the documented defaults.
  * @module
  */
-import { lstatSync, promises as fs } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
-import { InputError, UsageError } from '@adversary-gate/core';
+import { InputError, liesInside, UsageError } from '@adversary-gate/core';
 import {
   DEFAULT_POLICY,
   LoadError,
@@ -41,24 +41,6 @@ function absent(file: string): boolean {
   }
 }
 
-/** The real path of `p`, or of its nearest existing ancestor joined with the rest. */
-async function realish(p: string): Promise<string> {
-  const abs = path.resolve(p);
-  try {
-    return await fs.realpath(abs);
-  } catch {
-    const parent = path.dirname(abs);
-    if (parent === abs) return abs;
-    return path.join(await realish(parent), path.basename(abs));
-  }
-}
-
-/** True when `inner` is `outer` or lies below it. */
-export function isWithin(outer: string, inner: string): boolean {
-  const rel = path.relative(outer, inner);
-  return rel === '' || (!rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel));
-}
-
 /**
  * Find and load the policy. `--policy` inside the patch tree is a usage error. A baseline
  * with nothing at `adversary-gate.json` (and no `--policy`) gives the defaults; a `--policy`
@@ -72,8 +54,7 @@ export async function loadPolicy(options: {
   policy?: string | undefined;
 }): Promise<LoadedPolicy> {
   const file = options.policy ?? path.join(options.baseline, POLICY_FILE_NAME);
-  const patchReal = await realish(options.patch);
-  if (isWithin(path.resolve(options.patch), path.resolve(file)) || isWithin(patchReal, await realish(file))) {
+  if (liesInside(file, options.patch)) {
     if (options.policy !== undefined)
       throw new UsageError(
         `--policy ${options.policy} lies inside the patch tree; the policy must come from outside it`,

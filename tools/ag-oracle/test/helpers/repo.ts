@@ -2,14 +2,12 @@
  * Tiny real git repositories for the tests: a baseline commit, a patch commit, the diff
  * between them, and both trees checked out side by side.
  */
-import { execFile, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { commitPair, type Files } from '../../../ag-core/test/support/git-repo.js';
 import { tempDir } from './tmp.js';
-
-const execFileP = promisify(execFile);
 
 /** At most this many git or binary processes at once (the machine has two cores). */
 const SLOTS = 3;
@@ -28,8 +26,7 @@ async function limited<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** A file's content, a symlink, or null to delete it. */
-export type Entry = string | { readonly symlink: string } | null;
-export type Tree = Readonly<Record<string, Entry>>;
+export type Tree = Files;
 
 export interface Repos {
   readonly dir: string;
@@ -59,33 +56,6 @@ export const BASE: Tree = {
   'tests/flake_freeze.json': '[]\n',
 };
 
-async function git(cwd: string, ...args: string[]): Promise<string> {
-  const { stdout } = await limited(() =>
-    execFileP(
-      'git',
-      ['-c', 'user.email=dev@example.com', '-c', 'user.name=dev', '-c', 'core.autocrlf=false', ...args],
-      {
-        cwd,
-        encoding: 'utf8',
-        maxBuffer: 64 * 1024 * 1024,
-        env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: cwd },
-      },
-    ),
-  );
-  return stdout;
-}
-
-function apply(root: string, tree: Tree): void {
-  for (const [rel, entry] of Object.entries(tree)) {
-    const file = path.join(root, rel);
-    rmSync(file, { force: true, recursive: true });
-    if (entry === null) continue;
-    mkdirSync(path.dirname(file), { recursive: true });
-    if (typeof entry === 'string') writeFileSync(file, entry);
-    else symlinkSync(entry.symlink, file);
-  }
-}
-
 /**
  * Commit `base`, then `changes` on top (null deletes; `renames` moves with git mv), and
  * write the diff. The patch tree is the repository; the baseline is a copy of the first commit.
@@ -98,22 +68,15 @@ export async function makeRepos(
   const dir = tempDir('repo');
   const patch = path.join(dir, 'patch');
   const baseline = path.join(dir, 'baseline');
-  mkdirSync(patch);
-  await git(patch, 'init', '-q');
-  apply(patch, base);
-  await git(patch, 'add', '-A');
-  await git(patch, 'commit', '-qm', 'baseline', '--allow-empty');
-  cpSync(patch, baseline, { recursive: true, verbatimSymlinks: true });
-  rmSync(path.join(baseline, '.git'), { recursive: true, force: true });
-  for (const [from, to] of Object.entries(renames)) {
-    mkdirSync(path.dirname(path.join(patch, to)), { recursive: true });
-    await git(patch, 'mv', from, to);
-  }
-  apply(patch, changes);
-  await git(patch, 'add', '-A');
-  await git(patch, 'commit', '-qm', 'patch', '--allow-empty');
+  const copyBaseline = () => {
+    cpSync(patch, baseline, { recursive: true, verbatimSymlinks: true });
+    rmSync(path.join(baseline, '.git'), { recursive: true, force: true });
+  };
+  const pair = await limited(() =>
+    Promise.resolve(commitPair(patch, base, changes, { renames, between: copyBaseline })),
+  );
   const diff = path.join(dir, 'changes.diff');
-  writeFileSync(diff, await git(patch, 'diff', '-M', '--binary', 'HEAD~1', 'HEAD'));
+  writeFileSync(diff, pair.diff);
   return { dir, baseline, patch, diff, out: path.join(dir, 'oracle.json') };
 }
 

@@ -1,12 +1,12 @@
 /**
  * Tiny real git repositories for end-to-end tests: a baseline commit, a patch commit, the diff.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { promises as fs } from 'node:fs';
-import os from 'node:os';
+import { spawn } from 'node:child_process';
+import { cpSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunArtefact } from '@adversary-gate/schemas';
+import { commitPair, removeTempDirs, tempDir } from '../../../ag-core/test/support/git-repo.js';
 
 export const bin = fileURLToPath(new URL('../../bin/ag-run.js', import.meta.url));
 
@@ -17,36 +17,15 @@ export interface Repo {
   readonly diff: string;
 }
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync(
-    'git',
-    ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'init.defaultBranch=main', ...args],
-    { cwd, stdio: 'pipe' },
-  );
-
-async function write(root: string, files: Readonly<Record<string, string | null>>) {
-  for (const [rel, text] of Object.entries(files)) {
-    const file = path.join(root, rel);
-    if (text === null) await fs.rm(file, { force: true });
-    else {
-      await fs.mkdir(path.dirname(file), { recursive: true });
-      await fs.writeFile(file, text);
-    }
-  }
-}
-
-const created: string[] = [];
-
 /** A temporary directory removed by `removeTemporaries` (call it from `test.after.always`). */
-export async function temporaryDir(prefix: string): Promise<string> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), prefix));
-  created.push(dir);
-  return dir;
+export function temporaryDir(prefix: string): Promise<string> {
+  return Promise.resolve(tempDir(prefix.replace(/-$/, '')));
 }
 
 /** Remove every directory `makeRepo` and `temporaryDir` created in this test file. */
-export async function removeTemporaries(): Promise<void> {
-  await Promise.all(created.splice(0).map((dir) => fs.rm(dir, { recursive: true, force: true })));
+export function removeTemporaries(): Promise<void> {
+  removeTempDirs();
+  return Promise.resolve();
 }
 
 /** Build baseline and patch trees (the patch = baseline + `changes`, `null` deletes) and their diff. */
@@ -57,17 +36,11 @@ export async function makeRepo(
   const dir = await temporaryDir('ag-run-e2e-');
   const baseline = path.join(dir, 'baseline');
   const patch = path.join(dir, 'patch');
-  await fs.mkdir(baseline);
-  git(baseline, 'init', '-q');
-  await write(baseline, files);
-  git(baseline, 'add', '-A');
-  git(baseline, 'commit', '-qm', 'baseline');
-  git(dir, 'clone', '-q', baseline, patch);
-  await write(patch, changes);
-  git(patch, 'add', '-A');
-  git(patch, 'commit', '-qm', 'patch', '--allow-empty');
+  const pair = commitPair(patch, files, changes, {
+    between: () => cpSync(patch, baseline, { recursive: true, verbatimSymlinks: true }),
+  });
   const diff = path.join(dir, 'change.diff');
-  await fs.writeFile(diff, git(patch, 'diff', 'HEAD~1', 'HEAD'));
+  await fs.writeFile(diff, pair.diff);
   return { dir, baseline, patch, diff };
 }
 
