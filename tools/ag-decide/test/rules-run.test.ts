@@ -167,6 +167,30 @@ test('run: a renamed test holds with TEST_RENAMED naming both ids; a test lost w
   t.deepEqual(codes(w), ['TEST_LOST', 'TEST_RENAMED']);
 });
 
+test('run: a renamed test whose old version fails against the patched code is named as renamed with its expectation changed; a plain rename is not', (t) => {
+  const g = golden();
+  g.run.test_deltas = {
+    ...g.run.test_deltas,
+    tests_renamed: [
+      { from: 'rejects a weak etag', to: 'accepts a weak etag', file: 'test/fresh.js' },
+      { from: 'adds', to: 'adds two numbers', file: 'test/calc.test.js' },
+    ],
+    tests_not_collected: [],
+  };
+  g.run.trusted_tests = {
+    command: 'node --test',
+    files: [{ path: 'test/fresh.js', change: 'modified', renamed_to: null }],
+    execution: { ...execution('patch', 1, 'FAIL'), tests: [{ id: 'rejects a weak etag', outcome: 'failed' }] },
+    failed: [{ id: 'rejects a weak etag', outcome: 'failed' }],
+  };
+  const v = decideWith(g);
+  t.is(v.verdict, 'HOLD');
+  t.deepEqual(codes(v), ['TEST_RENAMED', 'TRUSTED_TEST_FAILED']);
+  const renamed = v.reasons.find((r) => r.code === 'TEST_RENAMED')!.message;
+  t.regex(renamed, /rejects a weak etag → accepts a weak etag \(renamed with its expectation changed/);
+  t.regex(renamed, /adds → adds two numbers(?! \(renamed with)/);
+});
+
 test('run: tests whose file failed to load on the patch are not lost: CLAIM_UNVERIFIED naming them, no TEST_LOST', (t) => {
   const g = golden();
   g.run.test_deltas = {

@@ -3,9 +3,9 @@
 // on a flaky suite holds naming the flaky tests (never a REJECT); a renamed test holds as a
 // rename pair (never TEST_LOST). Flakiness comes from a counter outside the tree copies.
 import test from 'ava';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,38 +13,21 @@ import { parseArtefact, type RunArtefact } from '@adversary-gate/schemas';
 import { isReject, runReasons } from '../src/index.js';
 import { runProblem } from '../src/consistency/run.js';
 import { scratch } from './helpers/scratch.js';
+import { commitPair } from '../../ag-core/test/support/git-repo.js';
 
 const AG_RUN = fileURLToPath(new URL('../../ag-run/bin/ag-run.js', import.meta.url));
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync(
-    'git',
-    ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'init.defaultBranch=main', ...args],
-    { cwd, stdio: 'pipe' },
-  );
 const nodeTest = (body: string) =>
   `const test = require('node:test');\nconst assert = require('node:assert');\n${body}\n`;
 
 function repo(files: Record<string, string>, changes: Record<string, string>) {
   const dir = mkdtempSync(path.join(scratch, 'repo-'));
-  const write = (root: string, f: Record<string, string>) => {
-    for (const [rel, text] of Object.entries(f)) {
-      mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-      writeFileSync(path.join(root, rel), text);
-    }
-  };
   const baseline = path.join(dir, 'baseline');
-  mkdirSync(baseline);
-  git(baseline, 'init', '-q');
-  write(baseline, files);
-  git(baseline, 'add', '-A');
-  git(baseline, 'commit', '-qm', 'baseline');
   const patch = path.join(dir, 'patch');
-  git(dir, 'clone', '-q', baseline, patch);
-  write(patch, changes);
-  git(patch, 'add', '-A');
-  git(patch, 'commit', '-qm', 'patch');
+  const pair = commitPair(patch, files, changes, {
+    between: () => cpSync(patch, baseline, { recursive: true }),
+  });
   const diff = path.join(dir, 'change.diff');
-  writeFileSync(diff, git(patch, 'diff', 'HEAD~1', 'HEAD'));
+  writeFileSync(diff, pair.diff);
   return { dir, baseline, patch, diff };
 }
 
@@ -109,6 +92,33 @@ test('a test renamed in its file: HOLD with TEST_RENAMED naming both ids, no TES
     ['TEST_RENAMED'],
   );
   t.regex(reasons[0]!.message, /adds → adds two numbers/);
+});
+
+test('a test renamed and its expectation inverted with the fix (a real upstream pattern): HOLD naming the rename as one whose expectation changed', async (t) => {
+  const before = nodeTest(
+    `const { fresh } = require('../fresh.js');\ntest('rejects a weak etag', () => assert.equal(fresh('W/"a"'), false));\ntest('accepts a strong etag', () => assert.equal(fresh('"a"'), true));`,
+  );
+  const after = nodeTest(
+    `const { fresh } = require('../fresh.js');\ntest('accepts a weak etag', () => assert.equal(fresh('W/"a"'), true));\ntest('accepts a strong etag', () => assert.equal(fresh('"a"'), true));`,
+  );
+  const run = await agRun(
+    repo(
+      { 'fresh.js': "exports.fresh = (tag) => !tag.startsWith('W/');\n", 'test/fresh.test.js': before },
+      { 'fresh.js': 'exports.fresh = (tag) => tag.length > 0;\n', 'test/fresh.test.js': after },
+    ),
+    1,
+  );
+  t.is(runProblem(run), null);
+  const reasons = runReasons(run);
+  t.false(
+    reasons.some((r) => isReject(r.code)),
+    JSON.stringify(reasons),
+  );
+  t.deepEqual(reasons.map((r) => r.code).sort(), ['TEST_RENAMED', 'TRUSTED_TEST_FAILED']);
+  t.regex(
+    reasons.find((r) => r.code === 'TEST_RENAMED')!.message,
+    /rejects a weak etag → .*accepts a weak etag \(renamed with its expectation changed/,
+  );
 });
 
 test("the peer's case: sub broken and its expected value edited to match (== 2 → == 8): HOLD with TRUSTED_TEST_FAILED, never ACCEPT", async (t) => {

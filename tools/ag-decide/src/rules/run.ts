@@ -87,12 +87,13 @@ export function runReasons(run: RunArtefact): Reason[] {
       );
     }
     const renamed = deltas.tests_renamed ?? [];
+    const failedTrusted = new Set((run.trusted_tests?.failed ?? []).map((f) => f.id));
     if (renamed.length > 0) {
       out.push(
         reason(
           'TEST_RENAMED',
           'run',
-          `tests gone from the patch with a new test in their place (a reviewer must see the new name and expectation): ${listForMessage(renamed.map((r) => `${r.from} → ${r.to}`))}`,
+          `tests gone from the patch with a new test in their place (a reviewer must see the new name and expectation): ${listForMessage(renamed.map((r) => renameLine(r, failedTrusted)))}`,
         ),
       );
     }
@@ -154,6 +155,17 @@ export function runReasons(run: RunArtefact): Reason[] {
   }
   out.push(...writeWatchReasons(run));
   return out;
+}
+
+/**
+ * `old → new`, and when the old test, run in its baseline version against the patched code,
+ * fails there: the rename also changed what the test expects, which the message says.
+ */
+function renameLine(r: { readonly from: string; readonly to: string }, failedTrusted: ReadonlySet<string>): string {
+  const changed = failedTrusted.has(r.from)
+    ? ' (renamed with its expectation changed: the old test fails against the patched code)'
+    : '';
+  return `${r.from} → ${r.to}${changed}`;
 }
 
 /** `id (baseline 1 passed, 2 failed; patch 1 failed)`: a flaky test and the rounds it was seen in. */
