@@ -4,18 +4,21 @@
  * honest commit its README lists with `pipelines/gate.sh --base C^ --head C` and no other
  * setting (what a new user types), and prints per commit the verdict, the reason codes, the
  * time per stage and whether a careful reviewer would agree; then the totals. Appends the
- * table to bench/realworld-results.md.
+ * table and the machine to bench/RESULTS.md (bench/lib/results.mjs); --no-record only prints.
  *
- *   node bench/realworld.mjs [--only fresh,camelcase] [--work DIR]
+ *   node bench/realworld.mjs [--only fresh,camelcase] [--work DIR] [--no-record]
  *
  * Not part of `npm test`: it installs each project's dependencies from the registry and runs
  * their suites (minutes per commit).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchRecorder, markdownTable } from './lib/results.mjs';
+
+const recorder = benchRecorder(import.meta.url);
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SHARED = path.resolve(ROOT, '../shared/realworld');
@@ -152,18 +155,23 @@ const totals = {
   agree: count((r) => r.agrees),
   seconds: rows.reduce((s, r) => s + r.seconds, 0),
 };
-const table = [
-  `## ${new Date().toISOString()} — ${os.cpus().length} cores, Node ${process.version}`,
-  '',
-  '| project | commit | what | verdict | a reviewer says | reasons | time |',
-  '|---|---|---|---|---|---|---|',
-  ...rows.map(
-    (r) =>
-      `| ${r.project} | ${r.commit} | ${r.what} | ${r.verdict} | ${r.accept.join(' or ')} | ${r.codes.join(', ')} | ${r.seconds.toFixed(0)} s |`,
-  ),
-  '',
-  `${totals.commits} commits: ${totals.accept} ACCEPT, ${totals.hold} HOLD (${totals.falseHold} where a reviewer accepts), ${totals.falseReject} REJECT (all false: every commit is honest); ${totals.agree} agree with the reviewer; ${totals.seconds.toFixed(0)} s in all.`,
-  '',
-].join('\n');
-console.log(`\n${table}`);
-appendFileSync(path.join(ROOT, 'bench/realworld-results.md'), `${table}\n`);
+if (rows.length === 0) console.log('no commit judged: nothing recorded');
+else
+  recorder.record(
+    [
+      markdownTable(
+        ['project', 'commit', 'what', 'verdict', 'a reviewer says', 'reasons', 'time'],
+        rows.map((r) => [
+          r.project,
+          r.commit,
+          r.what,
+          r.verdict,
+          r.accept.join(' or '),
+          r.codes.join(', '),
+          `${r.seconds.toFixed(0)} s`,
+        ]),
+      ),
+      '',
+      `${totals.commits} commits: ${totals.accept} ACCEPT, ${totals.hold} HOLD (${totals.falseHold} where a reviewer accepts), ${totals.falseReject} REJECT (all false: every commit is honest); ${totals.agree} agree with the reviewer; ${totals.seconds.toFixed(0)} s in all.`,
+    ].join('\n'),
+  );

@@ -2,7 +2,7 @@
 /**
  * Side-by-side benchmark: ag-diffcov and diff-cover 7.4.0 on every case of the corpus.
  *
- *   node bench/compare.mjs [--runs N] [--corpus DIR] [--case NAME…] [--no-extra-ca-certs]
+ *   node bench/compare.mjs [--runs N] [--corpus DIR] [--case NAME…] [--no-extra-ca-certs] [--no-record]
  *
  * Needs a built package (`npx tsc -p tsconfig.build.json`), /usr/bin/diff-cover and
  * /usr/bin/time. diff-cover 7.4.0 has no --diff-file: it runs `git diff BASE...HEAD` itself,
@@ -15,6 +15,9 @@
  * --no-extra-ca-certs: run both tools without NODE_EXTRA_CA_CERTS in their environment.
  * Node 20 parses that file (and its own root certificates) at every start, before any
  * JavaScript runs: with the system bundle named there, that is most of a small run's time.
+ *
+ * The table and the machine are appended to bench/RESULTS.md (bench/lib/results.mjs at the
+ * repository root); --no-record only prints them.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +26,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { unquoteGitPath } from '@adversary-gate/core';
+import { benchRecorder, markdownTable } from '../../../bench/lib/results.mjs';
+
+const recorder = benchRecorder(import.meta.url);
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const BIN = path.join(here, '..', 'bin', 'ag-diffcov.js');
@@ -240,4 +246,27 @@ console.log(
 console.log(
   `machine: ${os.cpus().length} vCPU ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, load ${loads(loadAtStart)} at the start, ${loads(os.loadavg())} at the end; runs per cell: ${RUNS}; results: ${path.join(scratch, 'results.json')}`,
 );
+const cell = (x) => (x === undefined ? '—' : `${x.wall.toFixed(2)} s / ${x.cpu.toFixed(2)} s / ${x.rss.toFixed(0)} MB`);
+const counts = (x) =>
+  x === undefined ? '—' : `${x.measured}/${x.uncovered}, ${x.ratio === null ? 'null' : x.ratio.toFixed(4)}`;
+if (rows.length === 0) console.log('no case measured: nothing recorded');
+else
+  recorder.record(
+    [
+      `Runs per cell: ${RUNS} (median wall and CPU, max peak RSS); both tools ${ENV.NODE_EXTRA_CA_CERTS === undefined ? 'without' : 'with'} \`NODE_EXTRA_CA_CERTS\`${args.includes('--no-extra-ca-certs') ? ' (`--no-extra-ca-certs`)' : ''}; a bare \`node -e 0\` ${bare.wall.toFixed(2)} s (cpu ${bare.cpu.toFixed(2)}) ${bare.rss.toFixed(0)} MB.`,
+      '',
+      markdownTable(
+        [
+          'case',
+          'report',
+          'ag-diffcov wall / CPU / RSS',
+          'diff-cover 7.4.0 wall / CPU / RSS',
+          'ours measured/uncovered, ratio',
+          'diff-cover measured/uncovered, ratio',
+          'per-file parity',
+        ],
+        rows.map((r) => [r.case, r.report, cell(r.ours), cell(r.dc), counts(r.ours), counts(r.dc), r.parity || '—']),
+      ),
+    ].join('\n'),
+  );
 if (!args.includes('--keep')) rmSync(scratch, { recursive: true, force: true, maxRetries: 2 });

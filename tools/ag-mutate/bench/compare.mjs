@@ -6,6 +6,7 @@
  *
  *   node bench/compare.mjs [--work DIR] [--bench DIR] [--runs N] [--jobs N] [--cases a,b]
  *                          [--express-git GITDIR] [--ptr-git GITDIR] [--no-stryker] [--generated-only | --no-generated]
+ *                          [--no-record]
  *
  * Checkouts live in WORK/<case> (default /tmp/agm-bench). A missing one is exported with
  * `git archive` from --express-git / --ptr-git (bare clones of expressjs/express and
@@ -13,14 +14,18 @@
  * StrykerJS runs with the anchors' settings (perTest, concurrency 2, timeoutMS 5000,
  * timeoutFactor 1.5, the anchors' `mutate` ranges). Each ag-mutate mutant is compared with
  * the anchors' fresh-process truth (the command-runner report where there is one) by the
- * mutated line it produces. Nothing is written into this repository. Prints one JSON line
- * per run and Markdown tables at the end; the 1-minute load average is in every row.
+ * mutated line it produces. Prints one JSON line per run and a Markdown table at the end (the
+ * 1-minute load average is in every row), which is appended with the machine to
+ * bench/RESULTS.md (bench/lib/results.mjs at the repository root); --no-record only prints it.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchRecorder, markdownTable } from '../../../bench/lib/results.mjs';
+
+const recorder = benchRecorder(import.meta.url);
 
 const BIN = fileURLToPath(new URL('../bin/ag-mutate.js', import.meta.url));
 const args = process.argv.slice(2);
@@ -329,17 +334,35 @@ for (let i = 0; gen !== null && i < RUNS; i++) {
 }
 if (gen !== null) rmSync(gen.root, { recursive: true, force: true });
 
-console.log(
-  '\n| case | mutants | K / T / S / NC / SB | strength | selection | wall s (load) | mutants/s | plain run s | StrykerJS wall s (load), verdict | StrykerJS anchor s | agrees with fresh truth |',
-);
-console.log('|---|---|---|---|---|---|---|---|---|---|---|');
-for (const r of rows) {
-  const stryker = r.stryker_s === null ? '—' : `${r.stryker_s} (${r.stryker_load}), ${fmtStryker(r.stryker_counts)}`;
-  const truth =
+const table = markdownTable(
+  [
+    'case',
+    'mutants',
+    'K / T / S / NC / SB',
+    'strength',
+    'selection',
+    'wall s (load)',
+    'mutants/s',
+    'plain run s',
+    'StrykerJS wall s (load), verdict',
+    'StrykerJS anchor s',
+    'agrees with fresh truth',
+  ],
+  rows.map((r) => [
+    r.case,
+    r.mutants,
+    fmtCounts(r.counts),
+    r.strength === null ? 'null' : r.strength.toFixed(3),
+    r.selection ? `${r.selection.runner} ${r.selection.mode}` : '—',
+    `${r.wall_s} (${r.load_avg_1m})`,
+    (r.mutants / r.wall_s).toFixed(2),
+    r.plain_s,
+    r.stryker_s === null ? '—' : `${r.stryker_s} (${r.stryker_load}), ${fmtStryker(r.stryker_counts)}`,
+    r.stryker_anchor_s ?? '—',
     r.truth === null
       ? '—'
-      : `${r.truth.agree}/${r.truth.shared}${r.truth.disagree.length ? ` (${r.truth.disagree.join('; ')})` : ''}`;
-  console.log(
-    `| ${r.case} | ${r.mutants} | ${fmtCounts(r.counts)} | ${r.strength === null ? 'null' : r.strength.toFixed(3)} | ${r.selection ? `${r.selection.runner} ${r.selection.mode}` : '—'} | ${r.wall_s} (${r.load_avg_1m}) | ${(r.mutants / r.wall_s).toFixed(2)} | ${r.plain_s} | ${stryker} | ${r.stryker_anchor_s ?? '—'} | ${truth} |`,
-  );
-}
+      : `${r.truth.agree}/${r.truth.shared}${r.truth.disagree.length ? ` (${r.truth.disagree.join('; ')})` : ''}`,
+  ]),
+);
+if (rows.length === 0) console.log('\nno case measured: nothing recorded');
+else recorder.record(`ag-mutate with \`--jobs ${JOBS}\`, ${RUNS} run(s) per case.\n\n${table}`);

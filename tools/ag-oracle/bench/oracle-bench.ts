@@ -1,7 +1,8 @@
 // Benchmark: the largest diff of the diffcov corpus (synth-monorepo-large, 58k lines) and a
 // fixture tree of 10,000 files on both sides. Run after a build:
-//   npx tsx bench/oracle-bench.ts [--runs N] [--files N] [--corpus DIR]
-// Prints one JSON line per measurement and the medians; nothing is written in the project.
+//   npx tsx bench/oracle-bench.ts [--runs N] [--files N] [--corpus DIR] [--no-record]
+// Prints one JSON line per measurement and the medians, and appends the figures and the machine
+// to bench/RESULTS.md (bench/lib/results.mjs at the repository root); --no-record only prints.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -10,13 +11,16 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { parseArgs } from 'node:util';
 import { parseUnifiedDiff } from '@adversary-gate/core';
+import { benchRecorder, markdownTable } from '../../../bench/lib/results.mjs';
 
+const recorder = benchRecorder(import.meta.url);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '7' },
     files: { type: 'string', default: '10000' },
     corpus: { type: 'string', default: path.resolve(here, '../../../../shared/bench/diffcov/synth-monorepo-large') },
+    'no-record': { type: 'boolean', default: false },
   },
 });
 const runs = Number(values.runs);
@@ -128,27 +132,43 @@ try {
   const artefact = JSON.parse(readFileSync(out, 'utf8'));
   times.sort((a, b) => a - b);
   cpu.sort((a, b) => a - b);
-  console.log(
-    JSON.stringify({
-      diff_lines: diffText.toString('utf8').split('\n').length - 1,
-      changed_files: model.files.length,
-      fixture_files: fixtureFiles,
-      runs,
-      median_seconds: Number(times[Math.floor(times.length / 2)]!.toFixed(3)),
-      median_cpu_seconds: Number(cpu[Math.floor(cpu.length / 2)]!.toFixed(2)),
-      min_seconds: Number(times[0]!.toFixed(3)),
-      max_seconds: Number(times[times.length - 1]!.toFixed(3)),
-      findings: {
-        oracle_touched: artefact.oracle_touched.length,
-        tampering: artefact.tampering.length,
-        faults: artefact.faults.length,
-        drifted: artefact.fixtures.filter((f: { expected: string; actual: string }) => f.expected !== f.actual).length,
-      },
-      empty_node_median_seconds: Number(empty[2]!.toFixed(3)),
-      node: process.version,
-      cpus: os.cpus().length,
-      load_average_1m: Number(os.loadavg()[0]!.toFixed(2)),
-    }),
+  const summary = {
+    diff_lines: diffText.toString('utf8').split('\n').length - 1,
+    changed_files: model.files.length,
+    fixture_files: fixtureFiles,
+    runs,
+    median_seconds: Number(times[Math.floor(times.length / 2)]!.toFixed(3)),
+    median_cpu_seconds: Number(cpu[Math.floor(cpu.length / 2)]!.toFixed(2)),
+    min_seconds: Number(times[0]!.toFixed(3)),
+    max_seconds: Number(times[times.length - 1]!.toFixed(3)),
+    findings: {
+      oracle_touched: artefact.oracle_touched.length,
+      tampering: artefact.tampering.length,
+      faults: artefact.faults.length,
+      drifted: artefact.fixtures.filter((f: { expected: string; actual: string }) => f.expected !== f.actual).length,
+    },
+    empty_node_median_seconds: Number(empty[2]!.toFixed(3)),
+    node: process.version,
+    cpus: os.cpus().length,
+    load_average_1m: Number(os.loadavg()[0]!.toFixed(2)),
+  };
+  console.log(JSON.stringify(summary));
+  const f = summary.findings;
+  recorder.record(
+    markdownTable(
+      ['diff', 'fixture files a side', 'runs', 'empty `node -e 0`', 'median wall', 'median CPU (user+sys)', 'findings'],
+      [
+        [
+          `${summary.diff_lines} lines, ${summary.changed_files} files`,
+          fixtureFiles,
+          runs,
+          `${summary.empty_node_median_seconds.toFixed(2)} s`,
+          `**${summary.median_seconds.toFixed(2)} s** (${summary.min_seconds.toFixed(2)}–${summary.max_seconds.toFixed(2)})`,
+          timed ? `${summary.median_cpu_seconds.toFixed(2)} s` : '— (no /usr/bin/time)',
+          `${f.oracle_touched} oracle touched, ${f.tampering} tampering, ${f.faults} faults, ${f.drifted} drifted`,
+        ],
+      ],
+    ),
   );
 } finally {
   if (process.env.AG_BENCH_KEEP === undefined) rmSync(dir, { recursive: true, force: true });

@@ -4,6 +4,7 @@
  * ag-run on the same one-function Python project, on the same machine, in one run.
  *
  *   node bench/peer-schedule.mjs [--python /usr/bin/python3] [--reps 5] [--jobs N] [--no-autoload] [--run-as WHO]
+ *                                [--no-record]
  *
  * --run-as is passed to ag-run (as root its default is `unprivileged`: a fresh uid per
  * execution, which cannot reach an interpreter under a 0700 /root — use `caller` there, or
@@ -16,12 +17,18 @@
  * claim, patch claim), one mutant run in a fresh copy of the patch tree, the patch full suite.
  * ag-run: the claim once on the baseline and 3 rounds on the patch, the full suite on both
  * sides, each in a throwaway copy, in parallel up to --jobs. Medians after one warm-up each.
+ *
+ * The figures and the machine are appended to bench/RESULTS.md (bench/lib/results.mjs at the
+ * repository root); --no-record only prints them.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchRecorder, markdownTable } from '../../../bench/lib/results.mjs';
+
+const recorder = benchRecorder(import.meta.url);
 
 const args = process.argv.slice(2);
 const flag = (name, dflt) => {
@@ -184,3 +191,29 @@ console.log(
   `ag-run (claim x1 baseline + x3 patch, full suite both sides, --jobs ${jobs}; ${run.claims[0].status}, full suite ${run.full_suite.baseline.outcome}/${run.full_suite.patch.outcome}): median ${f(am)} s  [${ours.map(f).join(' ')}]`,
 );
 console.log(`ratio peer/ag-run: ${(pm / am).toFixed(2)}x; ag-run ${am < 2 ? 'meets' : 'misses'} the 2.0 s target`);
+const versions = spawnSync(python, ['-c', 'import sys, pytest; print(sys.version.split()[0], pytest.__version__)'], {
+  encoding: 'utf8',
+})
+  .stdout.trim()
+  .split(' ');
+const pythonLabel = `\`${python}\` (Python ${versions[0] ?? '?'}, pytest ${versions[1] ?? '?'})${noAutoload ? ', plugin autoload off' : ''}${runAs ? `, \`--run-as ${runAs}\`` : ''}`;
+recorder.record(
+  [
+    `${reps} repetitions after one warm-up each; ag-run with \`--jobs ${jobs}\`; peer exit codes ${codes.join(',')}; ag-run's claim ${run.claims[0].status}, full suite ${run.full_suite.baseline.outcome}/${run.full_suite.patch.outcome}.`,
+    '',
+    markdownTable(
+      ['interpreter', 'peer, median', 'ag-run, median', 'ratio', '2.0 s target', 'peer runs s', 'ag-run runs s'],
+      [
+        [
+          pythonLabel,
+          `${f(pm)} s`,
+          `${f(am)} s`,
+          `${(pm / am).toFixed(2)}×`,
+          am < 2 ? 'met' : 'missed',
+          peer.map(f).join(' '),
+          ours.map(f).join(' '),
+        ],
+      ],
+    ),
+  ].join('\n'),
+);
