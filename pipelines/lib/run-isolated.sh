@@ -36,8 +36,8 @@ if [ -n "${uid:-}" ]; then
   (cd "$dir" && keep_env timeout -k 2 "$limit" setpriv --reuid="$uid" --regid="$uid" --clear-groups /bin/sh -c "$cmd" </dev/null)
   status=$?
   # kill(-1) as that uid reaches every process of the uid, wherever it went (not the killer itself).
-  setpriv --reuid="$uid" --regid="$uid" --clear-groups /bin/sh -c 'kill -s KILL -1' 2>/dev/null
-  setpriv --reuid="$uid" --regid="$uid" --clear-groups /bin/sh -c 'kill -s KILL -1' 2>/dev/null
+  setpriv --reuid="$uid" --regid="$uid" --clear-groups /bin/sh -c 'kill -s KILL -- -1' 2>/dev/null
+  setpriv --reuid="$uid" --regid="$uid" --clear-groups /bin/sh -c 'kill -s KILL -- -1' 2>/dev/null
   chown -R 0:0 "$dir"
 else
   (cd "$dir" && keep_env timeout -k 2 "$limit" setsid /bin/sh -c "$cmd" </dev/null)

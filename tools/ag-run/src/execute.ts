@@ -24,6 +24,7 @@ import type { IdResolver } from './reports/junit.js';
 import { evidenceTail } from './output-tail.js';
 import { stripRoot } from './reports/test-list.js';
 import { snapshotTree } from './tree-snapshot.js';
+import { countingCommand, ESCAPE_COUNT_FILE, readEscapeCount } from './escapes.js';
 import { printsTap } from './runners/detect.js';
 import type { CopyState } from './write-watch.js';
 
@@ -76,6 +77,8 @@ export interface ExecutionRecord {
   readonly detail: string;
   /** The run's copy as it was when its report was read (removed by the caller, after the late-write check). */
   readonly copy: CopyState;
+  /** Processes that left the run's session (unsandboxed: its group) and outlived the command; all killed. */
+  readonly escaped: number;
 }
 
 let counter = 0;
@@ -135,8 +138,12 @@ export async function execute(
       ...(autoJunit !== null ? { PYTEST_ADDOPTS: pytestAddopts(ctx.passEnv, autoJunit) } : {}),
     },
   });
-  const command = ['/bin/sh', '-c', plan.command];
   const sandboxed = ctx.sandbox === 'bwrap';
+  // In the sandbox, escapees die with its pid namespace before ag-run could count them: the
+  // wrapper counts them there, after the command, into a file of the run directory.
+  const command = sandboxed
+    ? countingCommand(plan.command, path.join(dir, ESCAPE_COUNT_FILE))
+    : ['/bin/sh', '-c', plan.command];
   const boxed = () =>
     bwrapArgv(command, {
       writable: [dir],
@@ -197,6 +204,8 @@ async function judgeRun(
         ? { source: 'tap', tap: (await import('./reports/tap.js')).parseTap(result.stdoutTail, tree) }
         : { source: 'none' };
   const j = judge(plan.runner, result, sandboxed, read);
+  const escaped =
+    (result.escapedProcesses ?? 0) + (sandboxed ? await readEscapeCount(path.join(dir, ESCAPE_COUNT_FILE)) : 0);
   const execution: Execution = {
     command: plan.command,
     side: plan.side,
@@ -217,13 +226,14 @@ async function judgeRun(
       result.truncated ||
       result.stdoutTail.length > ctx.evidenceTailChars ||
       result.stderrTail.length > ctx.evidenceTailChars,
-    leftover_processes: result.leftoverProcesses + (result.escapedProcesses ?? 0),
+    leftover_processes: result.leftoverProcesses + escaped,
   };
   return {
     execution,
     durationMs: result.durationMs,
     detail: j.detail,
     copy: { side: plan.side, round: plan.round, command: plan.command, dir, snapshot },
+    escaped,
   };
 }
 

@@ -12,6 +12,8 @@ import {
   defaultLimits,
   gitTreeId,
   InputError,
+  isWithin,
+  liesInside,
   probeBwrap,
   readDiff,
   removeTree,
@@ -33,6 +35,7 @@ import { renamedFiles, treeLocator } from './locate-tests.js';
 import { planExecutions, planReruns } from './plan.js';
 import { buildTrustedTree, trustedFiles } from './trusted.js';
 import { mapLimit, startLimited } from './pool.js';
+import { escapeFaults } from './escapes.js';
 import { detectRunner } from './runners/detect.js';
 import { finishWatch, startWatch, type WatchRoot } from './write-watch.js';
 
@@ -131,7 +134,7 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
     }
     let claimsFile: ClaimsFile | null = null;
     if (opts.claims !== null) {
-      if (insideTree(opts.claims, patch))
+      if (liesInside(opts.claims, patch))
         throw new UsageError(
           `--claims ${opts.claims} lies inside the patch tree; acceptance criteria must come from outside the patch`,
         );
@@ -166,7 +169,7 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
       outputCapBytes: OUTPUT_CAP_BYTES,
       limits: defaultLimits(opts.timeoutSeconds),
       sandbox: opts.sandbox,
-      keepOut: roots.map((r) => r.path).filter((t) => !workRoot.startsWith(`${t}/`)),
+      keepOut: roots.map((r) => r.path).filter((t) => !isWithin(t, workRoot)),
       callerHome: process.env.HOME,
       isolateUser,
       processLimit: opts.maxProcesses,
@@ -243,6 +246,7 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
           message: `execution ${i + 1} (${r.execution.side} round ${r.execution.round}): ${r.detail}`,
         });
     }
+    faults.push(...escapeFaults(records.map((r) => ({ ...r.copy, escaped: r.escaped }))));
     const timing: Record<string, number> = {};
     for (const [i, r] of records.entries())
       timing[`execution_${i + 1}_${r.execution.side}_${r.execution.round}_seconds`] = round3(r.durationMs / 1000);
@@ -290,17 +294,6 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
     await Promise.allSettled(prepared);
     await removeTree(workRoot);
   }
-}
-
-/** True when `file` (resolved through symlinks where it exists) lies inside `tree`. */
-function insideTree(file: string, tree: string): boolean {
-  let real: string;
-  try {
-    real = realpathSync(file);
-  } catch {
-    real = path.resolve(file);
-  }
-  return real === tree || real.startsWith(`${tree}/`);
 }
 
 function round3(n: number): number {
