@@ -43,6 +43,8 @@ export const Mutant = v.strictObject({
   ended: v.optional(v.pipe(v.string(), v.minLength(1))),
   /** Wall-clock time of the mutant's runs, in milliseconds (the clean-tree checks excluded). */
   duration_ms: v.optional(v.pipe(v.number(), v.minValue(0))),
+  /** CPU time of the mutant's runs, in milliseconds (their processes, user + system), where it could be measured. */
+  cpu_ms: v.optional(v.pipe(v.number(), v.minValue(0))),
 });
 
 const Counts = v.strictObject({ killed: Count, survived: Count, timeout: Count, stillborn: Count, no_coverage: Count });

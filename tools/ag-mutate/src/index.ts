@@ -10,6 +10,7 @@ export * from './select.js';
 export * from './exec/outcome.js';
 export * from './exec/tree-copy.js';
 export * from './exec/execute.js';
+export * from './exec/types.js';
 export * from './exec/v8-coverage.js';
 export * from './exec/test-map.js';
 export * from './runners/runner.js';

@@ -11,7 +11,8 @@ import { sortChanges, type MutableFile } from './changes.js';
 import { EngineParseError, jsAnalysis } from './engines/js.js';
 import { pythonAnalysis } from './engines/python.js';
 import { mutantId, type Site } from './engines/site.js';
-import { execute, type BaselineRunResult, type ExecOptions } from './exec/execute.js';
+import { execute, type BaselineRunResult } from './exec/execute.js';
+import type { ExecOptions } from './exec/types.js';
 import type { MutantVerdict } from './exec/mutant-run.js';
 import { unmutatedLines } from './parts.js';
 import { detectRunner } from './runners/runner.js';
@@ -134,6 +135,7 @@ function toMutant(site: Site, verdict: MutantVerdict): Mutant {
     ...(site.function !== undefined ? { function: site.function } : {}),
     ...(verdict.ended != null ? { ended: verdict.ended } : {}),
     ...(verdict.durationMs !== undefined ? { duration_ms: verdict.durationMs } : {}),
+    ...(verdict.cpuMs !== undefined ? { cpu_ms: verdict.cpuMs } : {}),
   };
 }
 
@@ -254,6 +256,8 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     ...exec.phases,
     baseline_ms: Math.round(exec.baseline.durationMs),
     mutant_timeout_ms: exec.mutantTimeoutMs,
+    ...(exec.baseline.cpuMs !== null ? { baseline_cpu_ms: Math.round(exec.baseline.cpuMs) } : {}),
+    ...(exec.mutantCpuBudgetMs !== null ? { mutant_cpu_budget_ms: exec.mutantCpuBudgetMs } : {}),
   };
   const baselineRuns = exec.baseline.runs.map(baselineRun);
   const rest = { ...common, faults, unjudged, timing, testSelection, baselineRuns };

@@ -79,34 +79,6 @@ test('a test that only checks the type leaves survivors and a low score, listed 
   t.regex(r.stderr, /survived src\/price\.js:2:/);
 });
 
-test('a mutant that loops forever is a timeout, counted as killed', async (t) => {
-  const code = `export function count(n) {
-  let i = 0;
-  while (i < n) {
-    i++;
-  }
-  return i;
-}
-`;
-  const spec = `import test from 'node:test';
-import assert from 'node:assert/strict';
-import { count } from '../src/count.js';
-test('counts up to n', () => { assert.equal(count(3), 3); assert.equal(count(0), 0); });
-`;
-  const repo = makeRepo(PKG, { 'src/count.js': code, 'test/count.test.js': spec });
-  t.teardown(repo.cleanup);
-  const r = await mutate(repo, 'node test/count.test.js', ['--max', '4']);
-  t.is(r.code, 0, r.stderr);
-  const m = readArtefact(repo.file('mutation.json'));
-  const hang = m.mutants.find((x) => x.operator === 'UpdateOperator');
-  t.is(hang?.status, 'timeout');
-  t.true(m.counts.timeout >= 1);
-  t.is(
-    m.suite_strength,
-    (m.counts.killed + m.counts.timeout) / (m.counts.killed + m.counts.timeout + m.counts.survived),
-  );
-});
-
 test('a mutant that does not type-check is stillborn, excluded from the score, and type positions are never mutated', async (t) => {
   const code = `export function mode(on: boolean): 'on' | 'off' {
   return on ? 'on' : 'off';
@@ -207,7 +179,7 @@ test('shards merged equal the unsharded run; merge refuses a missing shard', asy
   t.is(merged.code, 0, merged.stderr);
   const whole = readArtefact(repo.file('whole.json'));
   const m = readArtefact(repo.file('merged.json'));
-  const untimed = (x: typeof m) => x.mutants.map(({ duration_ms: _, ...rest }) => rest);
+  const untimed = (x: typeof m) => x.mutants.map(({ duration_ms: _, cpu_ms: _cpu, ...rest }) => rest);
   t.deepEqual(untimed(m), untimed(whole));
   t.deepEqual(m.by_file, whole.by_file);
   t.deepEqual(m.unmutated_lines, whole.unmutated_lines);

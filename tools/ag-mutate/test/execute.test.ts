@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, w
 import os from 'node:os';
 import path from 'node:path';
 import type { Site } from '../src/engines/site.js';
-import { execute, mutantTimeout, TIMEOUT_SLACK_MS } from '../src/exec/execute.js';
+import { CPU_SLACK_MS, execute, mutantCpuBudget, mutantTimeout, TIMEOUT_SLACK_MS } from '../src/exec/execute.js';
 
 function tree() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ag-mutate-exec-'));
@@ -96,19 +96,33 @@ test('mutants run the mutant command, the baseline the test command', async (t) 
   t.deepEqual(r.statuses, ['killed']);
 });
 
-test('a timeout is confirmed with twice the time: a mutant slow only once is judged by its second run', async (t) => {
+test('a mutant run that waits past the wall-clock backstop is a timeout after that one run', async (t) => {
   const f = tree();
   t.teardown(f.cleanup);
-  const once = path.join(f.shared, 'once');
-  const mutantCommand = `if mkdir ${once} 2>/dev/null; then sleep 30; fi; exit 0`;
+  const runs = path.join(f.shared, 'runs');
+  // The mutant's run hangs without using CPU (a deadlock, a wait on nothing): only the wall limit ends it.
+  const mutantCommand = `echo run >> ${runs}; sleep 60; exit 0`;
   const r = await execute([site({})], new Map([['a.txt', 'good\n']]), {
     ...OPTS,
     tree: f.root,
     command: 'exit 0',
     mutantCommand,
   });
-  t.deepEqual(r.statuses, ['survived']);
-  t.true(readdirSync(f.shared).includes('once'), 'the first run took the slow path');
+  t.deepEqual(r.statuses, ['timeout']);
+  t.is(readFileSync(runs, 'utf8'), 'run\n', 'no second run at twice the limit');
+  t.true(r.verdicts[0]!.durationMs! < 30_000);
+});
+
+test('the CPU budget is twice the clean run CPU plus 2 CPU-seconds, from the same runs as the wall limit', async (t) => {
+  t.is(mutantCpuBudget(0), CPU_SLACK_MS);
+  t.is(mutantCpuBudget(1000), 2000 + CPU_SLACK_MS);
+  t.is(mutantCpuBudget(333.3), 667 + CPU_SLACK_MS);
+  const f = tree();
+  t.teardown(f.cleanup);
+  const r = await execute([site({})], new Map([['a.txt', 'good\n']]), { ...OPTS, tree: f.root, command: 'exit 0' });
+  t.not(r.baseline.cpuMs, null);
+  t.is(r.mutantCpuBudgetMs, mutantCpuBudget(r.baseline.cpuMs!));
+  t.not(r.verdicts[0]!.cpuMs, undefined);
 });
 
 test('the mutant timeout comes from the baseline runs that did not record: a slow recording does not lengthen it', async (t) => {

@@ -132,9 +132,10 @@ test('ready', () => { assert.equal(ready({ ok: true }), true); assert.equal(read
 });
 
 test('a green suite that prints 100 MB stays green; every baseline run is in the artefact with its timing', async (t) => {
+  // The output comes after the assertions: a green run prints 100 MB, a killed mutant's run stops before (and costs little).
   const loud = STRONG.replace(
-    "test('clamp', () => {",
-    "test('clamp', () => {\n  const chunk = 'x'.repeat(1 << 20) + '\\n';\n  if (process.env.LOUD !== '0') for (let i = 0; i < 100; i++) process.stdout.write(chunk);",
+    '  assert.equal(clamp(5, 0, 10), 5);\n',
+    "  assert.equal(clamp(5, 0, 10), 5);\n  const chunk = 'x'.repeat(1 << 20) + '\\n';\n  for (let i = 0; i < 100; i++) process.stdout.write(chunk);\n",
   );
   const repo = makeRepo(PKG, { 'src/clamp.js': CLAMP, 'test/clamp.test.js': loud });
   t.teardown(repo.cleanup);

@@ -29,6 +29,14 @@ test('exit 0 survives, exit 1 kills, a timeout is a timeout', (t) => {
   t.is(status({ exitCode: null, signal: 'SIGKILL', timedOut: true }), 'timeout');
 });
 
+test('a run stopped past its CPU budget is a timeout, and never a clean pass', (t) => {
+  t.is(status({ exitCode: null, signal: 'SIGTERM', cpuBudgetHit: true, cpuMs: 2500 }), 'timeout');
+  // Stopped even as the tests exited 0: the budget decides.
+  t.is(status({ exitCode: 0, cpuBudgetHit: true }), 'timeout');
+  t.false(passed(result({ exitCode: 0, cpuBudgetHit: true })));
+  t.true(passed(result({ exitCode: 0, cpuBudgetHit: false, cpuMs: 100 })));
+});
+
 test("mocha's exit N is a kill only when its summary counts N failing", (t) => {
   t.is(status({ exitCode: 7, stdoutTail: '  3 passing (5ms)\n  7 failing\n' }, 'npx mocha'), 'killed');
   t.is(status({ exitCode: 7, stdoutTail: '  3 passing (5ms)\n' }, 'npx mocha'), 'survived');

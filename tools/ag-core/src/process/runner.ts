@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { watchCpu, type CpuWatch } from './cpu.js';
 import { processesOfUser, tasksOfUser, tasksOfUserAsync } from './identity.js';
 import { pidsWhere } from './proc.js';
 import { TailBuffer } from './tail-buffer.js';
@@ -49,6 +50,13 @@ export interface ProcessSpec {
    * bomb is stopped and named instead of starving the machine until the timeout.
    */
   readonly processCap?: number;
+  /**
+   * CPU-time budget of the run (ms): the CPU of its group and their descendants (user +
+   * system, with what they reaped), sampled from /proc every 100 ms. Past it the run is
+   * stopped as at the timeout (SIGTERM, grace, SIGKILL) and `cpuBudgetHit` is set; with
+   * Infinity it is only measured. Either way `cpuMs` reports it.
+   */
+  readonly cpuBudgetMs?: number;
 }
 
 /** How it ended. Exit code, signal and timeout are separate fields, never a sentinel. */
@@ -74,6 +82,10 @@ export interface ProcessResult {
   readonly escapedProcesses?: number;
   /** With `processCap`: the run was stopped because its uid reached the cap. */
   readonly processCapHit?: boolean;
+  /** With `cpuBudgetMs`: the CPU the run used (ms, to the last sample; absent where /proc cannot be read). */
+  readonly cpuMs?: number;
+  /** With `cpuBudgetMs`: the run was stopped because its CPU passed the budget. */
+  readonly cpuBudgetHit?: boolean;
 }
 
 /** Pids whose process group is `pgid` (zombies excluded). */
@@ -159,6 +171,13 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
     });
     const pgid = child.pid;
     const timers: NodeJS.Timeout[] = [];
+    let cpuHit = false;
+    let cpuMs: number | null = null;
+    let cpu: CpuWatch | null = null;
+    const endCpuWatch = () => {
+      if (cpu !== null) cpuMs = cpu.done();
+      cpu = null;
+    };
     // Kill every process that carries the token (a group member may have called setsid
     // between the group scan and the group kill); count those outside the group as escaped.
     const swept = new Set<number>();
@@ -182,6 +201,7 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
       if (settled) return;
       settled = true;
       liveRuns.delete(killAll);
+      endCpuWatch();
       if (pgid !== undefined && spawnError === null) sweepOnce([]);
       for (const t of timers) clearTimeout(t); // clears intervals too
       resolve({
@@ -200,6 +220,7 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
         ...(spec.statusFd === true ? { statusText: status.text() } : {}),
         ...(token !== null || ownUid !== undefined ? { escapedProcesses: escaped } : {}),
         ...(spec.processCap !== undefined ? { processCapHit: nprocHit } : {}),
+        ...(spec.cpuBudgetMs !== undefined ? { ...(cpuMs !== null ? { cpuMs } : {}), cpuBudgetHit: cpuHit } : {}),
       });
     };
     const stop = () => {
@@ -227,6 +248,22 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
         stop();
       }, spec.timeoutMs),
     );
+    if (spec.cpuBudgetMs !== undefined && pgid !== undefined) {
+      cpu = watchCpu(pgid, spec.cpuBudgetMs, (pids) => {
+        if (settled || timedOut) return;
+        cpuHit = true;
+        stop();
+        // Descendants in a session of their own (a sandbox's, a setsid) are not in the group.
+        for (const pid of pids) {
+          try {
+            process.kill(pid, 'SIGTERM');
+          } catch {
+            // already gone
+          }
+        }
+        timers.push(setTimeout(() => pids.forEach(killPid), grace).unref());
+      });
+    }
     if (ownUid !== undefined && spec.processCap !== undefined) {
       const uid = ownUid;
       const cap = spec.processCap;
@@ -250,6 +287,8 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
       if (!nprocHit && !timedOut && ownUid !== undefined && spec.processCap !== undefined && code !== 0) {
         if (tasksOfUser(ownUid) >= spec.processCap) nprocHit = true;
       }
+      // The last CPU figure, while what is left of the group still runs (the leader's own is to its last sample).
+      endCpuWatch();
       if (pgid !== undefined) {
         const members = groupMembers(pgid);
         leftovers = members.length;

@@ -5,6 +5,8 @@
  */
 import { spawn } from 'node:child_process';
 import { PYTHON_HELPER } from '../package-files.js';
+import { PythonAnswer } from '../records/python-answer.js';
+import { parseRecord } from '../records/read.js';
 import { EngineParseError } from './js.js';
 import { lineStarts, position, shorten, type Site } from './site.js';
 
@@ -13,24 +15,6 @@ export interface PythonRequest {
   readonly path: string;
   readonly text: string;
   readonly lines: ReadonlySet<number>;
-}
-
-interface HelperSite {
-  start: number;
-  end: number;
-  operator: string;
-  rank: number;
-  replacement: string;
-  parses: boolean;
-  stmt_lines: [number, number];
-  function?: string | null;
-}
-
-interface HelperFile {
-  path: string;
-  error: string | null;
-  sites: HelperSite[];
-  executable?: number[];
 }
 
 /** Code-point offset → UTF-16 offset (they differ only after astral characters). */
@@ -90,12 +74,9 @@ export async function pythonAnalysis(python: string, files: readonly PythonReque
   const run = await runHelper(python, input);
   if (run.code !== 0)
     throw new Error(`python engine (${python}) failed: ${run.stderr.trim().split('\n').pop() ?? `exit ${run.code}`}`);
-  let answer: { files: HelperFile[] };
-  try {
-    answer = JSON.parse(run.stdout) as { files: HelperFile[] };
-  } catch {
-    throw new Error(`python engine (${python}) wrote no JSON`);
-  }
+  // An answer of another shape is no answer: the same engine failure as none.
+  const answer = parseRecord(PythonAnswer, run.stdout);
+  if (answer === null) throw new Error(`python engine (${python}) wrote no JSON of the expected shape`);
   files.forEach((f, i) => {
     const got = answer.files[i];
     if (!got || got.path !== f.path) throw new Error(`python engine (${python}) answered for the wrong file`);

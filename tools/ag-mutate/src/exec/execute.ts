@@ -6,43 +6,14 @@
  */
 import type { ProcessResult } from '@adversary-gate/core';
 import type { Site } from '../engines/site.js';
-import type { Runner, RunnerName } from '../runners/runner.js';
+import type { RunnerName } from '../runners/runner.js';
 import { judgeMutant, type MutantVerdict } from './mutant-run.js';
 import { instrumentation, type Instrumented } from './instrument.js';
 import { runNeutral, survivesNeutralEdit } from './neutral-edit.js';
 import type { RunStatus } from './outcome.js';
 import { StandaloneChecks } from './standalone.js';
+import type { ExecOptions, ExecStatus } from './types.js';
 import { Workspace } from './workspace.js';
-
-/** A mutant's status: what its run meant, or no_coverage when no test executes its code. */
-export type ExecStatus = RunStatus | 'no_coverage';
-
-/** How to run the tests. */
-export interface ExecOptions {
-  readonly tree: string;
-  readonly command: string;
-  /** The command each mutant runs (e.g. the test command with its runner's bail flag); default `command`. */
-  readonly mutantCommand?: string;
-  readonly jobs: number;
-  readonly timeoutFactor: number;
-  /** Wall-clock limit of one baseline run (ms). */
-  readonly baselineTimeoutMs: number;
-  readonly passEnv: readonly string[];
-  /** Files (tree-relative) whose V8 coverage the baseline records, to find uncovered mutants. */
-  readonly coverFiles?: ReadonlySet<string>;
-  /** Python files (tree-relative) whose per-test line coverage the baseline records (pytest only). */
-  readonly pythonFiles?: ReadonlySet<string>;
-  /** The runner recognised from the command (default: none, every mutant runs the whole command). */
-  readonly runner?: Runner;
-  /** False: record nothing per test, every mutant runs the whole command (default true). */
-  readonly selectTests?: boolean;
-  /** Run every command inside bubblewrap (probed by the caller). */
-  readonly sandbox?: 'none' | 'bwrap';
-  /** The interpreter that checks, apart from the tests, whether a mutated Python module imports (default python3). */
-  readonly python?: string;
-  /** Called after each mutant with (done, total, tallies). */
-  readonly onProgress?: (done: number, total: number, tally: Readonly<Record<RunStatus, number>>) => void;
-}
 
 /** One run of the unmutated tree, and what it was for. */
 export interface BaselineRunResult {
@@ -55,6 +26,8 @@ export interface Baseline {
   readonly status: 'green' | 'red' | 'flaky';
   /** The slower of the runs that ran as the mutants do, without the recording (ms): the mutants' timing. */
   readonly durationMs: number;
+  /** The CPU time of the same runs (ms; the larger), null when it could not be measured: the mutants' CPU budget. */
+  readonly cpuMs: number | null;
   readonly results: readonly ProcessResult[];
   /** Every run of the unmutated tree, in the order they were taken. */
   readonly runs: readonly BaselineRunResult[];
@@ -67,7 +40,10 @@ export interface ExecResult {
   readonly statuses: readonly ExecStatus[];
   /** The test that killed each mutant, when the run named one (same order). */
   readonly killedBy: readonly (string | null)[];
+  /** The wall-clock backstop of one mutant run (ms). */
   readonly mutantTimeoutMs: number;
+  /** The CPU budget of one mutant run (ms), null when the baseline's CPU could not be measured (the wall limit alone). */
+  readonly mutantCpuBudgetMs: number | null;
   /** Which tests the mutants ran. */
   readonly selection: { readonly runner: RunnerName; readonly mode: 'per-test' | 'per-test-file' | 'whole-command' };
   /** Problems of the harness itself (a sandbox that could not be built for a run). */
@@ -83,9 +59,21 @@ export interface ExecResult {
 /** Extra slack added to every mutant timeout (process start jitter). */
 export const TIMEOUT_SLACK_MS = 2000;
 
-/** The per-mutant limit: the measured baseline time × factor, plus a fixed slack. */
+/** The per-mutant wall-clock limit, a backstop: the measured baseline time × factor, plus a fixed slack. */
 export function mutantTimeout(baselineMs: number, factor: number): number {
   return Math.ceil(baselineMs * factor) + TIMEOUT_SLACK_MS;
+}
+
+/** The CPU a mutant run may use beyond twice the clean run's (ms). */
+export const CPU_SLACK_MS = 2000;
+
+/**
+ * The per-mutant CPU budget: twice the clean run's CPU time plus 2 CPU-seconds. CPU time
+ * does not grow when the machine is loaded (wall time does), so a mutant that is only slowed
+ * by other work is never stopped by it; an infinite loop is, long before the wall limit.
+ */
+export function mutantCpuBudget(baselineCpuMs: number): number {
+  return Math.ceil(2 * baselineCpuMs) + CPU_SLACK_MS;
 }
 
 const isGreen = (r: ProcessResult) =>
@@ -139,9 +127,11 @@ async function baseline(
   const status = green.every(Boolean) ? 'green' : green.some(Boolean) ? 'flaky' : 'red';
   // The mutants run without the recording, which slows a run (V8 coverage of every process,
   // mocha's per-test snapshots): their limit comes from the runs that were not recorded.
+  const cpu = plain.map((r) => r.cpuMs);
   return {
     status,
     durationMs: Math.max(...plain.map((r) => r.durationMs)),
+    cpuMs: cpu.every((c) => c !== undefined) ? Math.max(...cpu) : null,
     results,
     runs,
     instrumented,
@@ -174,6 +164,7 @@ export async function execute(
       if (own.length > 0) phases[`baseline_${kind}_ms`] = Math.round(own.reduce((a, r) => a + r.result.durationMs, 0));
     }
     const timeoutMs = mutantTimeout(base.durationMs, opts.timeoutFactor);
+    const cpuBudgetMs = base.cpuMs === null ? null : mutantCpuBudget(base.cpuMs);
     const map = base.instrumented.map();
     const selection = {
       runner: opts.runner?.name ?? 'other',
@@ -182,6 +173,7 @@ export async function execute(
     const done0 = {
       baseline: base,
       mutantTimeoutMs: timeoutMs,
+      mutantCpuBudgetMs: cpuBudgetMs,
       selection,
       faults: ws.faults,
       neutralEditFailed: false,
@@ -204,6 +196,7 @@ export async function execute(
       ws,
       opts,
       timeoutMs,
+      cpuBudgetMs,
       texts,
       map,
       coverage: base.instrumented.v8(),
@@ -223,6 +216,8 @@ export async function execute(
     await Promise.all(ws.copies.map((_, w) => worker(w)));
     phases.mutants_ms = Math.round(performance.now() - t2);
     phases.mutant_runs_ms = verdicts.reduce((a, v) => a + (v.durationMs ?? 0), 0);
+    if (verdicts.some((v) => v.cpuMs !== undefined))
+      phases.mutant_runs_cpu_ms = verdicts.reduce((a, v) => a + (v.cpuMs ?? 0), 0);
     return { ...done0, verdicts, statuses: verdicts.map((v) => v.status), killedBy: verdicts.map((v) => v.killedBy) };
   } finally {
     ws.dispose();

@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MOCHA_HOOK, NODE_PRELOAD, PYTEST_PLUGIN_DIR } from '../package-files.js';
-import type { ExecOptions } from './execute.js';
+import type { ExecOptions } from './types.js';
 import type { Site } from '../engines/site.js';
 import { withMochaRequire } from '../runners/runner.js';
 import { mochaMap } from './mocha-map.js';

@@ -6,22 +6,12 @@
  * @module
  */
 import type { Site } from '../engines/site.js';
+import { MochaRecord } from '../records/hooks.js';
 import { readJsonDir, realRoot, relative, unitFile, type TestMap, type TestUnit } from './test-map.js';
 import { blockRan, readV8Processes } from './v8-coverage.js';
 
-/** What the hook writes for one mocha process. */
-export interface MochaRecord {
-  readonly pid: number;
-  /** `test`: units are test ids (`file::full title`); `file`: units are test files. */
-  readonly granularity: 'test' | 'file';
-  /** Unit → absolute file → the site offsets that ran while the unit ran. */
-  readonly units: Record<string, Record<string, number[]>>;
-  /** Site offsets that ran outside every unit (loading, hooks before the first test). */
-  readonly outside: Record<string, number[]>;
-  /** Absolute file → extent of the script V8 ran (its text length when not transformed). */
-  readonly extents: Record<string, number>;
-  readonly durations: Record<string, number>;
-}
+/** What the hook writes for one mocha process (its schema lives with the other internal records). */
+export type { MochaRecord };
 
 /**
  * Join the hook's records (`recordDir`) with the V8 coverage of the other processes
@@ -36,7 +26,7 @@ export function mochaMap(
   lengths: ReadonlyMap<string, number>,
 ): TestMap | null {
   const real = realRoot(root);
-  const records = readJsonDir<MochaRecord>(recordDir).map((r) => r.value);
+  const records = readJsonDir(recordDir, MochaRecord).map((r) => r.value);
   if (records.length === 0) return null;
   const pids = new Set(records.map((r) => r.pid));
   const others = readV8Processes(coverDir, root, new Set(lengths.keys()), lengths).filter(
@@ -56,18 +46,17 @@ export function mochaMap(
     }
   };
   for (const record of records) {
-    for (const [file, extent] of Object.entries(record.extents ?? {})) {
+    for (const [file, extent] of Object.entries(record.extents)) {
       const rel = relative(real, file);
       if (rel !== null && lengths.get(rel) === extent) seen.add(rel);
     }
-    add(outside, record.outside ?? {});
-    for (const [unit, files] of Object.entries(record.units ?? {})) {
+    add(outside, record.outside);
+    for (const [unit, files] of Object.entries(record.units)) {
       const map = units.get(unit) ?? new Map<string, Set<number>>();
       add(map, files);
       units.set(unit, map);
     }
-    for (const [unit, ms] of Object.entries(record.durations ?? {}))
-      durations.set(unit, (durations.get(unit) ?? 0) + ms);
+    for (const [unit, ms] of Object.entries(record.durations)) durations.set(unit, (durations.get(unit) ?? 0) + ms);
   }
   const perTest = records.every((r) => r.granularity === 'test');
   return {

@@ -11,12 +11,14 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { applySite, type Site } from '../engines/site.js';
 import { nodeTestFileCommand, withMochaRequire } from '../runners/runner.js';
-import type { ExecOptions, ExecStatus } from './execute.js';
+import type { ExecOptions, ExecStatus } from './types.js';
 import { MOCHA_HOOK } from '../package-files.js';
 import { pytestPluginEnv } from './instrument.js';
 import { classifyRun, passed, type RunVerdict } from './outcome.js';
 import { likelyKillersFirst, orderTests, unitFile, type Coverers, type TestMap, type TestUnit } from './test-map.js';
 import { neverRan, type CoverageMap } from './v8-coverage.js';
+import { RanLine } from '../records/hooks.js';
+import { parseRecord } from '../records/read.js';
 import { StandaloneChecks } from './standalone.js';
 import type { Workspace } from './workspace.js';
 
@@ -30,13 +32,18 @@ export interface MutantVerdict {
   readonly unjudged?: boolean;
   /** Wall-clock time of the mutant's own runs (ms). */
   readonly durationMs?: number;
+  /** CPU time of the mutant's own runs (ms), when it could be measured. */
+  readonly cpuMs?: number;
 }
 
 /** What every mutant of one execution shares. */
 export interface MutantContext {
   readonly ws: Workspace;
   readonly opts: ExecOptions;
+  /** The wall-clock backstop of each run (ms). */
   readonly timeoutMs: number;
+  /** The CPU budget of each run of a mutant (ms); null: the wall limit alone. */
+  readonly cpuBudgetMs: number | null;
   readonly texts: ReadonlyMap<string, string>;
   readonly map: TestMap | null;
   readonly coverage: CoverageMap;
@@ -54,22 +61,28 @@ function coverersOf(ctx: MutantContext, site: Site): Coverers {
   return neverRan(ctx.coverage, site.file, site.start) === true ? { kind: 'none' } : { kind: 'unknown' };
 }
 
-/** Run once; a timeout (counted as a kill) is confirmed with twice the time, so a slow moment of a shared machine is not taken for an infinite loop. */
+/** What a mutant's runs have cost so far: wall-clock and CPU time (ms; CPU null once a run could not measure it). */
+interface Spent {
+  ms: number;
+  cpuMs: number | null;
+}
+
+/**
+ * Run once, under the CPU budget and the wall-clock backstop. Past either the run is a
+ * timeout (counted as a kill); there is no second run: CPU time does not grow with the
+ * machine's load, so a mutant that is only slowed by other work stays within its budget.
+ */
 async function once(
   ctx: MutantContext,
   w: number,
   command: string,
   extra: Record<string, string>,
-  spent: { ms: number },
+  spent: Spent,
 ): Promise<Ran> {
-  const first = await ctx.ws.run(w, command, ctx.timeoutMs, extra);
-  spent.ms += first.durationMs;
-  const verdict = classifyRun(first, command);
-  if (verdict.status !== 'timeout') return { ...verdict, output: `${first.stdoutTail}\n${first.stderrTail}` };
-  ctx.ws.copies[w]!.restore();
-  const second = await ctx.ws.run(w, command, 2 * ctx.timeoutMs, extra);
-  spent.ms += second.durationMs;
-  return { ...classifyRun(second, command), output: `${second.stdoutTail}\n${second.stderrTail}` };
+  const r = await ctx.ws.run(w, command, ctx.timeoutMs, extra, ctx.cpuBudgetMs ?? undefined);
+  spent.ms += r.durationMs;
+  spent.cpuMs = spent.cpuMs === null || r.cpuMs === undefined ? null : spent.cpuMs + r.cpuMs;
+  return { ...classifyRun(r, command), output: `${r.stdoutTail}\n${r.stderrTail}` };
 }
 
 /** One way of running the tests for a mutant: a command, its extra environment, and how to name the killer. */
@@ -155,15 +168,17 @@ function ranUpToFailure(
   failed: string | null,
   skip: SkippedFiles,
 ): Attempt | null {
-  let ids: string[];
+  let lines: string[];
   try {
-    ids = readFileSync(ranFile, 'utf8')
+    lines = readFileSync(ranFile, 'utf8')
       .split('\n')
-      .filter((l) => l !== '')
-      .map((l) => JSON.parse(l) as string);
+      .filter((l) => l !== '');
   } catch {
     return null;
   }
+  // A line that is not a test id (a write cut short) makes the record unusable, as a missing one.
+  const ids = lines.map((l) => parseRecord(RanLine, l));
+  if (ids.some((id) => id === null)) return null;
   if (failed === null || ids.at(-1) !== failed) return null;
   const list = JSON.stringify(ids);
   const select = path.join(dir, 'confirm.json');
@@ -221,7 +236,7 @@ export async function judgeMutant(ctx: MutantContext, w: number, site: Site): Pr
   const copy = ctx.ws.copies[w]!;
   const whole = ctx.opts.mutantCommand ?? ctx.opts.command;
   const mutated = applySite(ctx.texts.get(site.file)!, site);
-  const spent = { ms: 0 };
+  const spent: Spent = { ms: 0, cpuMs: 0 };
   const runMutant = async (command: string, env: Record<string, string>): Promise<Ran> => {
     copy.write(site.file, mutated);
     try {
@@ -233,6 +248,7 @@ export async function judgeMutant(ctx: MutantContext, w: number, site: Site): Pr
   };
   const verdictOf = async (v: Ran, killedBy: string | null): Promise<MutantVerdict> => {
     const durationMs = Math.round(spent.ms);
+    const cost = { durationMs, ...(spent.cpuMs !== null ? { cpuMs: Math.round(spent.cpuMs) } : {}) };
     // A run that hints at a file that does not load (a type error, a failed import) is checked apart from the tests.
     if (
       ctx.standalone !== undefined &&
@@ -240,16 +256,16 @@ export async function judgeMutant(ctx: MutantContext, w: number, site: Site): Pr
       StandaloneChecks.wanted(site, v.output, v.ended)
     ) {
       const found = await ctx.standalone.check(w, site);
-      if (found === 'fails') return { status: 'stillborn', killedBy: null, ended: null, unjudged: false, durationMs };
+      if (found === 'fails') return { status: 'stillborn', killedBy: null, ended: null, unjudged: false, ...cost };
       if (found === 'unknown' && v.ended !== null)
-        return { status: v.status, killedBy: null, ended: v.ended, unjudged: true, durationMs };
+        return { status: v.status, killedBy: null, ended: v.ended, unjudged: true, ...cost };
     }
     return {
       status: v.status,
       killedBy: v.status === 'killed' ? killedBy : null,
       ended: v.ended,
       unjudged: v.unjudged,
-      durationMs,
+      ...cost,
     };
   };
   const subset = attempts(ctx, w, site, cov);

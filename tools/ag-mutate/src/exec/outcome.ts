@@ -37,16 +37,21 @@ function mochaFailures(result: ProcessResult, command: string): boolean {
   return new RegExp(`(?:^|\\n)\\s*${code} failing\\b`).test(`${result.stdoutTail}\n${result.stderrTail}`);
 }
 
+/** True when the run was stopped at its wall-clock limit or past its CPU budget. */
+export function timedOut(result: ProcessResult): boolean {
+  return result.timedOut || result.cpuBudgetHit === true;
+}
+
 /**
  * Classify one mutant run.
- * - timed out → timeout (counted as killed, listed);
+ * - past its CPU budget, or timed out at the wall-clock backstop → timeout (counted as killed, listed);
  * - exit 0 → survived;
  * - exit 1 (every runner's "tests failed"; mocha: exit N with "N failing") → killed;
  * - anything else (another exit code, a signal, a process group killed, the sandbox or the
  *   spawn failing) → survived, with `ended` saying how: the tests did not report a failure.
  */
 export function classifyRun(result: ProcessResult, command: string): RunVerdict {
-  if (result.timedOut) return { status: 'timeout', ended: null, unjudged: false };
+  if (timedOut(result)) return { status: 'timeout', ended: null, unjudged: false };
   if (result.spawnError !== null)
     return { status: 'survived', ended: `could not run: ${result.spawnError}`, unjudged: true };
   if (result.signal !== null) return { status: 'survived', ended: `signal ${result.signal}`, unjudged: false };
@@ -60,5 +65,5 @@ export function classifyRun(result: ProcessResult, command: string): RunVerdict 
 
 /** True when a run passed cleanly (what a clean-tree check asks). */
 export function passed(result: ProcessResult): boolean {
-  return !result.timedOut && result.spawnError === null && result.signal === null && result.exitCode === 0;
+  return !timedOut(result) && result.spawnError === null && result.signal === null && result.exitCode === 0;
 }

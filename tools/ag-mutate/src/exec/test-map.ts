@@ -6,7 +6,10 @@
  */
 import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import type * as v from 'valibot';
 import type { Site } from '../engines/site.js';
+import { EntryRecord, TraceRecord } from '../records/hooks.js';
+import { parseRecord } from '../records/read.js';
 import { blockRan, readV8Processes } from './v8-coverage.js';
 
 /** A test (pytest node id) or test file (tree-relative) and how long it took in the baseline. */
@@ -41,8 +44,14 @@ export function realRoot(root: string): string {
   }
 }
 
-/** Every `*.json` record in `dir`, by name; a record cut short (a killed process) is skipped. */
-export function readJsonDir<T>(dir: string): { name: string; value: T }[] {
+/**
+ * Every `*.json` record in `dir`, by name, read through its schema; a record cut short (a
+ * killed process) or of another shape is skipped, as if it had not been written.
+ */
+export function readJsonDir<const S extends v.GenericSchema>(
+  dir: string,
+  schema: S,
+): { name: string; value: v.InferOutput<S> }[] {
   let names: string[];
   try {
     names = readdirSync(dir)
@@ -51,13 +60,17 @@ export function readJsonDir<T>(dir: string): { name: string; value: T }[] {
   } catch {
     return [];
   }
-  const out: { name: string; value: T }[] = [];
+  const out: { name: string; value: v.InferOutput<S> }[] = [];
   for (const name of names) {
+    let text: string;
     try {
-      out.push({ name, value: JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as T });
+      text = readFileSync(path.join(dir, name), 'utf8');
     } catch {
-      // a record cut short (a killed process) is skipped: its coverage stays unattributed
+      continue; // gone, or unreadable: unattributed
     }
+    // a record cut short (a killed process) or of another shape is skipped: its coverage stays unattributed
+    const value = parseRecord(schema, text);
+    if (value !== null) out.push({ name, value });
   }
   return out;
 }
@@ -72,12 +85,6 @@ export function relative(real: string, file: string): string | null {
   }
   const rel = path.relative(real, abs);
   return rel === '' || rel.startsWith('..') || path.isAbsolute(rel) ? null : rel.split(path.sep).join('/');
-}
-
-interface EntryRecord {
-  unit: string | null;
-  root: boolean;
-  ms: number;
 }
 
 /**
@@ -95,7 +102,7 @@ export function nodeTestMap(
   const real = realRoot(root);
   const units = new Map<number, string | null>();
   const durations = new Map<string, number>();
-  for (const { name, value } of readJsonDir<EntryRecord>(entryDir)) {
+  for (const { name, value } of readJsonDir(entryDir, EntryRecord)) {
     const unit = value.unit === null ? null : relative(real, value.unit);
     units.set(Number(name.slice(0, -5)), unit);
     if (value.root && unit !== null) durations.set(unit, Math.max(durations.get(unit) ?? 0, value.ms));
@@ -119,11 +126,6 @@ export function nodeTestMap(
   };
 }
 
-interface TraceRecord {
-  tests: Record<string, Record<string, number[]>>;
-  durations: Record<string, number>;
-}
-
 /**
  * pytest: the plugin's per-process trace files. Lines run outside any test (imports at
  * collection) make a site `unknown`: every test may depend on them.
@@ -133,8 +135,8 @@ export function pytestMap(traceDir: string, root: string): TestMap {
   const lines = new Map<string, Map<string, Set<number>>>(); // test → file → lines ('' = outside tests)
   const durations = new Map<string, number>();
   const seen = new Set<string>();
-  for (const { value } of readJsonDir<TraceRecord>(traceDir)) {
-    for (const [test, files] of Object.entries(value.tests ?? {})) {
+  for (const { value } of readJsonDir(traceDir, TraceRecord)) {
+    for (const [test, files] of Object.entries(value.tests)) {
       const perTest = lines.get(test) ?? new Map<string, Set<number>>();
       for (const [file, hit] of Object.entries(files)) {
         const rel = relative(real, file);
@@ -146,7 +148,7 @@ export function pytestMap(traceDir: string, root: string): TestMap {
       }
       lines.set(test, perTest);
     }
-    for (const [test, ms] of Object.entries(value.durations ?? {}))
+    for (const [test, ms] of Object.entries(value.durations))
       durations.set(test, Math.max(durations.get(test) ?? 0, ms));
   }
   return {

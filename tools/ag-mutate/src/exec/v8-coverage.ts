@@ -11,6 +11,9 @@
 import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import * as v from 'valibot';
+import { parseRecord } from '../records/read.js';
+import { V8CoverageFile, V8Functions } from '../records/v8-coverage.js';
 
 /** A V8 block range: offsets into the script and how often it ran. */
 export interface Range {
@@ -21,11 +24,6 @@ export interface Range {
 
 /** Per file (tree-relative): one list of block ranges per process that loaded it. */
 export type CoverageMap = Map<string, Range[][]>;
-
-interface V8Script {
-  url: string;
-  functions: { ranges: { startOffset: number; endOffset: number; count: number }[] }[];
-}
 
 /** One process's coverage: its pid (from the file name) and the ranges of each wanted file. */
 export interface ProcessCoverage {
@@ -44,6 +42,8 @@ export function extentOf(ranges: readonly { endOffset: number }[]): number {
  * Read every coverage file in `dir`, one entry per process, keeping scripts under `root`
  * whose relative path is in `files` and, when `lengths` gives the file's text length, whose
  * extent is that length (anything else was transformed before it ran: left out, so unknown).
+ * A file that is not JSON or not of V8's shape (a process killed while writing) is left out,
+ * as if the process had written none.
  */
 export function readV8Processes(
   dir: string,
@@ -68,26 +68,41 @@ export function readV8Processes(
   }
   const out: ProcessCoverage[] = [];
   for (const name of names) {
-    let doc: { result?: V8Script[] };
-    try {
-      doc = JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as { result?: V8Script[] };
-    } catch {
-      continue;
-    }
-    const found = new Map<string, Range[]>();
-    for (const script of doc.result ?? []) {
-      const rel = wanted.get(script.url);
-      if (rel === undefined) continue;
-      const raw = script.functions.flatMap((f) => f.ranges);
-      const length = lengths?.get(rel);
-      if (length !== undefined && extentOf(raw) !== length) continue;
-      const ranges = raw.map((r) => ({ start: r.startOffset, end: r.endOffset, count: r.count }));
-      found.set(rel, [...(found.get(rel) ?? []), ...ranges]);
-    }
+    const found = scriptsOf(path.join(dir, name), wanted, lengths);
+    if (found === null) continue;
     const pid = /^coverage-(\d+)-/.exec(name);
     out.push({ pid: pid ? Number(pid[1]) : null, files: found });
   }
   return out;
+}
+
+/** The wanted scripts' ranges in one coverage file, or null when it cannot be read or is not of V8's shape. */
+function scriptsOf(
+  file: string,
+  wanted: ReadonlyMap<string, string>,
+  lengths: ReadonlyMap<string, number> | undefined,
+): Map<string, Range[]> | null {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+  const doc = parseRecord(V8CoverageFile, text);
+  if (doc === null) return null;
+  const found = new Map<string, Range[]>();
+  for (const script of doc.result) {
+    const rel = wanted.get(script.url);
+    if (rel === undefined) continue;
+    const functions = v.safeParse(V8Functions, script.functions);
+    if (!functions.success) return null;
+    const raw = functions.output.flatMap((f) => f.ranges);
+    const length = lengths?.get(rel);
+    if (length !== undefined && extentOf(raw) !== length) continue;
+    const ranges = raw.map((r) => ({ start: r.startOffset, end: r.endOffset, count: r.count }));
+    found.set(rel, [...(found.get(rel) ?? []), ...ranges]);
+  }
+  return found;
 }
 
 /** Read every coverage file in `dir`, keeping scripts under `root` whose relative path is in `files` (and length, as above). */

@@ -110,8 +110,17 @@ export class Workspace {
     return wrapped;
   }
 
-  /** Run `command` with /bin/sh in copy `i` under the shared runner's limits. */
-  async run(i: number, command: string, timeoutMs: number, extra: Record<string, string> = {}): Promise<ProcessResult> {
+  /**
+   * Run `command` with /bin/sh in copy `i` under the shared runner's limits: the wall-clock
+   * `timeoutMs` and, when given, a CPU budget (ms) of the run's processes. Its CPU is measured either way.
+   */
+  async run(
+    i: number,
+    command: string,
+    timeoutMs: number,
+    extra: Record<string, string> = {},
+    cpuBudgetMs: number = Number.POSITIVE_INFINITY,
+  ): Promise<ProcessResult> {
     const env = childEnv({
       home: this.homes[i]!,
       passEnv: this.passEnv,
@@ -126,13 +135,20 @@ export class Workspace {
       cwd: this.copies[i]!.root,
       env,
       timeoutMs,
+      cpuBudgetMs,
       statusFd: sandboxed,
       sweep: !sandboxed,
       outputCapBytes: Number.POSITIVE_INFINITY,
       // Unsandboxed the child is spawned as the uid; bwrap binds as root and drops to it inside.
       ...(user !== null ? { ownUid: user.uid, ...(sandboxed ? {} : { user }) } : {}),
     });
-    if (sandboxed && !r.timedOut && !r.outputCapHit && !sandboxReachedCommand(r.statusText ?? '')) {
+    if (
+      sandboxed &&
+      !r.timedOut &&
+      r.cpuBudgetHit !== true &&
+      !r.outputCapHit &&
+      !sandboxReachedCommand(r.statusText ?? '')
+    ) {
       const why = r.stderrTail.trim().split('\n').pop() ?? '';
       this.faults.push(`the sandbox could not be built for a run of "${command}"${why ? `: ${why}` : ''}`);
       return { ...r, spawnError: 'sandbox setup failed' };

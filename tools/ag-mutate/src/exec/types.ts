@@ -1,0 +1,36 @@
+/**
+ * The types execution and the judgement of one mutant share (so neither imports the other's).
+ * @module
+ */
+import type { Runner } from '../runners/runner.js';
+import type { RunStatus } from './outcome.js';
+
+/** A mutant's status: what its run meant, or no_coverage when no test executes its code. */
+export type ExecStatus = RunStatus | 'no_coverage';
+
+/** How to run the tests. */
+export interface ExecOptions {
+  readonly tree: string;
+  readonly command: string;
+  /** The command each mutant runs (e.g. the test command with its runner's bail flag); default `command`. */
+  readonly mutantCommand?: string;
+  readonly jobs: number;
+  readonly timeoutFactor: number;
+  /** Wall-clock limit of one baseline run (ms). */
+  readonly baselineTimeoutMs: number;
+  readonly passEnv: readonly string[];
+  /** Files (tree-relative) whose V8 coverage the baseline records, to find uncovered mutants. */
+  readonly coverFiles?: ReadonlySet<string>;
+  /** Python files (tree-relative) whose per-test line coverage the baseline records (pytest only). */
+  readonly pythonFiles?: ReadonlySet<string>;
+  /** The runner recognised from the command (default: none, every mutant runs the whole command). */
+  readonly runner?: Runner;
+  /** False: record nothing per test, every mutant runs the whole command (default true). */
+  readonly selectTests?: boolean;
+  /** Run every command inside bubblewrap (probed by the caller). */
+  readonly sandbox?: 'none' | 'bwrap';
+  /** The interpreter that checks, apart from the tests, whether a mutated Python module imports (default python3). */
+  readonly python?: string;
+  /** Called after each mutant with (done, total, tallies). */
+  readonly onProgress?: (done: number, total: number, tally: Readonly<Record<RunStatus, number>>) => void;
+}

@@ -1,0 +1,42 @@
+/**
+ * The records ag-mutate's hooks write during a recording run (runtime/record-entry.cjs,
+ * runtime/mocha-hook.cjs, python/pytest-plugin) and during a mutant run (the mocha hook's
+ * list of tests started). Internal, not part of the public contract (see read.ts).
+ * @module
+ */
+import * as v from 'valibot';
+
+const Ms = v.pipe(v.number(), v.minValue(0));
+const Offsets = v.array(v.pipe(v.number(), v.integer(), v.minValue(0)));
+const Lines = v.array(v.pipe(v.number(), v.integer(), v.minValue(0)));
+
+/** runtime/record-entry.cjs, one per Node process: the test file it ran for (null: none), whether it was that file's own process, how long it lived. */
+export const EntryRecord = v.strictObject({
+  unit: v.nullable(v.string()),
+  root: v.boolean(),
+  ms: Ms,
+});
+
+/** The pytest plugin, one per process: test node id ('' = outside every test) → file → lines run; durations per test. */
+export const TraceRecord = v.strictObject({
+  tests: v.record(v.string(), v.record(v.string(), Lines)),
+  durations: v.record(v.string(), Ms),
+});
+
+/** The mocha hook, one per mocha process: which site offsets ran in each unit (test or test file). */
+export const MochaRecord = v.strictObject({
+  pid: v.pipe(v.number(), v.integer()),
+  /** `test`: units are test ids (`file::full title`); `file`: units are test files. */
+  granularity: v.picklist(['test', 'file']),
+  /** Unit → absolute file → the site offsets that ran while the unit ran. */
+  units: v.record(v.string(), v.record(v.string(), Offsets)),
+  /** Site offsets that ran outside every unit (loading, hooks before the first test). */
+  outside: v.record(v.string(), Offsets),
+  /** Absolute file → extent of the script V8 ran (its text length when not transformed). */
+  extents: v.record(v.string(), v.number()),
+  durations: v.record(v.string(), Ms),
+});
+export type MochaRecord = v.InferOutput<typeof MochaRecord>;
+
+/** One line of the mocha hook's list of the tests a mutant run started (a JSON string: the test id). */
+export const RanLine = v.string();

@@ -1,0 +1,30 @@
+/**
+ * What python/sites.py answers on stdout: per file asked (same order), its sites or the
+ * reason it could not be read. Internal, not part of the public contract (see read.ts).
+ * @module
+ */
+import * as v from 'valibot';
+
+const Offset = v.pipe(v.number(), v.integer(), v.minValue(0));
+const Line = v.pipe(v.number(), v.integer(), v.minValue(1));
+
+const HelperSite = v.strictObject({
+  start: Offset,
+  end: Offset,
+  operator: v.string(),
+  rank: v.number(),
+  replacement: v.string(),
+  parses: v.boolean(),
+  stmt_lines: v.tuple([Line, Line]),
+  function: v.optional(v.nullable(v.string())),
+});
+
+const HelperFile = v.strictObject({
+  path: v.string(),
+  error: v.nullable(v.string()),
+  sites: v.array(HelperSite),
+  executable: v.optional(v.array(Line)),
+});
+
+/** The helper's whole answer. */
+export const PythonAnswer = v.strictObject({ files: v.array(HelperFile) });
