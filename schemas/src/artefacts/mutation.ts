@@ -17,6 +17,8 @@ export const StrengthNullReason = v.picklist([
   'baseline_red',
   'baseline_flaky',
   'no_mutants',
+  /** Source changed, but none of its changed lines is executable (comments, blank lines, type-only text): nothing to mutate. */
+  'no_executable_change',
   'engine_failure',
   /** The suite failed on a behaviour-neutral edit of the changed files: its kills would prove nothing. */
   'neutral_edit_failed',

@@ -144,7 +144,7 @@ export function decide(input: DecideInput): VerdictArtefact {
     coverage = r.measurement;
   }
   if (accepted.mutation) {
-    const r = mutationReasons(accepted.mutation, policy.policy);
+    const r = mutationReasons(accepted.mutation, policy.policy, accepted.diffcov);
     reasons.push(...r.reasons);
     disabled.push(...r.disabled);
     strength = r.measurement;

@@ -426,3 +426,26 @@ test('messages: a list shows five items, then how many more', (t) => {
   t.is(listForMessage(['a', 'b', 'c', 'd', 'e', 'f', 'g']), 'a, b, c, d, e and 2 more');
   t.is(listForMessage(['a', 'b', 'c'], 2), 'a, b and 1 more');
 });
+
+test('mutation: no executable changed line stands only when the coverage evidence left no changed line unexecuted', (t) => {
+  const m = { ...goodMutation(), suite_strength: null, reason: 'no_executable_change', mutants: [] } as any;
+  m.counts = { killed: 0, survived: 0, timeout: 0, stillborn: 0, no_coverage: 0 };
+  const nothing = { ...goodDiffcov(), files: [], totals: { measured: 0, covered: 0, uncovered: 0 } } as any;
+  t.deepEqual(mutationReasons(m, policy(), nothing).reasons, []);
+  // V8 counts a comment line, and it ran: backed
+  const ran = { ...goodDiffcov(), totals: { measured: 1, covered: 1, uncovered: 0 } } as any;
+  t.deepEqual(mutationReasons(m, policy(), ran).reasons, []);
+  // a changed line coverage saw unexecuted: not backed
+  const missed = { ...goodDiffcov(), totals: { measured: 2, covered: 1, uncovered: 1 } } as any;
+  const counted = mutationReasons(m, policy(), missed).reasons;
+  t.deepEqual(
+    counted.map((x: Reason) => x.code),
+    ['STRENGTH_NOT_MEASURED'],
+  );
+  t.regex(counted[0]!.message, /no_executable_change: .*coverage evidence does not back it/);
+  // no coverage evidence at all: not vouched either
+  t.deepEqual(
+    mutationReasons(m, policy()).reasons.map((x: Reason) => x.code),
+    ['STRENGTH_NOT_MEASURED'],
+  );
+});

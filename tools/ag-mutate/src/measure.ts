@@ -222,6 +222,8 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     executable,
     new Set(selected.filter((x) => x.parses).map((x) => `${x.file}\0${x.line}`)),
   );
+  const executableLines = [...executable.values()].reduce((n, l) => n + l.length, 0);
+  if (sites.length === 0 && executableLines === 0 && !unjudged) return nothing('no_executable_change');
   if (sites.length === 0) return nothing(unjudged ? 'engine_failure' : 'no_mutants', unjudged);
   const mine = shardSites(selected, opts.shard);
   if (mine.length === 0) return nothing('no_mutants', unjudged);

@@ -287,6 +287,17 @@ test('a documentation-only patch is "no source changed"', async (t) => {
   t.deepEqual(m.mutants, []);
 });
 
+test('a comment-only source change is "no executable change": nothing to mutate, nothing left unmutated', async (t) => {
+  const repo = makeRepo({ ...PKG, 'src/price.js': PRICE }, { 'src/price.js': `// Prices are in cents.\n${PRICE}` });
+  t.teardown(repo.cleanup);
+  const r = await mutate(repo, 'exit 7');
+  t.is(r.code, 0, r.stderr);
+  const m = readArtefact(repo.file('mutation.json'));
+  t.is(m.reason, 'no_executable_change');
+  t.deepEqual(m.mutants, []);
+  t.false(m.suite_strength_unverified);
+});
+
 test('exit 3 and no artefact when the tree is not the patch side of the diff', async (t) => {
   const repo = makeRepo(PKG, { 'src/price.js': PRICE });
   t.teardown(repo.cleanup);

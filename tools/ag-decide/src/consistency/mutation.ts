@@ -30,6 +30,10 @@ export function mutationProblem(
     if (m.reason === null) return 'suite_strength is null without a reason';
     if (m.reason === 'no_source_changed' && sourceLines.size > 0)
       return `reason no_source_changed, yet the diff changes source: ${[...sourceLines.keys()][0]}`;
+    if (m.reason === 'no_executable_change' && m.mutants.length > 0)
+      return `reason no_executable_change, yet ${m.mutants.length} mutants are listed`;
+    if (m.reason === 'no_executable_change' && (m.unmutated_lines ?? []).length > 0)
+      return 'reason no_executable_change, yet unmutated executable lines are listed';
   } else {
     if (m.reason !== null) return 'a reason is given for a strength that is not null';
     if (denominator === 0) return 'a strength with no killed or survived mutant';

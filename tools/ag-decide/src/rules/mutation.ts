@@ -2,7 +2,7 @@
  * Rules over mutation.json: strength, its reasons for being null, unverified source.
  * @module
  */
-import type { MutationArtefact, Policy, Reason } from '@adversary-gate/schemas';
+import type { DiffcovArtefact, MutationArtefact, Policy, Reason } from '@adversary-gate/schemas';
 import { listForMessage, reason } from '../reasons.js';
 
 type Counts = MutationArtefact['counts'];
@@ -43,10 +43,23 @@ function nullReason(r: MutationArtefact['reason']): string {
   return r ?? 'no reason given';
 }
 
-/** Reasons, the measurement, and what was disabled. */
+/**
+ * True when the coverage evidence backs ag-mutate's `no_executable_change`: a computed
+ * measurement with no uncovered changed line (coverage tools such as V8's count comment lines
+ * too, so a count of zero cannot be asked for), or nothing to cover. Coverage that left a
+ * changed line unexecuted, or no coverage evidence at all, leaves the strength not measured.
+ */
+export function coverageSeesNoExecutableLine(d: DiffcovArtefact | undefined): boolean {
+  if (d === undefined) return false;
+  if (d.diff_coverage_source === 'computed') return d.totals.uncovered === 0;
+  return d.diff_coverage_source === 'none' && d.unmeasured_files !== undefined && d.unmeasured_files.length === 0;
+}
+
+/** Reasons, the measurement, and what was disabled. `diffcov` vouches for `no_executable_change`. */
 export function mutationReasons(
   m: MutationArtefact,
   policy: Policy,
+  diffcov?: DiffcovArtefact,
 ): { reasons: Reason[]; measurement: { value: number | null; source: string }; disabled: string[] } {
   const reasons: Reason[] = [];
   const disabled: string[] = [];
@@ -76,7 +89,15 @@ export function mutationReasons(
   }
   if (m.suite_strength === null) {
     if (m.reason === 'budget_zero') disabled.push('suite_strength: mutation budget is 0 (measurement disabled)');
-    else if (m.reason !== 'no_source_changed') {
+    else if (m.reason === 'no_executable_change' && !coverageSeesNoExecutableLine(diffcov)) {
+      reasons.push(
+        reason(
+          'STRENGTH_NOT_MEASURED',
+          'mutation',
+          'suite strength was not measured (no_executable_change: ag-mutate found no executable changed line, and the coverage evidence does not back it: a changed line was not executed, or coverage was not measured)',
+        ),
+      );
+    } else if (m.reason !== 'no_source_changed' && m.reason !== 'no_executable_change') {
       reasons.push(
         reason('STRENGTH_NOT_MEASURED', 'mutation', `suite strength was not measured (${nullReason(m.reason)})`),
       );
