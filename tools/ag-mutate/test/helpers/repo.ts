@@ -2,17 +2,18 @@
  * Tiny real git repositories for end-to-end tests: a baseline commit, a patch commit,
  * and `git diff` between them written to a file beside the repository.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { commitPair } from '../../../ag-core/test/support/git-repo.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/ag-mutate.js', import.meta.url));
 /** The workspace's node_modules (typescript lives there). */
 export const WORKSPACE_MODULES = fileURLToPath(new URL('../../../../node_modules', import.meta.url));
 
-export type Files = Record<string, string | null>;
+export type Files = Record<string, string | null | { readonly symlink: string }>;
 
 export interface Repo {
   readonly root: string;
@@ -22,43 +23,16 @@ export interface Repo {
   cleanup(): void;
 }
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync(
-    'git',
-    ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args],
-    { cwd, encoding: 'utf8' },
-  );
-}
-
-function put(tree: string, files: Files): void {
-  for (const [name, text] of Object.entries(files)) {
-    const full = path.join(tree, name);
-    if (text === null) rmSync(full, { force: true });
-    else {
-      mkdirSync(path.dirname(full), { recursive: true });
-      writeFileSync(full, text);
-    }
-  }
-}
-
 /** Build a repository: `base` committed, then `patch` (null deletes a file) committed; diff written. */
 export function makeRepo(base: Files, patch: Files, opts: { linkModules?: boolean } = {}): Repo {
   const root = mkdtempSync(path.join(os.tmpdir(), 'ag-mutate-test-'));
   const tree = path.join(root, 'tree');
-  mkdirSync(tree);
-  git(tree, 'init', '-q');
-  put(tree, base);
-  if (opts.linkModules) {
-    symlinkSync(WORKSPACE_MODULES, path.join(tree, 'node_modules'));
-    writeFileSync(path.join(tree, '.gitignore'), 'node_modules\ndist\n');
-  }
-  git(tree, 'add', '-A');
-  git(tree, 'commit', '-q', '-m', 'base', '--allow-empty');
-  put(tree, patch);
-  git(tree, 'add', '-A');
-  git(tree, 'commit', '-q', '-m', 'patch', '--allow-empty');
+  const links: Files = opts.linkModules
+    ? { node_modules: { symlink: WORKSPACE_MODULES }, '.gitignore': 'node_modules\ndist\n' }
+    : {};
+  const pair = commitPair(tree, { ...base, ...links }, patch);
   const diff = path.join(root, 'changes.diff');
-  writeFileSync(diff, git(tree, 'diff', '--no-color', 'HEAD~1', 'HEAD'));
+  writeFileSync(diff, pair.diff);
   return {
     root,
     tree,
