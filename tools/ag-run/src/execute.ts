@@ -3,7 +3,7 @@
  * optional sandbox, judged after the whole process group is gone.
  * @module
  */
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   bwrapArgv,
@@ -201,7 +201,7 @@ async function judgeRun(
           plan.runner === 'pytest' ? (await import('./reports/pytest-ids.js')).pytestIdResolver(tree) : undefined,
         )
       : plan.runner === 'node' || printsTap(plan.command)
-        ? { source: 'tap', tap: (await import('./reports/tap.js')).parseTap(result.stdoutTail, tree) }
+        ? { source: 'tap', tap: await readTap(result.stdoutTail, tree, plan.tree) }
         : { source: 'none' };
   const j = judge(plan.runner, result, sandboxed, read);
   const escaped =
@@ -235,6 +235,24 @@ async function judgeRun(
     copy: { side: plan.side, round: plan.round, command: plan.command, dir, snapshot },
     escaped,
   };
+}
+
+/**
+ * Parse node's TAP from the copy at `tree`; a file reported with no test of its own is judged
+ * by its text in the original tree `original` (a helper module is not a file that ended early).
+ */
+async function readTap(text: string, tree: string, original: string) {
+  const { parseTap, withoutHelperFiles } = await import('./reports/tap.js');
+  const source = (rel: string): string | null => {
+    const file = path.join(original, rel);
+    if (path.isAbsolute(rel) || !file.startsWith(`${original}${path.sep}`)) return null;
+    try {
+      return readFileSync(file, 'utf8');
+    } catch {
+      return null;
+    }
+  };
+  return withoutHelperFiles(parseTap(text, tree), source);
 }
 
 /** Read a JUnit report; ids lose the tree copy's path (node's reporter names files absolutely). */

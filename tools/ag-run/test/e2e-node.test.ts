@@ -137,6 +137,24 @@ test('process.exit(0) mid-file is UNRUNNABLE (file_ended_early) and the unreport
   t.deepEqual(run.test_deltas?.tests_lost, ['adds', 'adds zero']);
 });
 
+test('a helper module under test/ (node runs it, it holds no test) is not a file that ended early; one that calls test() and exits is', async (t) => {
+  const helper = 'exports.CASES = [[1, 2, 3]];\n';
+  const uses = nodeTest(
+    `const { add } = require('../calc.js');\nconst { CASES } = require('./helpers/cases.js');\ntest('adds cases', () => { for (const [a, b, s] of CASES) assert.equal(add(a, b), s); });`,
+  );
+  const honest = await makeRepo(calcProject, { 'test/helpers/cases.js': helper, 'test/cases.test.js': uses });
+  const ok = (await agRun(honest, NODE)).run!;
+  t.is(ok.full_suite.patch?.outcome, 'PASS', JSON.stringify(ok.full_suite.patch));
+  t.deepEqual(ok.test_deltas?.tests_lost, []);
+  // the next cheat of the kind: a "helper" that registers a test and ends the process early
+  const cheat = await makeRepo(calcProject, {
+    'test/helpers/cases.js': `${helper}const { test } = require('node:test');\ntest('hidden', () => process.exit(0));\n`,
+    'test/cases.test.js': uses,
+  });
+  const bad = (await agRun(cheat, NODE)).run!;
+  t.is(bad.full_suite.patch?.kind, 'file_ended_early');
+});
+
 test('a test newly marked skip or todo is listed as newly skipped', async (t) => {
   const repo = await makeRepo(calcProject, {
     'test/calc.test.js': nodeTest(

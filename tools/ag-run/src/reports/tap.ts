@@ -72,3 +72,26 @@ function summaryOf(comments: readonly string[]): TapReport['summary'] {
   const cancelled = value('cancelled') ?? 0;
   return { total, passed, failed, cancelled, skipped: (value('skipped') ?? 0) + (value('todo') ?? 0) + cancelled };
 }
+
+/** Text that registers tests: the runner imported, or a call of a test or suite function. */
+const REGISTERS_TESTS =
+  /\bnode:test\b|\brequire\s*\(\s*['"]test['"]\s*\)|\bfrom\s+['"]test['"]|\b(?:describe|it|test|suite)\s*(?:\.\s*[\w$]+\s*)*\(/;
+
+/**
+ * Could a file with this text hold tests of its own? node runs every script under a `test`
+ * folder, so a helper module there is reported as a file with no test; one whose text neither
+ * imports the runner nor calls a test function is such a helper, not a test file that ended
+ * early. The text must come from the original tree, never from the copy the tests ran in.
+ */
+export function mayHoldTests(text: string): boolean {
+  return REGISTERS_TESTS.test(text);
+}
+
+/** `report` without the files that `text(file)` shows to be helpers (a file whose text cannot be read stays). */
+export function withoutHelperFiles(report: TapReport, text: (file: string) => string | null): TapReport {
+  const filesWithoutTests = report.filesWithoutTests.filter((f) => {
+    const t = text(f);
+    return t === null || mayHoldTests(t);
+  });
+  return { ...report, filesWithoutTests };
+}
