@@ -26,6 +26,7 @@ import { diffcovReasons } from './rules/diffcov.js';
 import { mutationReasons } from './rules/mutation.js';
 import { oracleReasons } from './rules/oracle.js';
 import { runReasons } from './rules/run.js';
+import { importedTestReasons } from './rules/imported-tests.js';
 
 /** Everything a decision needs. */
 export interface DecideInput {
@@ -151,6 +152,7 @@ export function decide(input: DecideInput): VerdictArtefact {
   }
   if (accepted.oracle) {
     reasons.push(...oracleReasons(accepted.oracle));
+    reasons.push(...importedTestReasons(diff.model, accepted.oracle, accepted.diffcov, accepted.mutation));
     if (policy.ref.sha256 !== null && accepted.oracle.policy.sha256 !== policy.ref.sha256) {
       reasons.push(
         reason(
