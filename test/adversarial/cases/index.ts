@@ -8,24 +8,40 @@ import { FOUND } from './found.js';
 import { COVERAGE_AND_MUTATION } from './coverage-and-mutation.js';
 import { EDITED_TESTS } from './edited-tests.js';
 import { INFRASTRUCTURE } from './infrastructure.js';
+import { MORE_VARIANTS } from './more-variants.js';
 import { PEER } from './peer.js';
 import { PROCESSES } from './processes.js';
 import { RUNNER_GAMING } from './runner-gaming.js';
 import { SANDBOX } from './sandbox.js';
 import { TESTS_AND_ORACLES } from './tests-and-oracles.js';
 
-export const CASES: readonly AdversarialCase[] = [
-  ...CONTROLS,
-  ...TESTS_AND_ORACLES,
-  ...EDITED_TESTS,
-  ...RUNNER_GAMING,
-  ...CONFIG_AND_EVIDENCE,
-  ...COVERAGE_AND_MUTATION,
-  ...PROCESSES,
-  ...SANDBOX,
-  ...INFRASTRUCTURE,
-  ...PEER,
-  ...FOUND,
+/** The catalogue's sections, in order. */
+const SECTIONS: readonly (readonly AdversarialCase[])[] = [
+  CONTROLS,
+  TESTS_AND_ORACLES,
+  EDITED_TESTS,
+  MORE_VARIANTS,
+  RUNNER_GAMING,
+  CONFIG_AND_EVIDENCE,
+  COVERAGE_AND_MUTATION,
+  PROCESSES,
+  SANDBOX,
+  INFRASTRUCTURE,
+  PEER,
+  FOUND,
 ];
+
+/** The whole catalogue (`npm run test:adversarial -w test`). */
+export const CASES: readonly AdversarialCase[] = SECTIONS.flat();
+
+/**
+ * What `npm test` runs of it: every honest control (a false alarm anywhere is a defect) and
+ * the first two attacks of each section, so every class and its mechanism is exercised on
+ * each change while the whole catalogue stays in its own script.
+ */
+export const SAMPLE: readonly AdversarialCase[] = SECTIONS.flatMap((cases) => [
+  ...cases.filter((c) => c.control === true),
+  ...cases.filter((c) => c.control !== true).slice(0, 2),
+]);
 
 export { PENDING } from './found.js';
