@@ -3,16 +3,21 @@
 #
 # Trusted: reads git objects and JSON, never runs pull request code. It recomputes the diff and
 # the two trees' git ids from the commits itself, reads the policy from the BASE commit, merges
-# mutation shards when the evidence holds them (mutation-shard-*.json), runs ag-decide with the
-# trees the evidence must have measured, appends verdict.md to the job summary, and exits with
-# `ag-decide check`: 0 ACCEPT, 1 REJECT, 2 HOLD.
+# the mutation shards when told there are N (AG_SHARDS: mutation-1.json .. mutation-N.json,
+# every one of them, else the mutation evidence is missing and the shards missing are named),
+# runs ag-decide with the trees the evidence must have measured, appends verdict.md to the job
+# summary, and exits with `ag-decide check`: 0 ACCEPT, 1 REJECT, 2 HOLD.
 #
-# Environment: AG_GATE, AG_BASE, AG_HEAD, AG_EVIDENCE (the downloaded evidence).
+# Environment: AG_GATE, AG_BASE, AG_HEAD, AG_EVIDENCE (the downloaded evidence); optional
+# AG_SHARDS (the number of `mode: mutate` shards; without it, the evidence's mutation.json).
 set -u
 for v in AG_GATE AG_BASE AG_HEAD AG_EVIDENCE; do
   eval "val=\${$v:-}"
   [ -n "$val" ] || { echo "decide.sh: $v is not set" >&2; exit 3; }
 done
+case "${AG_SHARDS:-1}" in
+  0* | *[!0-9]*) echo "decide.sh: AG_SHARDS must be a number of shards, got: $AG_SHARDS" >&2; exit 3 ;;
+esac
 BIN="$AG_GATE/node_modules/.bin"
 work="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/adversary-gate-decide"
 rm -rf "$work" && mkdir -p "$work" || exit 3
@@ -30,17 +35,36 @@ if git cat-file -e "$AG_BASE:adversary-gate.json" 2>/dev/null; then
   git show "$AG_BASE:adversary-gate.json" >"$work/policy.json" && set -- "$@" --policy "$work/policy.json"
 fi
 for kind in run diffcov oracle; do set -- "$@" --evidence "$AG_EVIDENCE/$kind.json"; done
-shards=$(find "$AG_EVIDENCE" -maxdepth 2 -name 'mutation-shard-*.json' 2>/dev/null | sort)
-if [ -n "$shards" ]; then
-  # shellcheck disable=SC2086 # the shard paths are the action's own names, without spaces
-  "$BIN/ag-mutate" merge $shards --out "$work/mutation.json" || echo "decide.sh: the mutation shards do not merge (the verdict holds)" >&2
+# merge_shards N: every shard 1..N into $work/mutation.json, or names what is missing. Exactly
+# N files given to `ag-mutate merge` (which refuses duplicated, missing and foreign shards):
+# the merge covers shards 1..N of N, and no other count.
+merge_shards() {
+  n=$1 k=1 missing=""
+  set --
+  while [ "$k" -le "$n" ]; do
+    if [ -f "$AG_EVIDENCE/mutation-$k.json" ]; then set -- "$@" "$AG_EVIDENCE/mutation-$k.json"; else missing="$missing $k/$n"; fi
+    k=$((k + 1))
+  done
+  if [ -n "$missing" ]; then
+    echo "decide.sh: mutation shard(s)$missing missing from the evidence (no mutation-K.json): HOLD"
+    return 1
+  fi
+  "$BIN/ag-mutate" merge "$@" --quiet --out "$work/mutation.json" 2>&1 ||
+    { echo "decide.sh: the mutation shards do not merge: HOLD"; return 1; }
+}
+note=""
+if [ -n "${AG_SHARDS:-}" ]; then
+  note=$(merge_shards "$AG_SHARDS") || printf '%s\n' "$note" >&2
   set -- "$@" --evidence "$work/mutation.json"
 else
   set -- "$@" --evidence "$AG_EVIDENCE/mutation.json"
 fi
 
 "$BIN/ag-decide" "$@" --out "$work/verdict.json" --markdown "$work/verdict.md" --annotations
-[ -n "${GITHUB_STEP_SUMMARY:-}" ] && [ -f "$work/verdict.md" ] && cat "$work/verdict.md" >>"$GITHUB_STEP_SUMMARY"
+if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+  [ -n "$note" ] && printf '%s\n\n' "$note" >>"$GITHUB_STEP_SUMMARY"
+  [ -f "$work/verdict.md" ] && cat "$work/verdict.md" >>"$GITHUB_STEP_SUMMARY"
+fi
 verdict=$(node -e 'try { process.stdout.write(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).verdict) } catch { process.stdout.write("HOLD") }' "$work/verdict.json")
 [ -n "${GITHUB_OUTPUT:-}" ] && echo "verdict=$verdict" >>"$GITHUB_OUTPUT"
 "$BIN/ag-decide" check "$work/verdict.json" --diff "$work/changes.diff"

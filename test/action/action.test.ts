@@ -5,13 +5,22 @@
  */
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { runAction } from './steps.js';
+import { runAction, type Runner } from './steps.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const require = createRequire(import.meta.url);
@@ -37,16 +46,51 @@ test("the workflow a user pastes and this project's CI pass the current actionli
   );
 });
 
-test('the pasted workflow uses the action in both jobs, split by trust, decide always running', (t) => {
-  const wf = parse(readFileSync(path.join(ROOT, 'pipelines/github/adopt.yml'), 'utf8')) as {
-    jobs: Record<string, { if?: string; needs?: string; steps: { uses?: string; with?: Record<string, string> }[] }>;
-  };
-  const mode = (job: string) =>
-    wf.jobs[job]?.steps.find((s) => s.uses?.startsWith('adversary-gate/adversary-gate@'))?.with?.['mode'];
-  t.is(mode('measure'), 'measure');
-  t.is(mode('decide'), 'decide');
+interface Workflow {
+  readonly jobs: Record<
+    string,
+    {
+      if?: string;
+      needs?: string | string[];
+      strategy?: { matrix?: { shard?: number[] } };
+      steps: { uses?: string; with?: Record<string, string | number | boolean> }[];
+    }
+  >;
+}
+const workflow = () => parse(readFileSync(path.join(ROOT, 'pipelines/github/adopt.yml'), 'utf8')) as Workflow;
+/** The `with:` of a job's step that uses `action` (adversary-gate, upload-artifact, ...). */
+const using = (wf: Workflow, job: string, action: string) =>
+  wf.jobs[job]?.steps.find((s) => s.uses?.startsWith(`${action}@`))?.with ?? {};
+const gate = (wf: Workflow, job: string) => using(wf, job, 'adversary-gate/adversary-gate');
+
+test('the pasted workflow uses the action in every job, split by trust, decide always running after the shards', (t) => {
+  const wf = workflow();
+  t.is(gate(wf, 'measure')['mode'], 'measure');
+  t.is(gate(wf, 'mutate')['mode'], 'mutate');
+  t.is(gate(wf, 'decide')['mode'], 'decide');
   t.is(wf.jobs['decide']?.if, 'always()');
-  t.is(wf.jobs['decide']?.needs, 'measure');
+  t.deepEqual(wf.jobs['decide']?.needs, ['measure', 'mutate']);
+  // One count of shards everywhere: the matrix lists 1..N, each job runs K/N, measure and decide say N.
+  const matrix = wf.jobs['mutate']?.strategy?.matrix?.shard ?? [];
+  const n = matrix.length;
+  t.true(n >= 2);
+  t.deepEqual(
+    matrix,
+    Array.from({ length: n }, (_, i) => i + 1),
+  );
+  t.is(gate(wf, 'mutate')['shard'], `\${{ matrix.shard }}/${n}`);
+  t.is(String(gate(wf, 'measure')['shards']), String(n));
+  t.is(String(gate(wf, 'decide')['shards']), String(n));
+  // Every job's evidence reaches decide: one pattern, downloaded into one directory.
+  const download = using(wf, 'decide', 'actions/download-artifact');
+  t.is(download['merge-multiple'], true);
+  const pattern = new RegExp(`^${String(download['pattern']).replace(/\*/g, '.*')}$`);
+  for (const job of ['measure', 'mutate'])
+    t.regex(
+      String(using(wf, job, 'actions/upload-artifact')['name']).replace('${{ matrix.shard }}', '1'),
+      pattern,
+      job,
+    );
   const action = parse(readFileSync(path.join(ROOT, 'action.yml'), 'utf8')) as { runs: { using: string } };
   t.is(action.runs.using, 'composite');
 });
@@ -70,8 +114,8 @@ const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8' }).trim();
 
 /** A node:test project with no adversary-gate in it: a bug on the base, its fix and a test on the head. */
-function project(): { dir: string; base: string; head: string } {
-  const dir = path.join(scratch, 'repo');
+function project(name: string): { dir: string; base: string; head: string } {
+  const dir = path.join(scratch, name);
   mkdirSync(path.join(dir, 'test'), { recursive: true });
   writeFileSync(
     path.join(dir, 'package.json'),
@@ -101,7 +145,7 @@ function project(): { dir: string; base: string; head: string } {
 test.serial(
   'a repository adopts the action alone: measure then decide gives ACCEPT on an honest patch, with the summary written',
   (t) => {
-    const { dir, base, head } = project();
+    const { dir, base, head } = project('repo');
     const temp = path.join(scratch, 'runner-temp');
     mkdirSync(temp);
     const github = { 'event.pull_request.base.sha': base, 'event.pull_request.head.sha': head };
@@ -117,5 +161,101 @@ test.serial(
     t.is(last?.status, 0, `${last?.stdout}\n${last?.stderr}`);
     t.is(decide.outputs['verdict'], 'ACCEPT');
     t.regex(decide.summary, /ACCEPT/);
+  },
+);
+
+/**
+ * What a job's upload-artifact step of the pasted workflow uploads from `temp` (its path, one
+ * `*` glob in the file name), copied as download-artifact with merge-multiple does: into `into`.
+ */
+function upload(job: string, temp: string, into: string): string[] {
+  const glob = String(using(workflow(), job, 'actions/upload-artifact')['path']).replace('${{ runner.temp }}', temp);
+  const name = new RegExp(`^${path.basename(glob).replace(/[.]/g, '\\.').replace(/\*/g, '.*')}$`);
+  const from = path.dirname(glob);
+  mkdirSync(into, { recursive: true });
+  const files = existsSync(from) ? readdirSync(from).filter((f) => name.test(f)) : [];
+  for (const f of files) copyFileSync(path.join(from, f), path.join(into, f));
+  return files.sort();
+}
+
+test.serial(
+  'mutation sharded in the same run: measure, mutate 1/2 and 2/2, then decide on every artefact gives ACCEPT; a shard missing holds, named',
+  (t) => {
+    const { dir, base, head } = project('repo-sharded');
+    const github = { 'event.pull_request.base.sha': base, 'event.pull_request.head.sha': head };
+    const temp = (job: string) => {
+      const p = path.join(scratch, `temp-${job}`);
+      mkdirSync(p);
+      return p;
+    };
+    const report = (r: ReturnType<typeof runAction>) =>
+      r.steps.map((s) => `${s.name}: ${s.stderr.slice(-2000)}`).join('\n');
+    // The gate is installed once, by the measure job; the other jobs use that install.
+    const measureTemp = temp('measure');
+    const measure = runAction(
+      { workspace: dir, temp: measureTemp, actionPath: ROOT, github },
+      { mode: 'measure', shards: '2' },
+    );
+    t.deepEqual(
+      measure.steps.map((s) => s.status),
+      [0, 0],
+      report(measure),
+    );
+    const on = (runnerTemp: string): Runner => ({
+      workspace: dir,
+      temp: runnerTemp,
+      actionPath: ROOT,
+      github,
+      env: { AG_GATE: measure.env['AG_GATE'] ?? '' },
+      skip: ['install'],
+    });
+    const evidence = path.join(scratch, 'downloaded');
+    const measured = upload('measure', measureTemp, evidence);
+    t.true(measured.includes('run.json'), measured.join(' '));
+    t.false(measured.includes('mutation.json'), 'measure mutates nothing when the shards do');
+    for (const k of [1, 2]) {
+      const shardTemp = temp(`mutate-${k}`);
+      const shard = runAction(on(shardTemp), { mode: 'mutate', shard: `${k}/2` });
+      t.deepEqual(
+        shard.steps.map((s) => s.status),
+        [0],
+        report(shard),
+      );
+      t.deepEqual(upload('mutate', shardTemp, evidence), [`mutation-${k}.json`], report(shard));
+    }
+
+    const decide = (runnerTemp: string, withInputs: Record<string, string>) => {
+      const r = runAction(on(runnerTemp), withInputs);
+      const last = r.steps.at(-1);
+      return { ...r, log: `${last?.stdout ?? ''}\n${last?.stderr ?? ''}`, status: last?.status };
+    };
+    const decideTemp = temp('decide');
+    const accepted = decide(decideTemp, { mode: 'decide', shards: '2', evidence });
+    t.is(accepted.status, 0, accepted.log);
+    t.is(accepted.outputs['verdict'], 'ACCEPT', accepted.log);
+    // The verdict was given on mutants the shards ran, merged: not on a mutation left undone.
+    const merged = JSON.parse(readFileSync(path.join(decideTemp, 'adversary-gate-decide/mutation.json'), 'utf8')) as {
+      inputs: { role: string }[];
+      counts: { killed: number };
+    };
+    t.is(merged.inputs.filter((i) => i.role === 'shard').length, 2);
+    t.true(merged.counts.killed > 0);
+
+    // Shard 2's job lost (cancelled, its upload failed): HOLD, and the summary names it.
+    const partial = path.join(scratch, 'downloaded-partial');
+    mkdirSync(partial);
+    for (const f of readdirSync(evidence).filter((f) => f !== 'mutation-2.json'))
+      copyFileSync(path.join(evidence, f), path.join(partial, f));
+    const held = decide(temp('decide-partial'), { mode: 'decide', shards: '2', evidence: partial });
+    t.is(held.status, 2, held.log);
+    t.is(held.outputs['verdict'], 'HOLD');
+    t.regex(held.log, /mutation shard\(s\) 2\/2 missing/);
+    t.regex(held.summary, /mutation shard\(s\) 2\/2 missing/);
+    t.regex(held.summary, /EVIDENCE_MISSING/);
+
+    // A decide job not told of the shards holds too: measure left no mutation evidence behind.
+    const untold = decide(temp('decide-untold'), { mode: 'decide', evidence });
+    t.is(untold.outputs['verdict'], 'HOLD', untold.log);
+    t.regex(untold.summary, /EVIDENCE_MISSING/);
   },
 );
