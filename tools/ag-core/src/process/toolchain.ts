@@ -37,6 +37,14 @@ function executable(file: string): boolean {
   }
 }
 
+function regularFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /** The install prefix a bin directory belongs to: `…/bin`, `…/sbin` or `…/shims` → its parent. */
 function prefixOf(dir: string): string {
   return ['bin', 'sbin', 'shims'].includes(path.basename(dir)) ? path.dirname(dir) : dir;
@@ -65,7 +73,9 @@ export function toolchainDirs(q: ToolchainQuery): string[] {
       : /^[\w.+-]+$/.test(word)
         ? entries.map((d) => path.join(d, word))
         : [];
-    const hit = candidates.find(executable);
+    // An absolute path the command names is bound whether it is a program or a file the
+    // program reads (a reporter module, a configuration): `--test-reporter=/…/junit.mjs`.
+    const hit = candidates.find((c) => executable(c) || (word.startsWith('/') && regularFile(c)));
     if (hit === undefined) continue;
     for (const file of [hit, real(hit)]) if (file !== null) dirs.add(path.dirname(file));
   }

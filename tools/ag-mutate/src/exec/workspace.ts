@@ -14,6 +14,7 @@ import {
   runningAsRoot,
   runProcess,
   sandboxReachedCommand,
+  toolchainDirs,
   type Identity,
   type ProcessResult,
 } from '@adversary-gate/core';
@@ -98,8 +99,16 @@ export class Workspace {
     // The sandbox's /tmp is empty: the original tree (the copy's dependency links point
     // into it), where its own dependency links lead, and this package stay readable, never
     // writable (bound with traversable parents, for a run under its own uid).
-    const readOnly = [path.resolve(this.tree), ...linkedDependencies(this.tree), PACKAGE_ROOT].filter((d) =>
-      existsSync(d),
+    // And, as ag-run binds them, the toolchain and the files the command names outside the
+    // tree (an interpreter's prefix, the gate's own reporter module).
+    const toolchain = toolchainDirs({
+      path: process.env.PATH ?? '',
+      command,
+      keepOut: [root, this.data],
+      ...(process.env.HOME !== undefined ? { home: process.env.HOME } : {}),
+    });
+    const readOnly = [path.resolve(this.tree), ...linkedDependencies(this.tree), PACKAGE_ROOT, ...toolchain].filter(
+      (d) => existsSync(d),
     );
     const wrapped = bwrapArgv(argv, {
       writable: [root, this.homes[i]!, this.data],
