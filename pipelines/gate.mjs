@@ -20,6 +20,7 @@ import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { $, fs, minimist, os, path } from 'zx';
 import { detectProject, gitTreeId, wirePytest } from '@adversary-gate/core';
+import { prepareDependencies } from './lib/dependencies.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const argv = minimist(process.argv.slice(2), {
@@ -122,7 +123,10 @@ const policy =
   argv.policy === undefined ? path.join(out, 'baseline', 'adversary-gate.json') : path.resolve(argv.policy);
 const policyArgs = (await fs.pathExists(policy)) ? ['--policy', policy] : [];
 // What the checkout is, from the baseline (the runner is the baseline's); flags override.
-const plan = detectProject(path.join(out, 'baseline'));
+const toolsDir = path.join(work, 'tools');
+const plan = detectProject(path.join(out, 'baseline'), {
+  toolbox: { dir: toolsDir, nodeReporter: path.join(here, 'lib', 'node-test-junit.mjs') },
+});
 const wiring = plan.runner === 'pytest' ? wirePytest(argv.python) : plan.wiring;
 const given = argv['test-command'] !== undefined;
 const testCommand = argv['test-command'] ?? wiring?.test_command ?? '';
@@ -131,50 +135,34 @@ const junit = argv.junit ?? (given || wiring?.report.kind !== 'junit' ? undefine
 const coverageCommand = argv['coverage-command'] ?? (given ? undefined : (wiring?.coverage_command ?? undefined));
 const coverageReport = argv['coverage-report'] ?? (given ? undefined : wiring?.coverage_report) ?? 'coverage/lcov.info';
 const installCommand = argv['install-command'] ?? plan.install_command ?? '';
-console.error(
-  [
-    `gate.mjs: tests: ${testCommand || 'none'}${given ? '' : ` (detected: ${plan.found.join('; ')})`}`,
-    `gate.mjs: install: ${installCommand || 'none'}; coverage: ${coverageCommand ?? 'none'}`,
-    ...plan.problems.map((p) => `gate.mjs: problem: ${p}`),
-  ].join('\n'),
-);
-// Each side installed once, in its own copy (install-deps.sh); equal package files share one.
-let installed = true;
-if (installCommand !== '') {
-  const sideFiles = [
-    'package.json',
-    'package-lock.json',
-    'npm-shrinkwrap.json',
-    'pnpm-lock.yaml',
-    'yarn.lock',
-    '.npmrc',
-    '.yarnrc.yml',
-  ];
-  const read = (side, f) => fs.readFileSync(path.join(out, side, f), 'utf8');
-  const same = sideFiles.every((f) => {
-    const [a, b] = ['baseline', 'patch'].map((side) => (fs.existsSync(path.join(out, side, f)) ? read(side, f) : null));
-    return a === b;
-  });
-  const install = async (side) =>
-    (
-      await $({
-        nothrow: true,
-        quiet: false,
-      })`sh ${path.join(here, 'lib', 'install-deps.sh')} ${path.join(out, side)} ${path.join(work, `deps-${side}`)} ${String(argv['install-timeout'] ?? 900)} ${installCommand}`
-    ).exitCode === 0;
-  installed = await install('baseline');
-  if (installed && same)
-    await fs.symlink(path.join(work, 'deps-baseline', 'node_modules'), path.join(out, 'patch', 'node_modules'));
-  else if (installed) installed = await install('patch');
-  if (installed) {
-    const packages = fs.realpathSync(path.join(out, 'patch', 'node_modules'));
-    await fs.mkdirp(path.join(coverageTree, 'node_modules'));
-    for (const name of fs.readdirSync(packages)) {
-      if (name !== '.cache' && name !== '.vite')
-        await fs.symlink(path.join(packages, name), path.join(coverageTree, 'node_modules', name));
-    }
-  } else console.error('gate.mjs: the install failed: the tests are not run (HOLD: run and mutation evidence missing)');
-}
+// The gate's own tools (a reporter or coverage tool the project lacks) only for detected commands.
+const detectedInUse =
+  wiring !== null &&
+  (testCommand === wiring.test_command ||
+    (coverageCommand !== undefined && coverageCommand === wiring.coverage_command));
+const tools = detectedInUse ? wiring.tools : [];
+const block = [
+  `gate.mjs: tests: ${testCommand || 'none'}${given ? '' : ` (detected: ${plan.found.join('; ')})`}`,
+  `gate.mjs: install: ${installCommand || 'none'}; coverage: ${coverageCommand ?? 'none'}`,
+  ...(tools.length > 0 ? [`gate.mjs: the gate's tools: ${tools.map((t) => `${t.name}@${t.version}`).join(' ')}`] : []),
+  ...plan.problems.map((p) => `gate.mjs: problem: ${p}`),
+].join('\n');
+// The block is kept with the evidence (detected.txt), as printed.
+await fs.writeFile(path.join(out, 'detected.txt'), `${block}\n`);
+console.error(block);
+// Each side installed once (equal package files share one), the gate's tools, the coverage
+// tree's links, and the installed packages' digest (lib/dependencies.mjs).
+const deps = await prepareDependencies({
+  here,
+  out,
+  work,
+  coverageTree,
+  installCommand,
+  tools,
+  toolsDir,
+  timeout: String(argv['install-timeout'] ?? 900),
+});
+const installed = deps.installed;
 if (testCommand === '')
   console.error(`gate.mjs: no test command: ${plan.problems.join('; ') || 'nothing detected'} (HOLD)`);
 const measured = installed && testCommand !== '';
@@ -283,6 +271,10 @@ if (measured)
     '--out',
     path.join(out, 'mutation.json'),
   ]);
+
+// The installed packages must be as the install left them: a run that wrote into them
+// measured packages nobody installed. Its evidence is moved aside, so ag-decide holds.
+await deps.check();
 
 // oracle.json must still be what ag-oracle wrote before the patch's code ran. A changed one
 // is moved aside (never uploaded or read as evidence): ag-decide then holds on it as missing.

@@ -53,6 +53,9 @@ q             = '$(subst ','\'',$(1))'
 O            := $(subst $(space),\$(space),$(OUT))
 ABS_OUT      := $(if $(filter /%,$(firstword $(OUT))),$(OUT),$(CURDIR)/$(OUT))
 COVERAGE_TREE ?= $(ABS_OUT).work/coverage-tree
+# The gate's own tools (a reporter or coverage tool the project lacks), never the project's.
+TOOLS_DIR     := $(ABS_OUT).work/tools
+INSTALLED     = $(call q,$(ABS_OUT).work/deps-baseline/node_modules) $(call q,$(ABS_OUT).work/deps-patch/node_modules) $(call q,$(TOOLS_DIR)/node_modules)
 POLICY_FILE   = $(or $(POLICY),$(OUT)/baseline/adversary-gate.json)
 # In a recipe, after `$(DETECTED)`: a variable given, else what was detected (shell words).
 DETECTED      = . $(call q,$(OUT)/detected.sh);
@@ -113,7 +116,8 @@ $(O)/oracle.json: $(O)/changes.diff $(O)/trees $(O)/tree-ids
 
 # What the checkout is, from the baseline tree (the runner is the baseline's).
 $(O)/detected.sh: $(O)/trees
-	node $(call q,$(GATE_DIR)lib/detect.mjs) --tree $(call q,$(OUT)/baseline) --python $(call q,$(PYTHON)) > $(call q,$@)
+	node $(call q,$(GATE_DIR)lib/detect.mjs) --tree $(call q,$(OUT)/baseline) --python $(call q,$(PYTHON)) \
+	  --tools-dir $(call q,$(TOOLS_DIR)) > $(call q,$@) 2> $(call q,$(OUT)/detected.txt); s=$$?; cat $(call q,$(OUT)/detected.txt) >&2; exit $$s
 
 # Each side's dependencies, installed once in its own copy; the stamp is empty when one failed.
 $(O)/deps.stamp: $(O)/detected.sh | $(O)/oracle.json
@@ -122,10 +126,18 @@ $(O)/deps.stamp: $(O)/detected.sh | $(O)/oracle.json
 	   rm -rf $(call q,$(ABS_OUT).work/deps-baseline) $(call q,$(ABS_OUT).work/deps-patch) $(call q,$(COVERAGE_TREE)/node_modules); \
 	   sh $(call q,$(GATE_DIR)lib/install-deps.sh) $(call q,$(OUT)/baseline) $(call q,$(ABS_OUT).work/deps-baseline) $(call q,$(INSTALL_TIMEOUT)) "$$cmd" && \
 	   sh $(call q,$(GATE_DIR)lib/install-deps.sh) $(call q,$(OUT)/patch) $(call q,$(ABS_OUT).work/deps-patch) $(call q,$(INSTALL_TIMEOUT)) "$$cmd" || ok=""; \
-	   if [ -n "$$ok" ]; then mkdir $(call q,$(COVERAGE_TREE)/node_modules) && \
-	     for p in $(call q,$(ABS_OUT).work/deps-patch/node_modules)/* $(call q,$(ABS_OUT).work/deps-patch/node_modules)/.[!.]*; do \
-	       case "$$(basename "$$p")" in .cache|.vite|'*'|'.[!.]*') ;; *) ln -s "$$p" $(call q,$(COVERAGE_TREE)/node_modules/) ;; esac; done; \
-	   else echo 'gate.mk: the install failed: the tests are not run (HOLD)' >&2; fi; \
+	   [ -n "$$ok" ] || echo 'gate.mk: the install failed: the tests are not run (HOLD)' >&2; \
+	 fi; \
+	 rm -rf $(call q,$(TOOLS_DIR)) $(call q,$(OUT)/packages-installed.sha256); tools=""; t=$(TEST); c=$(COVERAGE); \
+	 if [ "$$t" = "$$AG_DETECTED_TEST_COMMAND" ] || { [ -n "$$c" ] && [ "$$c" = "$$AG_DETECTED_COVERAGE_COMMAND" ]; }; then tools=$$AG_DETECTED_TOOLS; fi; \
+	 if [ -n "$$ok" ] && [ -n "$$tools" ]; then \
+	   sh $(call q,$(GATE_DIR)lib/install-tools.sh) $(call q,$(OUT)/baseline) $(call q,$(OUT)/patch/node_modules) $(call q,$(TOOLS_DIR)) \
+	     $(call q,$(INSTALL_TIMEOUT)) $$tools || { ok=""; echo "gate.mk: the gate's tool install failed: the tests are not run (HOLD)" >&2; }; \
+	 fi; \
+	 if [ -n "$$ok" ] && [ -n "$$cmd" ]; then \
+	   set --; if [ -n "$$tools" ] && [ -n "$$AG_DETECTED_TOOL_LINKS" ]; then set -- $(call q,$(TOOLS_DIR)) $$AG_DETECTED_TOOL_LINKS; fi; \
+	   sh $(call q,$(GATE_DIR)lib/link-packages.sh) $(call q,$(OUT)/patch/node_modules) $(call q,$(COVERAGE_TREE)) "$$@" && \
+	   sh $(call q,$(GATE_DIR)lib/packages-digest.sh) $(INSTALLED) > $(call q,$(OUT)/packages-installed.sha256) || ok=""; \
 	 fi; echo "$$ok" > $(call q,$@)
 
 # Every tool that runs the patch's code starts after ag-oracle (order-only), and the others
@@ -153,8 +165,16 @@ $(O)/mutation.json: $(O)/changes.diff $(O)/trees $(O)/deps.stamp | $(O)/oracle.j
 	  --test-command $(TEST) --max $(call q,$(MUTATE_MAX)) --timeout $(call q,$(TIMEOUT)) \
 	  --python $(call q,$(PYTHON)) --sandbox $(call q,$(SANDBOX)) "$$@" --quiet --out $(call q,$@); fi
 
-# Missing evidence is HOLD, never an error: ag-decide writes a verdict on every path.
+# Missing evidence is HOLD, never an error: ag-decide writes a verdict on every path. The
+# installed packages must be as the install left them: when a run wrote into them, its
+# evidence is moved aside (run.json.changed, mutation.json.changed) and ag-decide holds.
 $(O)/verdict.json: $(O)/changes.diff $(EVIDENCE)
+	-@if [ -f $(call q,$(OUT)/packages-installed.sha256) ]; then \
+	   sh $(call q,$(GATE_DIR)lib/packages-digest.sh) $(INSTALLED) > $(call q,$(OUT)/packages-after.sha256); \
+	   if ! cmp -s $(call q,$(OUT)/packages-installed.sha256) $(call q,$(OUT)/packages-after.sha256); then \
+	     echo 'gate.mk: a run wrote into the installed packages (packages-after.sha256 differs from packages-installed.sha256): HOLD' >&2; \
+	     for k in run mutation; do [ -f $(call q,$(OUT))/$$k.json ] && mv -f $(call q,$(OUT))/$$k.json $(call q,$(OUT))/$$k.json.changed; done; \
+	   fi; fi
 	-$(ARGS) $(foreach e,run diffcov mutation oracle,set -- "$$@" --evidence $(call q,$(OUT)/$(e).json);) $(WITH_POLICY) \
 	  set -- "$$@" --baseline-tree "$$(sed -n 1p $(call q,$(OUT)/tree-ids))" --patch-tree "$$(sed -n 2p $(call q,$(OUT)/tree-ids))"; \
 	  $(call q,$(BIN)/ag-decide) --diff $(call q,$<) "$$@" --out $(call q,$@) --markdown $(call q,$(OUT)/verdict.md)

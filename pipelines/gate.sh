@@ -15,7 +15,13 @@
 # file: npm ci, pnpm install --frozen-lockfile, yarn install --immutable; no lock: npm install;
 # lifecycle scripts off), the test runner (vitest, jest, mocha, ava, node --test, tap, tape,
 # pytest) and the commands that run it with a per-test report and a coverage report, and prints
-# what it found. Dependencies are installed once per side, each in its own copy.
+# what it found (kept as detected.txt). Dependencies are installed once per side, each in its
+# own copy. A reporter or coverage tool the project lacks (jest-junit, c8, @vitest/coverage-v8
+# of the project's vitest version) is installed by the gate, pinned, into its own folder as
+# part of the install step (never into the project); node:test runs with the gate's reporter
+# (lib/node-test-junit.mjs), whose test ids carry the file. The installed packages are
+# digested after the install and after the last run (packages-installed.sha256,
+# packages-after.sha256): a run that wrote into them is a HOLD, like a failed install.
 #
 # Settings (environment; each overrides what is detected):
 #   AG_TEST_COMMAND        the claim / full-suite command        (default: detected)
@@ -133,8 +139,8 @@ oracle_sum=$(sha256sum 2>/dev/null <"$OUT/oracle.json")
 # What the checkout is, found out from the BASELINE (the runner is the baseline's, never one
 # the patch brings): the install command, the test runner and the commands that run it with a
 # per-test report and a coverage report. Every AG_* setting given overrides what is detected.
-detected=$(node "$here/lib/detect.mjs" 9>&- --tree "$OUT/baseline" --python "$PYTHON" 2>"$WORK/detected.txt") ||
-  { cat "$WORK/detected.txt" >&2; exit 3; }
+detected=$(node "$here/lib/detect.mjs" 9>&- --tree "$OUT/baseline" --python "$PYTHON" --tools-dir "$WORK/tools" \
+  2>"$WORK/detected.txt") || { cat "$WORK/detected.txt" >&2; exit 3; }
 eval "$detected"
 TEST_COMMAND=${AG_TEST_COMMAND:-$AG_DETECTED_TEST_COMMAND}
 FULL_SUITE_COMMAND=${AG_FULL_SUITE_COMMAND:-$TEST_COMMAND}
@@ -150,16 +156,25 @@ else
 fi
 INSTALL_COMMAND=${AG_INSTALL_COMMAND-$AG_DETECTED_INSTALL_COMMAND}
 # One short block at the start: what was detected, or what the settings chose instead.
+# The gate's own tools (a reporter or coverage tool the project lacks) only for detected commands.
+TOOLS=""
+if [ "$TEST_COMMAND" = "$AG_DETECTED_TEST_COMMAND" ] ||
+  { [ -n "$COVERAGE_COMMAND" ] && [ "$COVERAGE_COMMAND" = "$AG_DETECTED_COVERAGE_COMMAND" ]; }; then
+  TOOLS=$AG_DETECTED_TOOLS
+fi
+# The block is kept with the evidence (detected.txt), as printed.
 if [ -z "${AG_TEST_COMMAND:-}${AG_INSTALL_COMMAND+set}${AG_COVERAGE_COMMAND+set}${AG_JUNIT+set}" ]; then
-  cat "$WORK/detected.txt" >&2
+  cp "$WORK/detected.txt" "$OUT/detected.txt" || exit 3
 else
   {
     echo "adversary-gate settings (AG_*) over what was detected:"
     echo "  tests: ${TEST_COMMAND:-none}"
     echo "  install: ${INSTALL_COMMAND:-none}"
     echo "  coverage: ${COVERAGE_COMMAND:-none}"
-  } >&2
+    if [ -n "$TOOLS" ]; then echo "  the gate's tools: $TOOLS"; fi
+  } >"$OUT/detected.txt" || exit 3
 fi
+cat "$OUT/detected.txt" >&2
 
 # Dependencies: installed once per side, each in its own copy, outside the runs' timeout (the
 # install has its own, AG_INSTALL_TIMEOUT); a side whose package files equal the other's
@@ -180,16 +195,29 @@ if [ -n "$INSTALL_COMMAND" ]; then
   elif [ "$installed" = yes ]; then
     sh "$here/lib/install-deps.sh" 9>&- "$OUT/patch" "$WORK/deps-patch" "$INSTALL_TIMEOUT" "$INSTALL_COMMAND" || installed=no
   fi
-  if [ "$installed" = yes ]; then
-    # The coverage tree is run in place: its own folder of links, which its uid may write beside.
-    packages=$(cd "$OUT/patch/node_modules" && pwd -P) && mkdir "$WORK/coverage-tree/node_modules" &&
-      for p in "$packages"/* "$packages"/.[!.]*; do
-        case "$(basename "$p")" in .cache|.vite|'*'|'.[!.]*') continue ;; esac
-        ln -s "$p" "$WORK/coverage-tree/node_modules/"
-      done
-  else
+  [ "$installed" = yes ] ||
     echo "gate.sh: the install failed: the tests are not run (HOLD: run and mutation evidence missing)" >&2
-  fi
+fi
+# The gate's own tools, installed as part of the install step (same timeout, same failure:
+# nothing measured), into their own folder, never into the project's packages.
+if [ "$installed" = yes ] && [ -n "$TOOLS" ]; then
+  # shellcheck disable=SC2086 # package@version words, checked by install-tools.sh
+  sh "$here/lib/install-tools.sh" 9>&- "$OUT/baseline" "$OUT/patch/node_modules" "$WORK/tools" "$INSTALL_TIMEOUT" $TOOLS ||
+    { installed=no; echo "gate.sh: the gate's tool install failed: the tests are not run (HOLD: run and mutation evidence missing)" >&2; }
+fi
+if [ "$installed" = yes ] && [ -n "$INSTALL_COMMAND" ]; then
+  # The coverage tree is run in place: its own folder of links, which its uid may write beside.
+  set --
+  [ -n "$TOOLS" ] && [ -n "$AG_DETECTED_TOOL_LINKS" ] && set -- "$WORK/tools" $AG_DETECTED_TOOL_LINKS
+  sh "$here/lib/link-packages.sh" 9>&- "$OUT/patch/node_modules" "$WORK/coverage-tree" "$@" || exit 3
+fi
+# What was installed, digested now and again after the last run of the patch's code.
+digest_installed() {
+  sh "$here/lib/packages-digest.sh" 9>&- "$WORK/deps-baseline/node_modules" "$WORK/deps-patch/node_modules" \
+    "$WORK/tools/node_modules" >"$1"
+}
+if [ "$installed" = yes ] && [ -n "$INSTALL_COMMAND" ]; then
+  digest_installed "$WORK/packages.before" || exit 3
 fi
 [ -n "$TEST_COMMAND" ] || echo "gate.sh: no test command: ${AG_DETECTED_PROBLEMS:-nothing detected} (HOLD: run and mutation evidence missing)" >&2
 measure=no
@@ -221,6 +249,18 @@ with_policy "$BIN/ag-diffcov" 9>&- "$@" --quiet --out "$OUT/diffcov.json" --mark
 if [ "$measure" = yes ]; then
   with_policy "$BIN/ag-mutate" 9>&- --diff "$OUT/changes.diff" --tree "$OUT/patch" --test-command "$TEST_COMMAND" \
     --max "$MUTATE_MAX" --timeout "$TIMEOUT" --python "$PYTHON" --sandbox "$SANDBOX" --quiet --out "$OUT/mutation.json" || true
+fi
+
+# The installed packages must be as the install left them: a run that wrote into them (through
+# a link, as another uid) measured packages nobody installed. Its evidence is moved aside
+# (run.json.changed, mutation.json.changed), so ag-decide holds on it as missing.
+if [ -f "$WORK/packages.before" ]; then
+  digest_installed "$WORK/packages.after" || exit 3
+  cp "$WORK/packages.before" "$OUT/packages-installed.sha256" && cp "$WORK/packages.after" "$OUT/packages-after.sha256" || exit 3
+  if ! cmp -s "$WORK/packages.before" "$WORK/packages.after"; then
+    echo "gate.sh: a run wrote into the installed packages (packages-after.sha256 differs from packages-installed.sha256): HOLD" >&2
+    for kind in run mutation; do [ -f "$OUT/$kind.json" ] && mv -f "$OUT/$kind.json" "$OUT/$kind.json.changed"; done
+  fi
 fi
 
 # oracle.json must still be what ag-oracle wrote before the patch's code ran. A changed one

@@ -163,3 +163,65 @@ test('pytest as wired: a pytest.py in the tree does not replace the runner, and 
   t.regex(xml, /filename="calc\.py"/);
   t.notRegex(xml, /filename="\//, 'no file outside the tree is measured');
 });
+
+const TOOLBOX = { dir: '/gate/tools', nodeReporter: '/gate/lib/node-test-junit.mjs' };
+
+test('with a toolbox, the c8 ava lacks is the gate’s own, pinned, and its source is named', (t) => {
+  const plan = detectProject(
+    tree({ 'package.json': { type: 'module', scripts: { test: 'xo && ava' }, devDependencies: { ava: '6.4.1' } } }),
+    { toolbox: TOOLBOX },
+  );
+  t.deepEqual(plan.problems, []);
+  t.deepEqual(plan.wiring?.tools, [{ name: 'c8', version: '10.1.3', purpose: 'coverage', link: false }]);
+  t.is(
+    plan.wiring?.coverage_command,
+    '/gate/tools/node_modules/.bin/c8 --reporter=lcov --reports-dir=.ag-coverage npx --no-install ava --tap',
+  );
+  t.true(plan.found.includes('coverage: c8 10.1.3, installed by the gate into /gate/tools (the project has none)'));
+});
+
+test('with a toolbox, a project’s own c8 or nyc is used and nothing is installed', (t) => {
+  for (const dep of ['c8', 'nyc']) {
+    const plan = detectProject(
+      tree({ 'package.json': { scripts: { test: 'mocha' }, devDependencies: { mocha: '11.7.1', [dep]: '1.0.0' } } }),
+      { toolbox: TOOLBOX },
+    );
+    t.deepEqual(plan.wiring?.tools, []);
+    t.regex(plan.wiring?.coverage_command ?? '', new RegExp(`^npx --no-install ${dep} `));
+    t.true(plan.found.includes(`coverage: ${dep}, the project's own`));
+  }
+});
+
+test('with a toolbox, jest gets the gate’s jest-junit by its folder, vitest a coverage-v8 of its own version', (t) => {
+  const jest = detectProject(
+    tree({ 'package.json': { scripts: { test: 'jest' }, devDependencies: { jest: '29.7.0' } } }),
+    {
+      toolbox: TOOLBOX,
+    },
+  );
+  t.deepEqual(jest.problems, []);
+  t.regex(jest.wiring?.test_command ?? '', / --reporters=default --reporters=\/gate\/tools\/node_modules\/jest-junit$/);
+  t.deepEqual(jest.wiring?.tools, [{ name: 'jest-junit', version: '16.0.0', purpose: 'per-test report', link: false }]);
+  const vitest = detectProject(
+    tree({ 'package.json': { scripts: { test: 'vitest run' }, devDependencies: { vitest: '3.2.4' } } }),
+    { toolbox: TOOLBOX },
+  );
+  t.deepEqual(vitest.problems, []);
+  t.deepEqual(vitest.wiring?.tools, [
+    { name: '@vitest/coverage-v8', version: '=vitest', purpose: 'coverage', link: true },
+  ]);
+  t.regex(vitest.wiring?.coverage_command ?? '', /--coverage\.provider=v8 /);
+});
+
+test('node:test runs with the gate’s reporter when there is one (its cases carry the file), else node’s junit', (t) => {
+  const files = { 'package.json': { scripts: { test: 'node --test' } } };
+  const gate = detectProject(tree(files), { toolbox: TOOLBOX });
+  t.regex(
+    gate.wiring?.test_command ?? '',
+    /--test-reporter=\/gate\/lib\/node-test-junit\.mjs --test-reporter-destination=\.ag-junit\.xml/,
+  );
+  t.true(gate.wiring?.ids_carry_file);
+  const own = detectProject(tree(files));
+  t.regex(own.wiring?.test_command ?? '', /--test-reporter=junit --test-reporter-destination=\.ag-junit\.xml/);
+  t.false(own.wiring?.ids_carry_file);
+});

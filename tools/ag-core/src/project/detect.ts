@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { keptArgs, scriptInvocation, type JsRunner } from './scripts.js';
-import { wireJsRunner, wirePytest, type TestWiring } from './wiring.js';
+import { wireJsRunner, wirePytest, type GateToolbox, type TestWiring } from './wiring.js';
 
 export type PackageManager = 'npm' | 'pnpm' | 'yarn';
 
@@ -143,8 +143,15 @@ function isPythonTestTree(root: string, found: string[]): boolean {
   return false;
 }
 
+/** How `detectProject` may wire: lifecycle scripts allowed, and where the gate's own tools go. */
+export interface DetectOptions {
+  readonly allowScripts?: boolean;
+  /** With a toolbox, a reporter or coverage tool the project lacks is installed there by the gate. */
+  readonly toolbox?: GateToolbox;
+}
+
 /** Find out what `root` is and how its tests run with the reports the gate reads. */
-export function detectProject(root: string, options: { allowScripts?: boolean } = {}): ProjectPlan {
+export function detectProject(root: string, options: DetectOptions = {}): ProjectPlan {
   const found: string[] = [];
   const problems: string[] = [];
   const pkg = readPackageJson(root);
@@ -167,7 +174,8 @@ export function detectProject(root: string, options: { allowScripts?: boolean } 
         problems,
       };
     }
-    const wiring = wireJsRunner(js.runner, js.args, (name) => hasDep(pkg, name));
+    const wiring = wireJsRunner(js.runner, js.args, (name) => hasDep(pkg, name), options.toolbox);
+    found.push(...wiring.sources);
     problems.push(...wiring.problems);
     return {
       language: 'js',
@@ -181,6 +189,7 @@ export function detectProject(root: string, options: { allowScripts?: boolean } 
   }
   if (isPythonTestTree(root, found)) {
     const wiring = wirePytest();
+    found.push(...wiring.sources);
     return {
       language: 'python',
       package_manager: null,

@@ -22,8 +22,37 @@ export interface TestWiring {
   readonly coverage_report: string | null;
   /** Whether every report's ids carry the test's file (else equal full titles in two files could merge). */
   readonly ids_carry_file: boolean;
+  /** The tools the gate installs into its own folder for this wiring (the project lacks them). */
+  readonly tools: readonly GateTool[];
+  /** Where each reporter and coverage tool comes from, one line each, for the detected block. */
+  readonly sources: readonly string[];
   readonly problems: readonly string[];
 }
+
+/** A package the gate installs into its own tools folder, never into the project. */
+export interface GateTool {
+  readonly name: string;
+  /** An exact version, or `=DEP`: the version of the package DEP the side installed (a peer that must match). */
+  readonly version: string;
+  /** What it is for: `per-test report` or `coverage`. */
+  readonly purpose: string;
+  /** Linked into the coverage tree's node_modules (a package the runner imports by name). */
+  readonly link: boolean;
+}
+
+/** Where the gate keeps what it adds to a project's run; without it, a missing tool is a named problem. */
+export interface GateToolbox {
+  /** The gate's tools folder: the tools are installed into its `node_modules` (none: a missing tool is a problem). */
+  readonly dir?: string;
+  /** The gate's own node:test reporter: JUnit whose test cases carry the file and the suite path. */
+  readonly nodeReporter?: string;
+}
+
+/** The versions of the tools the gate installs, pinned. */
+export const GATE_TOOL_VERSIONS: Readonly<Record<'c8' | 'jest-junit', string>> = {
+  c8: '10.1.3',
+  'jest-junit': '16.0.0',
+};
 
 /** Quote one word for /bin/sh. */
 export function shQuote(word: string): string {
@@ -36,99 +65,157 @@ function words(args: readonly string[]): string {
 
 const LCOV = `${COVERAGE_DIR}/lcov.info`;
 const BIN = 'npx --no-install';
-
-/** c8, else nyc, around a command that starts node; null when the project has neither. */
-function istanbulWrapper(has: (dep: string) => boolean, command: string): string | null {
-  if (has('c8')) return `${BIN} c8 --reporter=lcov --reports-dir=${COVERAGE_DIR} ${command}`;
-  if (has('nyc'))
-    return `${BIN} nyc --reporter=lcov --report-dir=${COVERAGE_DIR} --temp-dir=${COVERAGE_DIR}/.nyc ${command}`;
-  return null;
-}
-
 const JUNIT = { kind: 'junit', path: JUNIT_REPORT } as const;
 const TAP = { kind: 'tap' } as const;
 
-/** One wiring; the coverage report is the lcov file whenever there is a coverage command. */
-function wired(
-  test: string,
-  report: TestWiring['report'],
-  coverage: string | null,
-  idsCarryFile: boolean,
-  problems: readonly string[],
-): TestWiring {
-  return {
-    test_command: test,
-    report,
-    coverage_command: coverage,
-    coverage_report: coverage === null ? null : LCOV,
-    ids_carry_file: idsCarryFile,
-    problems,
-  };
+/** What one runner's wiring collects: the gate's tools, where each piece comes from, what is missing. */
+class Collected {
+  readonly tools: GateTool[] = [];
+  readonly sources: string[] = [];
+  readonly problems: string[] = [];
+  constructor(
+    readonly runner: JsRunner,
+    readonly has: (dep: string) => boolean,
+    readonly toolbox: GateToolbox | undefined,
+  ) {}
+
+  /** The project's package `name`, else the gate's (installed into its folder), else null and a problem. */
+  pick(name: string, purpose: string, version: string, link = false): 'project' | 'gate' | null {
+    if (this.has(name)) {
+      this.sources.push(`${purpose}: ${name}, the project's own`);
+      return 'project';
+    }
+    const dir = this.toolbox?.dir;
+    if (dir === undefined) return null;
+    this.tools.push({ name, version, purpose, link });
+    const v = version.startsWith('=') ? `the installed ${version.slice(1)}'s version` : version;
+    this.sources.push(`${purpose}: ${name} ${v}, installed by the gate into ${dir} (the project has none)`);
+    return 'gate';
+  }
+
+  /** A binary of the gate's tools folder. */
+  bin(name: string): string {
+    return shQuote(`${this.toolbox?.dir ?? ''}/node_modules/.bin/${name}`);
+  }
+
+  /** The folder of one of the gate's packages. */
+  pkg(name: string): string {
+    return shQuote(`${this.toolbox?.dir ?? ''}/node_modules/${name}`);
+  }
+
+  noCoverage(tool: string): void {
+    this.problems.push(`no coverage tool for ${this.runner}: the project has no ${tool} (coverage is not measured)`);
+  }
+
+  /** c8 or nyc around a command that starts node: the project's, else the gate's c8; null when neither. */
+  aroundNode(command: string): string | null {
+    if (this.has('c8') || !this.has('nyc')) {
+      const from = this.pick('c8', 'coverage', GATE_TOOL_VERSIONS.c8);
+      if (from !== null) {
+        const c8 = from === 'project' ? `${BIN} c8` : this.bin('c8');
+        return `${c8} --reporter=lcov --reports-dir=${COVERAGE_DIR} ${command}`;
+      }
+      this.noCoverage('c8 or nyc');
+      return null;
+    }
+    this.sources.push("coverage: nyc, the project's own");
+    return `${BIN} nyc --reporter=lcov --report-dir=${COVERAGE_DIR} --temp-dir=${COVERAGE_DIR}/.nyc ${command}`;
+  }
+
+  wired(test: string, report: TestWiring['report'], coverage: string | null, idsCarryFile: boolean): TestWiring {
+    return {
+      test_command: test,
+      report,
+      coverage_command: coverage,
+      coverage_report: coverage === null ? null : LCOV,
+      ids_carry_file: idsCarryFile,
+      tools: this.tools,
+      sources: this.sources,
+      problems: this.problems,
+    };
+  }
 }
 
-/** Wire a JS runner with the project's arguments `args`; `has` tells the project's dependencies. */
-export function wireJsRunner(runner: JsRunner, args: readonly string[], has: (dep: string) => boolean): TestWiring {
-  const problems: string[] = [];
-  const noCoverage = (tool: string) =>
-    problems.push(`no coverage tool for ${runner}: the project has no ${tool} (coverage is not measured)`);
-  /** A runner whose coverage comes from c8 or nyc around it. */
-  const aroundNode = (test: string, report: TestWiring['report'], idsCarryFile: boolean, extra: string[] = []) => {
-    const coverage = istanbulWrapper(has, test);
-    if (coverage === null) noCoverage('c8 or nyc');
-    return wired(test, report, coverage, idsCarryFile, [...problems, ...extra]);
-  };
+/**
+ * Wire a JS runner with the project's arguments `args`; `has` tells the project's
+ * dependencies. With a `toolbox`, a reporter or coverage tool the project lacks is the gate's
+ * own, installed into the toolbox folder (listed in `tools`); without one it is a problem.
+ */
+export function wireJsRunner(
+  runner: JsRunner,
+  args: readonly string[],
+  has: (dep: string) => boolean,
+  toolbox?: GateToolbox,
+): TestWiring {
+  const c = new Collected(runner, has, toolbox);
   switch (runner) {
     case 'vitest': {
       const test = `${BIN} vitest run${words(args)} --reporter=default --reporter=junit --outputFile.junit=${JUNIT_REPORT}`;
-      const provider = has('@vitest/coverage-v8') ? 'v8' : has('@vitest/coverage-istanbul') ? 'istanbul' : null;
-      if (provider === null) noCoverage('@vitest/coverage-v8');
+      // istanbul when it is the project's only provider; else v8, the project's or the gate's (its version is vitest's).
+      const istanbul = has('@vitest/coverage-istanbul') && !has('@vitest/coverage-v8');
+      if (istanbul) c.sources.push("coverage: @vitest/coverage-istanbul, the project's own");
+      const provider = istanbul
+        ? 'istanbul'
+        : c.pick('@vitest/coverage-v8', 'coverage', '=vitest', true) !== null
+          ? 'v8'
+          : null;
+      if (provider === null) c.noCoverage('@vitest/coverage-v8');
       const coverage =
         provider === null
           ? null
           : `${test} --coverage.enabled=true --coverage.provider=${provider} --coverage.reporter=lcov --coverage.reportsDirectory=${COVERAGE_DIR}`;
-      return wired(test, JUNIT, coverage, true, problems);
+      return c.wired(test, JUNIT, coverage, true);
     }
     case 'jest': {
-      if (!has('jest-junit'))
-        problems.push('jest needs the jest-junit reporter for a per-test report, and the project does not have it');
+      const from = c.pick('jest-junit', 'per-test report', GATE_TOOL_VERSIONS['jest-junit']);
+      if (from === null)
+        c.problems.push('jest needs the jest-junit reporter for a per-test report, and the project does not have it');
+      const reporter = from === 'gate' ? c.pkg('jest-junit') : 'jest-junit';
       const env = `JEST_JUNIT_OUTPUT_FILE=${JUNIT_REPORT} JEST_JUNIT_ADD_FILE_ATTRIBUTE=true JEST_JUNIT_CLASSNAME='{filepath}' JEST_JUNIT_TITLE='{classname} {title}' JEST_JUNIT_INCLUDE_CONSOLE_OUTPUT=false`;
-      const test = `${env} ${BIN} jest --ci${words(args)} --reporters=default --reporters=jest-junit`;
-      return wired(
+      const test = `${env} ${BIN} jest --ci${words(args)} --reporters=default --reporters=${reporter}`;
+      c.sources.push("coverage: jest's own (--coverage)");
+      return c.wired(
         test,
         JUNIT,
         `${test} --coverage --coverageReporters=lcov --coverageDirectory=${COVERAGE_DIR}`,
         true,
-        problems,
       );
     }
-    case 'mocha':
-      // mocha's xunit reporter names each test by its full suite path; the file only from mocha 10 on.
-      return aroundNode(
-        `${BIN} mocha${words(args)} --reporter=xunit --reporter-option=output=${JUNIT_REPORT}`,
-        JUNIT,
-        false,
-      );
-    case 'ava':
-      return aroundNode(`${BIN} ava --tap${words(args)}`, TAP, true);
+    case 'mocha': {
+      // mocha's xunit reporter keeps pending tests; it names each test's file from mocha 10 on only.
+      const test = `${BIN} mocha${words(args)} --reporter=xunit --reporter-option=output=${JUNIT_REPORT}`;
+      return c.wired(test, JUNIT, c.aroundNode(test), false);
+    }
+    case 'ava': {
+      const test = `${BIN} ava --tap${words(args)}`;
+      return c.wired(test, TAP, c.aroundNode(test), true);
+    }
     case 'node': {
-      const reporters = `--test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=${JUNIT_REPORT}`;
+      // node's own junit reporter names no file (equal titles in two files would merge): the gate's names it.
+      const junit = toolbox?.nodeReporter !== undefined ? shQuote(toolbox.nodeReporter) : 'junit';
+      c.sources.push(
+        junit === 'junit'
+          ? "per-test report: node's junit reporter (its test cases name no file)"
+          : `per-test report: the gate's node:test reporter ${toolbox?.nodeReporter ?? ''}`,
+        "coverage: node's own (--experimental-test-coverage)",
+      );
+      const reporters = `--test-reporter=spec --test-reporter-destination=stdout --test-reporter=${junit} --test-reporter-destination=${JUNIT_REPORT}`;
       const coverage = `node --test --experimental-test-coverage ${reporters} --test-reporter=lcov --test-reporter-destination=${LCOV}${words(args)}`;
-      return wired(
+      return c.wired(
         `node --test ${reporters}${words(args)}`,
         JUNIT,
         `mkdir -p ${COVERAGE_DIR} && ${coverage}`,
-        true,
-        problems,
+        junit !== 'junit',
       );
     }
     case 'tap':
-      return aroundNode(`${BIN} tap --reporter=tap --disable-coverage${words(args)}`, TAP, false, [
-        'tap reports carry no file in each test id: equal titles in two files would merge',
-      ]);
-    case 'tape':
-      return aroundNode(`${BIN} tape${words(args)}`, TAP, false, [
-        'tape reports carry no file in each test id: equal titles in two files would merge',
-      ]);
+    case 'tape': {
+      const test =
+        runner === 'tap' ? `${BIN} tap --reporter=tap --disable-coverage${words(args)}` : `${BIN} tape${words(args)}`;
+      const coverage = c.aroundNode(test);
+      c.problems.push(`${runner} reports carry no file in each test id: equal titles in two files would merge`);
+      return c.wired(test, TAP, coverage, false);
+    }
   }
 }
 
@@ -150,6 +237,8 @@ export function wirePytest(python = 'python3'): TestWiring {
     coverage_command: coverage,
     coverage_report: `${COVERAGE_DIR}/coverage.xml`,
     ids_carry_file: true,
+    tools: [],
+    sources: ["coverage: coverage.py, the interpreter's own"],
     problems: [],
   };
 }

@@ -1,0 +1,232 @@
+/**
+ * One small project per runner, built as a git repository with real dependencies from the
+ * registry (exact versions, a lock file made here), judged by gate.sh with no settings.
+ * @module
+ */
+import type { ExecutionContext } from 'ava';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const GATE = path.join(ROOT, 'pipelines', 'gate.sh');
+
+/**
+ * One npm cache for every project and every install the gate runs. The gate installs as a
+ * fresh uid each time, and npm writes its cache files for its own uid only: the test fills
+ * the cache first (as itself) with every package the lock file and the gate's tools name,
+ * then opens it to every uid, so that the gate's installs only read it (offline first).
+ */
+export const NPM_CACHE = path.join(tmpdir(), 'ag-runners-npm-cache');
+
+/** The gate's tools as it installs them for these projects (ag-core's GATE_TOOL_VERSIONS, vitest's coverage-v8). */
+const GATE_TOOLS = ['c8@10.1.3', 'jest-junit@16.0.0', '@vitest/coverage-v8@3.2.4'];
+
+/** The .npmrc every project carries: the shared cache, offline first, no logs. */
+function npmrc(): string {
+  mkdirSync(NPM_CACHE, { recursive: true });
+  return `cache=${NPM_CACHE}\nprefer-offline=true\nlogs-max=0\nupdate-notifier=false\nfund=false\naudit=false\n`;
+}
+
+/** Open the cache to every uid: what one install wrote (as its own uid) the next one may rewrite. */
+function openCache(): void {
+  const open = spawnSync('chmod', ['-R', 'a+rwX', NPM_CACHE]);
+  if (open.status !== 0) throw new Error(`chmod -R a+rwX ${NPM_CACHE} failed`);
+}
+
+/** npm as the test runs it. */
+function npm(cwd: string, args: string[]): void {
+  const r = spawnSync('npm', args, { cwd, encoding: 'utf8', timeout: 300_000 });
+  if (r.status !== 0)
+    throw new Error(`npm ${args.slice(0, 3).join(' ')}… in ${cwd}: ${r.stderr.split('\n').slice(-10).join('\n')}`);
+}
+
+/** Every package tarball the lock file installs (its `resolved` URLs, aliases included), once each. */
+function lockedPackages(dir: string): string[] {
+  const lock = JSON.parse(readFileSync(path.join(dir, 'package-lock.json'), 'utf8')) as {
+    packages?: Record<string, { resolved?: string }>;
+  };
+  const urls = Object.values(lock.packages ?? {}).flatMap((p) =>
+    p.resolved?.startsWith('https://') ? [p.resolved] : [],
+  );
+  return [...new Set(urls)];
+}
+
+/** Fill the cache with the project's packages and the gate's tools (with their dependencies), then open it to every uid. */
+function warmCache(dir: string): void {
+  const packages = lockedPackages(dir);
+  if (packages.length > 0) npm(dir, ['cache', 'add', ...packages]);
+  const scratch = mkdtempSync(path.join(tmpdir(), 'ag-runner-tools-'));
+  try {
+    writeFileSync(path.join(scratch, 'package.json'), '{"name":"warm","version":"0.0.0","private":true}\n');
+    writeFileSync(path.join(scratch, '.npmrc'), npmrc());
+    npm(scratch, ['install', '--no-save', '--no-package-lock', '--ignore-scripts', ...GATE_TOOLS]);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  openCache();
+}
+
+/** A project: its files at the baseline, the honest patch's and the bad patch's changed files. */
+export interface Project {
+  readonly files: Readonly<Record<string, string | object>>;
+  readonly honest: Readonly<Record<string, string>>;
+  readonly bad: Readonly<Record<string, string>>;
+}
+
+function git(repo: string, ...args: string[]): string {
+  const r = spawnSync('git', args, { cwd: repo, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+function write(repo: string, files: Readonly<Record<string, string | object>>): void {
+  for (const [name, body] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(repo, name)), { recursive: true });
+    writeFileSync(path.join(repo, name), typeof body === 'string' ? body : `${JSON.stringify(body, null, 2)}\n`);
+  }
+}
+
+/** The repository: `base` (with its lock file), `honest` and `bad` commits on top of it. */
+export interface Repo {
+  readonly dir: string;
+  readonly base: string;
+  readonly honest: string;
+  readonly bad: string;
+}
+
+/** Build the project as a git repository; a package.json gets a lock file from the registry first. */
+export function buildRepo(t: ExecutionContext, project: Project): Repo {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ag-runner-repo-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'config', 'user.email', 'runners@adversary-gate.invalid');
+  git(dir, 'config', 'user.name', 'runners');
+  const js = 'package.json' in project.files;
+  // A project's own .npmrc lines come after the shared cache's.
+  const own = typeof project.files['.npmrc'] === 'string' ? project.files['.npmrc'] : '';
+  write(dir, js ? { ...project.files, '.npmrc': npmrc() + own } : project.files);
+  if (js) {
+    npm(dir, ['install', '--package-lock-only', '--ignore-scripts']);
+    warmCache(dir);
+  }
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'baseline');
+  const base = git(dir, 'rev-parse', 'HEAD');
+  const commit = (files: Readonly<Record<string, string>>, message: string) => {
+    git(dir, 'checkout', '-q', base);
+    write(dir, files);
+    git(dir, 'commit', '-q', '-am', message);
+    return git(dir, 'rev-parse', 'HEAD');
+  };
+  const honest = commit(project.honest, 'fix clamp above the range, with its test');
+  const bad = commit(project.bad, 'break sum');
+  return { dir, base, honest, bad };
+}
+
+/** What one gate run left. */
+export interface Judged {
+  readonly code: number | null;
+  readonly stderr: string;
+  readonly verdict: { verdict: string; reasons: { code: string }[] };
+  readonly runJson: unknown;
+  readonly detected: string;
+  /** The installed packages' digests after the install and after the last run, or null when nothing was installed. */
+  readonly packages: { readonly installed: string; readonly after: string } | null;
+  readonly out: string;
+}
+
+const readJson = (file: string): unknown => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null);
+
+/**
+ * `gate.sh --base B --head H --out DIR` in the repository, with the environment as given
+ * and no AG_* setting (every one the caller's environment has is removed).
+ */
+export async function judge(t: ExecutionContext, repo: Repo, head: string, pathPrefix = ''): Promise<Judged> {
+  const out = mkdtempSync(path.join(tmpdir(), 'ag-runner-out-'));
+  t.teardown(() => rmSync(out, { recursive: true, force: true }));
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('AG_') && v !== undefined) env[k] = v;
+  if (pathPrefix !== '') env['PATH'] = `${pathPrefix}:${env['PATH'] ?? ''}`;
+  const evidence = path.join(out, 'evidence');
+  openCache();
+  const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    const child = spawn('sh', [GATE, '--base', repo.base, '--head', head, '--out', evidence], {
+      cwd: repo.dir,
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('close', (c) => resolve({ code: c, stderr: err }));
+  });
+  const read = (name: string) =>
+    existsSync(path.join(evidence, name)) ? readFileSync(path.join(evidence, name), 'utf8') : null;
+  const installed = read('packages-installed.sha256');
+  const after = read('packages-after.sha256');
+  return {
+    code,
+    stderr,
+    verdict: (readJson(path.join(evidence, 'verdict.json')) ?? { verdict: 'none', reasons: [] }) as Judged['verdict'],
+    runJson: readJson(path.join(evidence, 'run.json')),
+    detected: read('detected.txt') ?? '',
+    packages: installed === null || after === null ? null : { installed, after },
+    out: evidence,
+  };
+}
+
+/** Every test id the executions in run.json hold (claims, full suite, reruns, trusted tests). */
+export function testIds(j: Judged): string[] {
+  const ids = new Set<string>();
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) for (const x of v) walk(x);
+    else if (v !== null && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      if (typeof o['outcome'] === 'string' && 'tests' in o && Array.isArray(o['tests']))
+        for (const t of o['tests'] as { id: string }[]) ids.add(t.id);
+      for (const x of Object.values(o)) walk(x);
+    }
+  };
+  walk(j.runJson);
+  return [...ids].sort();
+}
+
+/** One line on a verdict for an assertion message: the verdict, its reasons, the gate's stderr tail. */
+export function why(j: Judged): string {
+  const reasons = j.verdict.reasons.map((r) => r.code).join(', ');
+  return `${j.verdict.verdict} (${reasons}); gate.sh exit ${j.code}\n${j.stderr.split('\n').slice(-25).join('\n')}`;
+}
+
+/**
+ * The assertions every runner's project shares: the honest patch is ACCEPTed with ids that
+ * carry their files (the equal titles stay two tests), nothing was written into the installed
+ * packages, and the bad patch is never ACCEPTed.
+ */
+export async function judgeBoth(
+  t: ExecutionContext,
+  project: Project,
+  opts: {
+    readonly ids: readonly [string, string];
+    readonly fileOf: (id: string) => boolean;
+    readonly pathPrefix?: string;
+  },
+): Promise<{ honest: Judged; bad: Judged }> {
+  const repo = buildRepo(t, project);
+  const honest = await judge(t, repo, repo.honest, opts.pathPrefix);
+  t.is(honest.verdict.verdict, 'ACCEPT', why(honest));
+  t.is(honest.code, 0, why(honest));
+  const ids = testIds(honest);
+  t.true(ids.length >= 4, `run.json holds the tests: ${ids.join(' | ')}`);
+  for (const id of ids) t.true(opts.fileOf(id), `the id ${id} carries its file`);
+  for (const id of opts.ids) t.true(ids.includes(id), `${id} is a test of its own among ${ids.join(' | ')}`);
+  if ('package.json' in project.files && honest.packages !== null) {
+    t.regex(honest.packages.installed, /^[0-9a-f]{64} {2}\S+deps-baseline\/node_modules$/m);
+    t.is(honest.packages.after, honest.packages.installed, 'nothing was written into the installed packages');
+  }
+  const bad = await judge(t, repo, repo.bad, opts.pathPrefix);
+  t.true(['REJECT', 'HOLD'].includes(bad.verdict.verdict), `the bad patch is never ACCEPTed: ${why(bad)}`);
+  t.not(bad.code, 0);
+  return { honest, bad };
+}
