@@ -36,6 +36,10 @@
 #   AG_TIMEOUT             seconds per test run: ag-run's executions, ag-mutate's
 #                          baseline runs (--timeout), the coverage command (default: 120)
 #   AG_MUTATE_MAX          mutant budget                         (default: 20)
+#   AG_MUTATE_SHARD        K/N: run as mutation shard K of N: export and install as always,
+#                          then only `ag-mutate --shard K/N`, into DIR/mutation-K.json (no
+#                          ag-oracle, ag-run, coverage, ag-diffcov, verdict); exit 0 when that
+#                          file was written, 2 when not
 #   AG_PYTHON              interpreter for Python projects       (default: python3)
 #   AG_POLICY              policy file outside the patch tree    (default: the baseline's
 #                          adversary-gate.json if it has one, else the tools' defaults;
@@ -76,6 +80,12 @@ TIMEOUT=${AG_TIMEOUT:-120}
 MUTATE_MAX=${AG_MUTATE_MAX:-20}
 PYTHON=${AG_PYTHON:-python3}
 SANDBOX=${AG_SANDBOX:-none}
+SHARD=${AG_MUTATE_SHARD:-}
+case "$SHARD" in
+  *[!0-9/]* | */*/* | /* | */) echo "gate.sh: AG_MUTATE_SHARD must be K/N, got: $SHARD" >&2; exit 3 ;;
+  '' | */*) ;;
+  *) echo "gate.sh: AG_MUTATE_SHARD must be K/N, got: $SHARD" >&2; exit 3 ;;
+esac
 
 # A policy asked for by name and missing is bad usage, never a silent fall back to the defaults.
 if [ -n "${AG_POLICY:-}" ] && [ ! -f "$AG_POLICY" ]; then
@@ -132,9 +142,12 @@ baseline_tree=$(node "$here/lib/tree-id.mjs" 9>&- "$OUT/baseline") && patch_tree
 
 # 1. did the patch touch what it must not: first, on the exported trees, before any of the
 # patch's code (its tests, its coverage command) has run and could rewrite what it digests.
-with_policy "$BIN/ag-oracle" 9>&- --diff "$OUT/changes.diff" --baseline "$OUT/baseline" --patch "$OUT/patch" \
-  --quiet --out "$OUT/oracle.json" || true
-oracle_sum=$(sha256sum 2>/dev/null <"$OUT/oracle.json")
+oracle_sum=""
+if [ -z "$SHARD" ]; then
+  with_policy "$BIN/ag-oracle" 9>&- --diff "$OUT/changes.diff" --baseline "$OUT/baseline" --patch "$OUT/patch" \
+    --quiet --out "$OUT/oracle.json" || true
+  oracle_sum=$(sha256sum 2>/dev/null <"$OUT/oracle.json")
+fi
 
 # What the checkout is, found out from the BASELINE (the runner is the baseline's, never one
 # the patch brings): the install command, the test runner and the commands that run it with a
@@ -223,8 +236,8 @@ fi
 measure=no
 [ "$installed" = yes ] && [ -n "$TEST_COMMAND" ] && measure=yes
 
-# 2. did the tests run, and what happened
-if [ "$measure" = yes ]; then
+# 2. did the tests run, and what happened (a mutation shard measures only step 4)
+if [ "$measure" = yes ] && [ -z "$SHARD" ]; then
   set -- --baseline "$OUT/baseline" --patch "$OUT/patch" --diff "$OUT/changes.diff" \
     --test-command "$TEST_COMMAND" --full-suite-command "$FULL_SUITE_COMMAND" \
     --rounds "$ROUNDS" --timeout "$TIMEOUT" --sandbox "$SANDBOX"
@@ -235,7 +248,7 @@ fi
 
 # 3. were the changed lines executed
 set -- --diff "$OUT/changes.diff"
-if [ -n "$COVERAGE_COMMAND" ] && [ "$measure" = yes ]; then
+if [ -n "$COVERAGE_COMMAND" ] && [ "$measure" = yes ] && [ -z "$SHARD" ]; then
   sh "$here/lib/run-isolated.sh" 9>&- "$WORK/coverage-tree" "$TIMEOUT" "$COVERAGE_COMMAND" >"$OUT/coverage.log" 2>&1 || true
   if [ -f "$WORK/coverage-tree/$COVERAGE_REPORT" ] && [ ! -L "$WORK/coverage-tree/$COVERAGE_REPORT" ]; then
     report=$OUT/coverage/$(basename "$COVERAGE_REPORT")
@@ -243,12 +256,15 @@ if [ -n "$COVERAGE_COMMAND" ] && [ "$measure" = yes ]; then
       set -- "$@" --coverage "$report" --root "$WORK/coverage-tree"
   fi
 fi
-with_policy "$BIN/ag-diffcov" 9>&- "$@" --quiet --out "$OUT/diffcov.json" --markdown "$OUT/diffcov.md" || true
+[ -n "$SHARD" ] || with_policy "$BIN/ag-diffcov" 9>&- "$@" --quiet --out "$OUT/diffcov.json" --markdown "$OUT/diffcov.md" || true
 
 # 4. would the tests notice if the changed lines were wrong (AG_TIMEOUT limits its runs too)
+MUTATION=$OUT/mutation.json
 if [ "$measure" = yes ]; then
+  set -- --max "$MUTATE_MAX" --timeout "$TIMEOUT" --python "$PYTHON" --sandbox "$SANDBOX"
+  [ -n "$SHARD" ] && MUTATION=$OUT/mutation-${SHARD%/*}.json && set -- "$@" --shard "$SHARD"
   with_policy "$BIN/ag-mutate" 9>&- --diff "$OUT/changes.diff" --tree "$OUT/patch" --test-command "$TEST_COMMAND" \
-    --max "$MUTATE_MAX" --timeout "$TIMEOUT" --python "$PYTHON" --sandbox "$SANDBOX" --quiet --out "$OUT/mutation.json" || true
+    "$@" --quiet --out "$MUTATION" || true
 fi
 
 # The installed packages must be as the install left them: a run that wrote into them (through
@@ -259,7 +275,7 @@ if [ -f "$WORK/packages.before" ]; then
   cp "$WORK/packages.before" "$OUT/packages-installed.sha256" && cp "$WORK/packages.after" "$OUT/packages-after.sha256" || exit 3
   if ! cmp -s "$WORK/packages.before" "$WORK/packages.after"; then
     echo "gate.sh: a run wrote into the installed packages (packages-after.sha256 differs from packages-installed.sha256): HOLD" >&2
-    for kind in run mutation; do [ -f "$OUT/$kind.json" ] && mv -f "$OUT/$kind.json" "$OUT/$kind.json.changed"; done
+    for f in "$OUT/run.json" "$MUTATION"; do [ -f "$f" ] && mv -f "$f" "$f.changed"; done
   fi
 fi
 
@@ -268,6 +284,13 @@ fi
 if [ -f "$OUT/oracle.json" ] && [ "$(sha256sum <"$OUT/oracle.json")" != "$oracle_sum" ]; then
   echo "gate.sh: oracle.json changed after ag-oracle wrote it (kept as oracle.json.changed): HOLD" >&2
   mv -f "$OUT/oracle.json" "$OUT/oracle.json.changed"
+fi
+
+# A shard's verdict is the decide job's, on every shard merged.
+if [ -n "$SHARD" ]; then
+  [ -f "$MUTATION" ] && exit 0
+  echo "gate.sh: mutation shard $SHARD wrote no $(basename "$MUTATION"): HOLD" >&2
+  exit 2
 fi
 
 # 5. the verdict (written whatever the tools did: missing evidence is HOLD)
