@@ -77,8 +77,10 @@ export function judge(runner: Runner, result: ProcessResult, sandboxed: boolean,
   ) {
     return unrunnable('no_tests', 'no test was executed', tests, report);
   }
-  // mocha exits with its failure count: exit N with a summary of N failing is a test failure.
-  const mochaFailures = runner === 'mocha' && code > 1 && summary !== null && summary.failed === code;
+  // mocha exits with its failure count: exit N with N failing is a test failure, counted by its
+  // printed summary or, when a file reporter prints none, by its report.
+  const counted = summary ?? reportCounts;
+  const mochaFailures = runner === 'mocha' && code > 1 && counted !== null && counted.failed === code;
   if (code !== 0 && code !== 1 && !mochaFailures) {
     if (runner === 'pytest' && code === 2 && collectionErrors(tests).length > 0) {
       return unrunnable(

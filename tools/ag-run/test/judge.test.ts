@@ -185,6 +185,22 @@ test('jest, vitest, mocha, ava: exit 1 is FAIL only when their summary counts fa
   );
 });
 
+test('mocha with a file reporter (no summary printed): exit N is a test failure when its report counts N failures', (t) => {
+  const xml = (failed: number) =>
+    `<testsuite name="Mocha Tests" tests="3" failures="${failed}" errors="0" skipped="0">${[0, 1, 2]
+      .map(
+        (i) =>
+          `<testcase classname="calc" name="case ${i}" file="/r/test/calc.js">${i < failed ? '<failure message="x"/>' : ''}</testcase>`,
+      )
+      .join('')}</testsuite>`;
+  t.deepEqual(brief(judge('mocha', proc({ exitCode: 2 }), false, junitOf(xml(2)))), ['FAIL', 'failed']);
+  t.deepEqual(
+    brief(judge('mocha', proc({ exitCode: 3 }), false, junitOf(xml(2)))),
+    ['UNRUNNABLE', 'failures_exit_code'],
+    'exit 3 with 2 failures in the report is not a failure count',
+  );
+});
+
 test('mocha: exit 127 is the shell not finding the command, never a failure count', (t) => {
   t.deepEqual(brief(judge('mocha', proc({ exitCode: 127, stderrTail: 'sh: 1: mocha: not found\n' }), false, none)), [
     'UNRUNNABLE',
