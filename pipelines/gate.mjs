@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { $, fs, minimist, os, path } from 'zx';
 import { detectProject, gitTreeId, wirePytest } from '@adversary-gate/core';
 import { prepareDependencies } from './lib/dependencies.mjs';
+import { stageNodeReporter } from './lib/node-reporter.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const argv = minimist(process.argv.slice(2), {
@@ -125,7 +126,7 @@ const policyArgs = (await fs.pathExists(policy)) ? ['--policy', policy] : [];
 // What the checkout is, from the baseline (the runner is the baseline's); flags override.
 const toolsDir = path.join(work, 'tools');
 const plan = detectProject(path.join(out, 'baseline'), {
-  toolbox: { dir: toolsDir, nodeReporter: path.join(here, 'lib', 'node-test-junit.mjs') },
+  toolbox: { dir: toolsDir, nodeReporter: stageNodeReporter(toolsDir) },
 });
 const wiring = plan.runner === 'pytest' ? wirePytest(argv.python) : plan.wiring;
 const given = argv['test-command'] !== undefined;

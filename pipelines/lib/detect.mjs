@@ -11,10 +11,8 @@
 // with this folder's node-test-junit.mjs, whose test cases carry their file.
 // Exit: 0, or 3 on bad arguments.
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { detectProject, shQuote, wirePytest } from '@adversary-gate/core';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
+import { stageNodeReporter } from './node-reporter.mjs';
 
 const args = process.argv.slice(2);
 let tree = null;
@@ -40,7 +38,7 @@ if (tree === null) {
 }
 
 const toolbox = {
-  nodeReporter: path.join(here, 'node-test-junit.mjs'),
+  nodeReporter: stageNodeReporter(toolsDir),
   ...(toolsDir === undefined ? {} : { dir: toolsDir }),
 };
 const plan = detectProject(tree, { allowScripts, toolbox });
