@@ -19,6 +19,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
+import { isWithin } from '@adversary-gate/core';
 
 /** Folders never copied: version control and caches that would let stale bytecode run. */
 const SKIP_DIRS = new Set([
@@ -133,7 +134,7 @@ export class TreeCopy {
     const target = readlinkSync(from);
     if (path.isAbsolute(target)) return target;
     const resolved = path.resolve(path.dirname(from), target);
-    return resolved === this.source || resolved.startsWith(`${this.source}${path.sep}`) ? target : resolved;
+    return isWithin(this.source, resolved) ? target : resolved;
   }
 
   /** Give every entry of the copy (and its root) to `uid`/`gid`: a run as that user can change the copy, and nothing else. */
