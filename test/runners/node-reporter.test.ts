@@ -1,31 +1,19 @@
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT } from './kit.js';
 
 const REPORTER = path.join(ROOT, 'pipelines', 'lib', 'node-test-junit.mjs');
+const FIXTURES = path.join(ROOT, 'test', 'runners', 'fixtures', 'node-reporter');
 
 test('the gate’s node:test reporter names each case’s file and suite path; a file that cannot load is one entry', (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'ag-node-reporter-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  mkdirSync(path.join(dir, 'test'));
-  const same = "import { describe, test } from 'node:test';\ndescribe('sum', () => { test('adds', () => {}); });\n";
-  writeFileSync(path.join(dir, 'test', 'a.test.mjs'), same);
-  writeFileSync(path.join(dir, 'test', 'b.test.mjs'), same);
-  writeFileSync(
-    path.join(dir, 'test', 'c.test.mjs'),
-    [
-      "import { before, describe, test } from 'node:test';",
-      "import assert from 'node:assert';",
-      "describe('outer', () => { describe('inner', () => { test('fails', () => assert.equal(1, 2));",
-      "  test.skip('skipped', () => {}); test.todo('later'); }); });",
-      "describe('hooked', () => { before(() => { throw new Error('hook <boom> & \"more\"'); }); test('never', () => {}); });",
-      '',
-    ].join('\n'),
-  );
-  writeFileSync(path.join(dir, 'test', 'd.test.mjs'), 'this is not ( javascript\n');
+  // The test files the reporter runs on (fixtures: two files with an equal title, nested suites
+  // with a failure, a skip, a todo and a failing hook, and a file that does not parse).
+  cpSync(FIXTURES, path.join(dir, 'test'), { recursive: true });
   const r = spawnSync('node', ['--test', `--test-reporter=${REPORTER}`, '--test-reporter-destination=out.xml'], {
     cwd: dir,
     encoding: 'utf8',
