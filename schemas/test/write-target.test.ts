@@ -3,18 +3,7 @@
 // Devices are made with mknod in a scratch folder (never the real /dev/null).
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import {
-  closeSync,
-  constants,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
@@ -30,34 +19,9 @@ import {
 } from '../src/index.js';
 import { SAMPLE_DIGEST, sampleOracle } from './samples.js';
 import { scratch } from './scratch.js';
+import { fifo, fifoReader, nullDevice } from './support/special-files.js';
 
 const tmp = () => mkdtemp(path.join(scratch, 'ag-target-'));
-
-/** A character device with /dev/null's numbers (1, 3), made in `dir`. */
-function nullDevice(dir: string, name = 'null'): string {
-  const file = path.join(dir, name);
-  execFileSync('mknod', [file, 'c', '1', '3']);
-  return file;
-}
-
-function fifo(dir: string, name = 'pipe'): string {
-  const file = path.join(dir, name);
-  execFileSync('mkfifo', [file]);
-  return file;
-}
-
-/** A reader on a FIFO, opened without blocking (so it exists before any writer): `read()` takes what was written, then closes it. */
-function fifoReader(file: string): { read(): string } {
-  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  return {
-    read() {
-      const buf = Buffer.alloc(1 << 16);
-      const n = readSync(fd, buf);
-      closeSync(fd);
-      return buf.subarray(0, n).toString();
-    },
-  };
-}
 
 function logRecord(): Record<string, unknown> {
   const oracle = sampleOracle();

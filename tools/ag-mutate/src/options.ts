@@ -18,7 +18,8 @@ import {
   UsageError,
   variadicPositional,
 } from '@adversary-gate/core';
-import { parseShard, type Shard } from './select.js';
+import type { MutateOptions } from './measure.js';
+import { parseShard } from './select.js';
 
 const selectFlag = choiceFlag(
   ['auto', 'whole'],
@@ -116,19 +117,16 @@ export interface OutputFlags {
   readonly verbose: boolean;
 }
 
+/** The flags that pass to `measureMutation` as they are. */
+type MeasuredAsGiven = Pick<
+  MutateOptions,
+  'tree' | 'command' | 'max' | 'jobs' | 'timeoutFactor' | 'baselineTimeoutMs' | 'shard' | 'python' | 'passEnv'
+>;
+
 /** `ag-mutate`'s checked flags; the files they name are read by `loadMutateInputs`. */
-export interface MutateFlags extends OutputFlags {
+export interface MutateFlags extends OutputFlags, MeasuredAsGiven {
   readonly diff: string;
-  readonly tree: string;
-  readonly command: string;
   readonly mutantCommand: string | undefined;
-  readonly max: number | null;
-  readonly jobs: number;
-  readonly timeoutFactor: number;
-  readonly baselineTimeoutMs: number;
-  readonly shard: Shard | null;
-  readonly python: string;
-  readonly passEnv: readonly string[];
   readonly policy: string | undefined;
   readonly select: 'auto' | 'whole';
   readonly sandbox: 'none' | 'bwrap';

@@ -2,7 +2,7 @@ import test from 'ava';
 import { fileURLToPath } from 'node:url';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { makeRepo, runBin, type Files } from './helpers/repo.js';
+import { makeRepo, repoArgs, runBin, type Files } from './helpers/repo.js';
 import { readArtefact } from './helpers/artefact.js';
 
 const BENCH = fileURLToPath(new URL('./fixtures/stryker', import.meta.url));
@@ -37,19 +37,7 @@ function mutate(
   extra: string[] = [],
   out = repo.file('mutation.json'),
 ) {
-  return runBin([
-    '--diff',
-    repo.diff,
-    '--tree',
-    repo.tree,
-    '--test-command',
-    command,
-    '--jobs',
-    '2',
-    '--out',
-    out,
-    ...extra,
-  ]);
+  return runBin([...repoArgs(repo, command), '--jobs', '2', '--out', out, ...extra]);
 }
 
 test('strong tests on the changed lines score 1 and every mutant sits on an added line', async (t) => {

@@ -1,24 +1,13 @@
 import test from 'ava';
 import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
-import { makeRepo, runBin, type Files } from './helpers/repo.js';
+import { makeRepo, repoArgs, runBin, type Files } from './helpers/repo.js';
 import { readArtefact } from './helpers/artefact.js';
 
 const PKG: Files = { 'package.json': '{"type":"module"}\n' };
 
 function mutate(repo: ReturnType<typeof makeRepo>, command: string, extra: string[] = []) {
-  return runBin([
-    '--diff',
-    repo.diff,
-    '--tree',
-    repo.tree,
-    '--test-command',
-    command,
-    '--out',
-    repo.file('mutation.json'),
-    '--quiet',
-    ...extra,
-  ]);
+  return runBin([...repoArgs(repo, command), '--out', repo.file('mutation.json'), '--quiet', ...extra]);
 }
 
 test.serial(

@@ -3,7 +3,7 @@
 // own process group when a mutant passes it), beside the honest control; strength per file;
 // changed lines no mutant measured; ag-mutate's baseline explaining itself.
 import test from 'ava';
-import { makeRepo, type Files } from './helpers/repo.js';
+import { makeRepo, repoArgs, type Files } from './helpers/repo.js';
 import { measured } from './helpers/artefact.js';
 
 const PKG: Files = { 'package.json': '{"type":"module"}\n' };
@@ -42,12 +42,7 @@ test('clamp', () => {
 `;
 
 const args = (repo: ReturnType<typeof makeRepo>, command: string, extra: string[] = []) => [
-  '--diff',
-  repo.diff,
-  '--tree',
-  repo.tree,
-  '--test-command',
-  command,
+  ...repoArgs(repo, command),
   '--jobs',
   '2',
   ...extra,

@@ -11,6 +11,7 @@ import {
   copyTree,
   freshIdentity,
   installedPackages,
+  isWithin,
   runProcess,
   toolchainDirs,
   withLimits,
@@ -245,7 +246,7 @@ async function readTap(text: string, tree: string, original: string) {
   const { parseTap, withoutHelperFiles } = await import('./reports/tap.js');
   const source = (rel: string): string | null => {
     const file = path.join(original, rel);
-    if (path.isAbsolute(rel) || !file.startsWith(`${original}${path.sep}`)) return null;
+    if (path.isAbsolute(rel) || file === path.resolve(original) || !isWithin(original, file)) return null;
     try {
       return readFileSync(file, 'utf8');
     } catch {

@@ -4,20 +4,9 @@
 // bundle. A tool's test calls usageHarness with its name and bin, then outputTests with its
 // own output flags and its own usage errors.
 import test, { type ExecutionContext } from 'ava';
-import { execFileSync, spawn } from 'node:child_process';
-import {
-  closeSync,
-  constants,
-  copyFileSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  readSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { fifo, fifoReader, nullDevice } from '../../../../schemas/test/support/special-files.js';
+import { spawn } from 'node:child_process';
+import { copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -58,37 +47,6 @@ export function usageHarness(TOOL: string, bin: string) {
       child.on('error', reject);
       child.on('close', (code) => resolve({ code, stdout, stderr }));
     });
-  }
-
-  /** A character device with /dev/null's numbers, made in a scratch folder (never the real /dev/null). */
-  function nullDevice(dir: string): string {
-    const file = path.join(dir, 'null');
-    execFileSync('mknod', [file, 'c', '1', '3']);
-    return file;
-  }
-
-  function fifo(dir: string): string {
-    const file = path.join(dir, 'pipe');
-    execFileSync('mkfifo', [file]);
-    return file;
-  }
-
-  /** A reader held open on a FIFO without blocking; `read()` takes what was written and closes it. */
-  function fifoReader(file: string): { read(): string } {
-    const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-    return {
-      read() {
-        const buf = Buffer.alloc(1 << 16);
-        let n = 0;
-        try {
-          n = readSync(fd, buf);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
-        }
-        closeSync(fd);
-        return buf.subarray(0, n).toString();
-      },
-    };
   }
 
   /** The checks every output flag gets: devices and FIFOs are never replaced; bad targets are one line, exit 3, nothing left. */

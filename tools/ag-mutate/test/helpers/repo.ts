@@ -42,6 +42,11 @@ export function makeRepo(base: Files, patch: Files, opts: { linkModules?: boolea
   };
 }
 
+/** The flags every run of a repository starts with: its diff, its tree, the test command. */
+export function repoArgs(repo: Repo, command: string): string[] {
+  return ['--diff', repo.diff, '--tree', repo.tree, '--test-command', command];
+}
+
 /** Run the real binary (asynchronously, so tests overlap). */
 export function runBin(
   args: readonly string[],
