@@ -52,10 +52,12 @@ export const PROCESSES: readonly AdversarialCase[] = [
   {
     id: 'E53',
     what: 'a test that hangs past the timeout',
-    env: { AG_TIMEOUT: '2' },
+    // A limit the baseline passes within half of even on a loaded machine, so the patch's
+    // timeout in every round is a hang, not a slow suite.
+    env: { AG_TIMEOUT: '6' },
     patch: {
       'test/hang.test.js': newTest(
-        "test('hangs', async () => {\n  await new Promise((resolve) => setTimeout(resolve, 6000));\n});",
+        "test('hangs', async () => {\n  await new Promise((resolve) => setTimeout(resolve, 60000));\n});",
       ),
     },
     verdict: 'REJECT',

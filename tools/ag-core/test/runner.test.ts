@@ -179,3 +179,43 @@ test('a writer that escaped every kill and holds the pipe open: the run still en
   // What it wrote after the exit was read; once it fell quiet the wait for the pipe gave up.
   t.regex(r.stdoutTail, new RegExp(marker));
 });
+
+test("a zombie in the run's group is not an escapee; a setsid process of the run's uid is (as root)", async (t) => {
+  const { freshIdentity } = await import('../src/index.js');
+  if (process.getuid?.() !== 0) {
+    // Without root there is no fresh uid to sweep by; the token sweep cannot see zombies at all.
+    const r = await sh('exit 0', 10_000, { sweep: true });
+    t.is(r.escapedProcesses, 0);
+    return;
+  }
+  // The fresh uid must reach the folder: not under the scratch folder, which is root's alone.
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ag-zombie-'));
+  t.teardown(() => fs.rm(dir, { recursive: true, force: true }));
+  await fs.chmod(dir, 0o777);
+  // A group member forks a child that exits at once and, without reaping it (WNOWAIT), says so:
+  // the leader exits while the zombie is still there, beside its living parent.
+  const keepZombie = [
+    'import os, sys, time',
+    'pid = os.fork()',
+    'if pid == 0: os._exit(0)',
+    'os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)',
+    'print("ready", flush=True)',
+    'time.sleep(60)',
+  ].join('\n');
+  await fs.writeFile(path.join(dir, 'zombie.py'), keepZombie);
+  const honest = await sh('mkfifo f; python3 zombie.py >f & read -r line <f; echo "$line"', 10_000, {
+    cwd: dir,
+    user: freshIdentity(),
+  });
+  t.is(honest.stdoutTail.trim(), 'ready', honest.stderrTail);
+  t.is(honest.escapedProcesses, 0);
+  const escaping = await sh(
+    'mkfifo g h; python3 zombie.py >g & read -r line <g; setsid python3 zombie.py >h & read -r line <h',
+    10_000,
+    {
+      cwd: dir,
+      user: freshIdentity(),
+    },
+  );
+  t.is(escaping.escapedProcesses, 1);
+});

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { watchCpu, type CpuWatch } from './cpu.js';
 import { processesOfUser, tasksOfUser, tasksOfUserAsync } from './identity.js';
-import { pidsWhere } from './proc.js';
+import { pidsWhere, processStat, runsOutsideGroup } from './proc.js';
 import { TailBuffer } from './tail-buffer.js';
 
 /** What to run. */
@@ -91,10 +91,8 @@ export interface ProcessResult {
 /** Pids whose process group is `pgid` (zombies excluded). */
 export function groupMembers(pgid: number): number[] {
   return pidsWhere((pid) => {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // fields[0] = state, [1] = ppid, [2] = pgrp
-    return Number(fields[2]) === pgid && fields[0] !== 'Z';
+    const stat = processStat(pid);
+    return stat !== null && stat.pgrp === pgid && stat.state !== 'Z';
   });
 }
 
@@ -178,15 +176,17 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
       if (cpu !== null) cpuMs = cpu.done();
       cpu = null;
     };
-    // Kill every process that carries the token (a group member may have called setsid
-    // between the group scan and the group kill); count those outside the group as escaped.
+    // Kill every process that carries the token or the uid (a group member may have called
+    // setsid between the group scan and the group kill); count as escaped those that still run
+    // in another group. A zombie is not one: a test process that ended while its runner was
+    // being stopped has not left anything running.
     const swept = new Set<number>();
-    const sweepOnce = (members: readonly number[]) => {
+    const sweepOnce = () => {
       const found = new Set<number>();
       if (token !== null) for (const pid of processesWithEnv(SWEEP_VARIABLE, token)) found.add(pid);
       if (ownUid !== undefined) for (const pid of processesOfUser(ownUid)) found.add(pid);
       for (const pid of found) {
-        if (!members.includes(pid) && !swept.has(pid)) escaped++;
+        if (!swept.has(pid) && pgid !== undefined && runsOutsideGroup(pid, pgid)) escaped++;
         swept.add(pid);
         killPid(pid);
       }
@@ -194,7 +194,7 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
     const killAll = () => {
       if (pgid === undefined) return;
       killGroup(pgid, 'SIGKILL');
-      sweepOnce([]);
+      sweepOnce();
     };
     liveRuns.add(killAll);
     const finish = (exitCode: number | null, signal: NodeJS.Signals | null, spawnError: string | null) => {
@@ -202,7 +202,7 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
       settled = true;
       liveRuns.delete(killAll);
       endCpuWatch();
-      if (pgid !== undefined && spawnError === null) sweepOnce([]);
+      if (pgid !== undefined && spawnError === null) sweepOnce();
       for (const t of timers) clearTimeout(t); // clears intervals too
       resolve({
         exitCode,
@@ -293,7 +293,7 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
         const members = groupMembers(pgid);
         leftovers = members.length;
         killGroup(pgid, 'SIGKILL');
-        sweepOnce(members);
+        sweepOnce();
       }
       // Wait for the pipes to close, but not forever: an escapee may hold them open.
       let closed = false;
