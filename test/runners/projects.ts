@@ -97,6 +97,8 @@ export const VITEST: Project = jsProject({
   dir: 'test',
   ext: 'test.js',
   header: "import { describe, test, expect } from 'vitest';\n",
+  // Named like a test and holding none, as path-to-regexp's table of cases: not a failure.
+  extraFiles: { 'test/cases.test.js': 'export const CASES = [[1, 2, 3]];\n' },
   test: describeWrap('describe'),
   eq: (a, e) => `expect(${a}).toBe(${e});`,
 });

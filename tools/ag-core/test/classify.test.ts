@@ -186,3 +186,62 @@ test('imports that leave the tree, bare package names and commented-out text pro
   });
   t.deepEqual(classifyTree(tree).promoted, []);
 });
+
+test('with a manifest, only product code makes a test-named file source: a script beside it does not', (t) => {
+  const files = {
+    'scripts/redos.ts': "import { CASES } from '../src/cases.spec.js';\n",
+    'src/cases.spec.ts': 'export const CASES = [];\n',
+    'src/index.spec.ts': "import { CASES } from './cases.spec.js';\nimport { parse } from './index.js';\n",
+    'src/index.ts': 'export const parse = () => 1;\n',
+    'package.json': JSON.stringify({ exports: './dist/index.js', main: 'dist/index.js', typings: 'dist/index.d.ts' }),
+    'tsconfig.json': '{\n  // compiled\n  "compilerOptions": { "rootDir": "src", "outDir": "dist", },\n}\n',
+  };
+  t.deepEqual(classifyTree(tmpTree(files)).promoted, []);
+  // The next one of the kind: the shipped entry imports a test-named file, directly or through a module the tests import.
+  const direct = classifyTree(tmpTree({ ...files, 'src/index.ts': "import { CASES } from './cases.spec.js';\n" }));
+  t.deepEqual(
+    direct.promoted.map((p) => [p.path, p.imported_by]),
+    [['src/cases.spec.ts', 'src/index.ts']],
+  );
+  const viaTested = classifyTree(
+    tmpTree({
+      ...files,
+      'src/util.ts': "export { CASES } from './cases.spec.js';\n",
+      'test/util.test.ts': "import { CASES } from '../src/util.js';\n",
+    }),
+  );
+  t.deepEqual(
+    viaTested.promoted.map((p) => [p.path, p.imported_by]),
+    [['src/cases.spec.ts', 'src/util.ts']],
+  );
+  // A bin, and an entry reached through a module it imports.
+  const bin = classifyTree(
+    tmpTree({
+      ...files,
+      'package.json': JSON.stringify({ main: 'dist/index.js', bin: { tool: './cli.js' } }),
+      'cli.js': "require('./lib/run.js');\n",
+      'lib/run.js': "module.exports = require('./table-test.js');\n",
+      'lib/table-test.js': 'module.exports = [];\n',
+    }),
+  );
+  t.deepEqual(
+    bin.promoted.map((p) => p.path),
+    ['lib/table-test.js'],
+  );
+});
+
+test('a manifest whose entry is not in the tree, or a pattern, says nothing: every source file is product code', (t) => {
+  const files = {
+    'scripts/redos.ts': "import { CASES } from '../src/cases.spec.js';\n",
+    'src/cases.spec.ts': 'export const CASES = [];\n',
+    'src/index.ts': 'export const parse = () => 1;\n',
+  };
+  for (const pkg of [{ main: 'build/index.js' }, { exports: { './*': './src/*.js' } }, {}, '{ not json']) {
+    const tree = tmpTree({ ...files, 'package.json': typeof pkg === 'string' ? pkg : JSON.stringify(pkg) });
+    t.deepEqual(
+      classifyTree(tree).promoted.map((p) => p.path),
+      ['src/cases.spec.ts'],
+      JSON.stringify(pkg),
+    );
+  }
+});

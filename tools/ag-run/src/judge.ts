@@ -45,12 +45,11 @@ const unrunnable = (
 /** Judge one execution; pure. */
 export function judge(runner: Runner, result: ProcessResult, sandboxed: boolean, read: ReportRead): Judgement {
   const report: Judgement['report'] = read.source;
-  const tests =
-    read.source === 'tap'
-      ? mergeTests(read.tap.tests)
-      : read.source === 'junit' && 'junit' in read
-        ? mergeTests(read.junit.tests)
-        : null;
+  // Every test case as reported: a title a suite repeats (`it.each` rows with one name) is
+  // one id in `tests` but counts as often as it ran, as the runner's summary counts it.
+  const reported =
+    read.source === 'tap' ? read.tap.tests : read.source === 'junit' && 'junit' in read ? read.junit.tests : null;
+  const tests = reported === null ? null : mergeTests(reported);
   if (result.spawnError !== null) return unrunnable('spawn_error', result.spawnError, null, report);
   if (
     sandboxed &&
@@ -68,7 +67,7 @@ export function judge(runner: Runner, result: ProcessResult, sandboxed: boolean,
   const code = result.exitCode ?? -1;
   const summary =
     read.source === 'tap' ? read.tap.summary : runnerSummary(runner, result.stdoutTail, result.stderrTail);
-  const reportCounts = tests === null ? null : countTests(tests);
+  const reportCounts = reported === null ? null : countTests(reported);
   if (
     saysNoTests(runner, result.stdoutTail, result.stderrTail) ||
     summary?.total === 0 ||

@@ -248,3 +248,38 @@ test('pytest: a test module that failed to import is a collection_error, named b
     await rm(root, { recursive: true, force: true });
   }
 });
+
+test('vitest: a title a suite repeats is one test that counts as often as it ran, as the summary counts it', (t) => {
+  const xml = (second: string) =>
+    `<testsuites tests="3" failures="${second === '' ? 0 : 1}"><testsuite name="a.test.js" tests="3" failures="${second === '' ? 0 : 1}">` +
+    `<testcase classname="a.test.js" name="s &gt; same"/><testcase classname="a.test.js" name="s &gt; same">${second}</testcase>` +
+    `<testcase classname="a.test.js" name="s &gt; other"/></testsuite></testsuites>`;
+  const passed = judge(
+    'vitest',
+    proc({ exitCode: 0, stdoutTail: '      Tests  3 passed (3)' }),
+    false,
+    junitOf(xml('')),
+  );
+  t.deepEqual(brief(passed), ['PASS', 'passed']);
+  t.deepEqual(
+    passed.tests?.map((x) => x.id),
+    ['a.test.js::s > other', 'a.test.js::s > same'],
+  );
+  // One of the two runs failing is the test failing (the worst outcome of its runs).
+  const failed = judge(
+    'vitest',
+    proc({ exitCode: 1, stdoutTail: '      Tests  1 failed | 2 passed (3)' }),
+    false,
+    junitOf(xml('<failure message="x"/>')),
+  );
+  t.deepEqual(brief(failed), ['FAIL', 'failed'], failed.detail);
+  t.is(failed.tests?.find((x) => x.id === 'a.test.js::s > same')?.outcome, 'failed');
+  // A report with fewer runs than the summary counts still disagrees.
+  const short = judge(
+    'vitest',
+    proc({ exitCode: 0, stdoutTail: '      Tests  4 passed (4)' }),
+    false,
+    junitOf(xml('')),
+  );
+  t.deepEqual(brief(short), ['UNRUNNABLE', 'report_inconsistent']);
+});

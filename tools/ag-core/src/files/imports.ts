@@ -4,12 +4,14 @@
  * that `src/` re-exports). Reads the import statements of JS/TS (relative specifiers:
  * `import`, `export … from`, `require()`, `import()`) and Python (relative imports, and
  * package imports resolved from the tree root and `src/`), and promotes every test-class
- * file that a source file imports, transitively, to source.
+ * file that product code imports, transitively, to source (entry-points.ts: a script beside
+ * the package that imports a test's table of cases does not make the table source).
  * @module
  */
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { makeClassifier, type ClassOverrides, type FileClass } from './classify.js';
+import { packageEntryFiles } from './entry-points.js';
 
 /** A file whose name makes it a test, imported by source: source after all. */
 export interface ImportedTest {
@@ -136,23 +138,29 @@ function importsOf(from: string, present: ReadonlySet<string>, read: (p: string)
 }
 
 /**
- * The test-class files that source files import (transitively: a promoted file's own
- * imports count as source imports too). `files` are the tree's files; `read` gives a file's
- * text (null when it cannot be read: its imports are not known).
+ * The test-class files that product code imports (transitively: a promoted file's own
+ * imports count as product imports too). Product code is every source file, or, given
+ * `roots`, what the roots reach through the files they import. `files` are the tree's files;
+ * `read` gives a file's text (null when it cannot be read: its imports are not known).
  */
 export function importedTests(
   files: readonly string[],
   classify: (p: string) => FileClass,
   read: (p: string) => string | null,
+  roots?: readonly string[],
 ): ImportedTest[] {
   const present = new Set(files);
   const promoted = new Map<string, string>();
-  const queue = files.filter((f) => classify(f) === 'source' && importLanguage(f) !== null);
+  const queue = (roots ?? files.filter((f) => classify(f) === 'source')).filter((f) => importLanguage(f) !== null);
+  const reached = new Set(queue);
   while (queue.length > 0) {
     const from = queue.shift()!;
     for (const target of importsOf(from, present, read)) {
-      if (classify(target) !== 'test' || promoted.has(target)) continue;
-      promoted.set(target, from);
+      if (classify(target) === 'test') {
+        if (promoted.has(target)) continue;
+        promoted.set(target, from);
+      } else if (reached.has(target)) continue;
+      reached.add(target);
       queue.push(target);
     }
   }
@@ -181,7 +189,9 @@ export interface TreeClasses {
 
 /**
  * Classify the files of `tree` as the runner would see them: by name under `overrides`,
- * then every test-named file that source imports is source. Reads each source file of JS or
+ * then every test-named file that product code imports is source (product code: what the
+ * package manifests ship and the tests import, transitively; without a manifest that says,
+ * every source file). Reads each source file of JS or
  * Python up to 1 MiB (lstat: links are not read).
  */
 export function classifyTree(tree: string, overrides: ClassOverrides = {}): TreeClasses {
@@ -197,7 +207,16 @@ export function classifyTree(tree: string, overrides: ClassOverrides = {}): Tree
     }
   };
   const files = listTreeFiles(tree);
-  const promoted = importedTests(files, byName, read);
+  // Product code: what the JS packages ship and the tests import, when the manifests say
+  // what ships (they say nothing of Python: all of it counts); else every source file.
+  const entries = packageEntryFiles(files, (p) => byName(p) !== 'test', read);
+  const python = files.filter((f) => byName(f) === 'source' && importLanguage(f) === 'py');
+  const testImports = importedByTests(files, (p) => byName(p) === 'test', read);
+  const roots =
+    entries === null
+      ? undefined
+      : [...new Set([...entries, ...testImports, ...python])].filter((p) => byName(p) !== 'test');
+  const promoted = importedTests(files, byName, read, roots);
   const source = new Set(promoted.map((p) => p.path));
   const classify = (p: string): FileClass => (source.has(p.replace(/^\.\//, '')) ? 'source' : byName(p));
   return { classify, promoted, imported_by_tests: importedByTests(files, (p) => classify(p) === 'test', read) };
