@@ -5,6 +5,7 @@
  */
 import type { TestDeltas, TestResult } from '@adversary-gate/schemas';
 import { isFileEntry } from './reports/test-list.js';
+import { flakyFiles } from './per-test.js';
 import { fileOfId, pairRenames, type Locator } from './renames.js';
 
 const RAN = new Set<TestResult['outcome']>(['passed', 'failed', 'error']);
@@ -41,7 +42,8 @@ export function testDeltas(
  * so instead of reporting none. Lost: on the baseline, in no patch execution, neither renamed
  * (a new test in its file took its place) nor uncollected (its file failed to load on the
  * patch). Newly skipped: ran in every baseline execution, not run in some patch execution.
- * Pass→fail: passed in every baseline execution, failed in some patch execution and passed in none.
+ * Pass→fail: passed in every baseline execution, failed in some patch execution and passed in
+ * none, in a file that is not flaky (a flaky file's failures are listed as flaky tests).
  */
 export function testDeltasOver(
   baseline: readonly (readonly TestResult[])[],
@@ -55,6 +57,9 @@ export function testDeltasOver(
   const crashed = new Set(
     [...after].filter(([id, o]) => isFileEntry(id) && o.some((x) => FAILED.has(x))).map(([id]) => id),
   );
+  // A failure in a flaky file (per-test.ts) is the suite's, not a regression.
+  const flaky = flakyFiles(before, after);
+  const inFlakyFile = (id: string) => flaky.has(fileOfId(id) ?? '');
   const missing: string[] = [];
   const notCollected: string[] = [];
   const skipped: string[] = [];
@@ -66,7 +71,12 @@ export function testDeltasOver(
       if (files.some((f) => crashed.has(f))) notCollected.push(id);
       else missing.push(id);
     } else if (was.every((o) => RAN.has(o)) && now.some((o) => NOT_RUN.has(o))) skipped.push(id);
-    else if (was.every((o) => o === 'passed') && now.some((o) => FAILED.has(o)) && !now.includes('passed'))
+    else if (
+      was.every((o) => o === 'passed') &&
+      now.some((o) => FAILED.has(o)) &&
+      !now.includes('passed') &&
+      !inFlakyFile(id)
+    )
       broke.push(id);
   }
   const added = [...after.keys()].filter((id) => !before.has(id) && !crashed.has(id)).sort();

@@ -201,3 +201,45 @@ test('reruns: a command that failed on the patch runs once more on the baseline,
     ['claim baseline 2 /b', 'full baseline 2 /b', 'full patch 2 /p'],
   );
 });
+
+test('a flaky file: a sibling that fails on the patch is flaky, not a regression; another file still regresses', async (t) => {
+  const { testDeltasOver } = await import('../src/deltas.js');
+  // The baseline's rounds fail a different test of redos.spec.ts each (a time-budgeted suite).
+  const base1 = { 'redos.spec.ts::r1': 'failed', 'redos.spec.ts::r2': 'passed', 'redos.spec.ts::r3': 'passed' } as T;
+  const base2 = { 'redos.spec.ts::r1': 'passed', 'redos.spec.ts::r2': 'failed', 'redos.spec.ts::r3': 'passed' } as T;
+  const steady = { 'index.spec.ts::parse': 'passed' } as T;
+  const patch = { 'redos.spec.ts::r1': 'passed', 'redos.spec.ts::r2': 'passed', 'redos.spec.ts::r3': 'failed' } as T;
+  const runs = [
+    ex('baseline', 1, { ...base1, ...steady }),
+    ex('baseline', 2, { ...base2, ...steady }),
+    ex('patch', 1, { ...patch, 'index.spec.ts::parse': 'failed' }),
+    ex('patch', 2, { ...patch, 'index.spec.ts::parse': 'failed' }),
+  ];
+  const h = commandHistory('c', runs);
+  const kinds = failureKinds(h);
+  t.is(kinds.get('redos.spec.ts::r3'), 'flaky');
+  t.is(kinds.get('index.spec.ts::parse'), 'regression');
+  t.deepEqual(
+    flakyTests(h).map((f) => f.id),
+    ['redos.spec.ts::r1', 'redos.spec.ts::r2', 'redos.spec.ts::r3'],
+  );
+  const deltas = testDeltasOver(
+    runs.filter((r) => r.side === 'baseline').map((r) => r.tests!),
+    runs.filter((r) => r.side === 'patch').map((r) => r.tests!),
+  );
+  t.deepEqual(deltas?.tests_pass_to_fail, ['index.spec.ts::parse']);
+  // The control: with a steady redos file on the baseline, the same failure is a regression.
+  const steadyBase = [
+    ex('baseline', 1, { ...base1, 'redos.spec.ts::r1': 'passed', ...steady }),
+    ex('baseline', 2, { ...base1, 'redos.spec.ts::r1': 'passed', ...steady }),
+    ...runs.slice(2),
+  ];
+  t.is(failureKinds(commandHistory('c', steadyBase)).get('redos.spec.ts::r3'), 'regression');
+  // An id that names no file has no file to be flaky with.
+  const bare = commandHistory('c', [
+    ex('baseline', 1, { a: 'failed', b: 'passed' }),
+    ex('baseline', 2, { a: 'passed', b: 'passed' }),
+    ex('patch', 1, { a: 'passed', b: 'failed' }),
+  ]);
+  t.is(failureKinds(bare).get('b'), 'regression');
+});
