@@ -12,7 +12,8 @@
  * `git archive` from --express-git / --ptr-git (bare clones of expressjs/express and
  * pillarjs/path-to-regexp) and its dependencies and StrykerJS 9.6 are installed from npm.
  * StrykerJS runs with the anchors' settings (perTest, concurrency 2, timeoutMS 5000,
- * timeoutFactor 1.5, the anchors' `mutate` ranges). Each ag-mutate mutant is compared with
+ * timeoutFactor 1.5, the anchors' `mutate` lines, a single line given as `N-N`: StrykerJS reads
+ * a bare `file:N` as a glob and mutates other sites). Each ag-mutate mutant is compared with
  * the anchors' fresh-process truth (the command-runner report where there is one) by the
  * mutated line it produces. Prints one JSON line per run and a Markdown table at the end (the
  * 1-minute load average is in every row), which is appended with the machine to
@@ -145,6 +146,14 @@ function runAgMutate(label, tree, diff, test, mutant, extra = []) {
   return { wall, load: load1, artefact: m };
 }
 
+/**
+ * StrykerJS's `mutate` entries for the same lines: it reads only `file:start-end` ranges (a
+ * bare `file:N` is taken as a glob and mutates other sites), so a single line is `N-N`.
+ */
+function strykerRanges(mutate) {
+  return mutate.map((m) => m.replace(/:(\d+)$/, ':$1-$1'));
+}
+
 function runStryker(name, tree, spec) {
   if (!STRYKER || !existsSync(path.join(tree, 'node_modules/@stryker-mutator/core'))) return null;
   const report = path.join(WORK, `${name}.stryker-report.json`);
@@ -153,7 +162,7 @@ function runStryker(name, tree, spec) {
     config,
     JSON.stringify({
       ...spec.stryker,
-      mutate: spec.mutate,
+      mutate: strykerRanges(spec.mutate),
       coverageAnalysis: 'perTest',
       concurrency: 2,
       timeoutMS: 5000,
@@ -345,6 +354,8 @@ const table = markdownTable(
     'mutants/s',
     'plain run s',
     'StrykerJS wall s (load), verdict',
+    'StrykerJS mutants',
+    'time ÷ StrykerJS',
     'StrykerJS anchor s',
     'agrees with fresh truth',
   ],
@@ -358,6 +369,8 @@ const table = markdownTable(
     (r.mutants / r.wall_s).toFixed(2),
     r.plain_s,
     r.stryker_s === null ? '—' : `${r.stryker_s} (${r.stryker_load}), ${fmtStryker(r.stryker_counts)}`,
+    r.stryker_counts ? Object.values(r.stryker_counts).reduce((a, b) => a + b, 0) : '—',
+    r.stryker_s ? (r.wall_s / r.stryker_s).toFixed(2) : '—',
     r.stryker_anchor_s ?? '—',
     r.truth === null
       ? '—'
