@@ -102,6 +102,19 @@ test('pytest: each mutant runs only the tests (node ids) that execute its statem
   t.is(findMutant(w, 2, '/').status, 'killed');
 });
 
+test('pytest as the pipelines wire it (python3 -c … pytest.main()): per-test selection all the same', async (t) => {
+  const { wirePytest } = await import('@adversary-gate/core');
+  const repo = makeRepo({ 'app/__init__.py': '' }, PY_PROJECT);
+  t.teardown(repo.cleanup);
+  const command = wirePytest('/usr/bin/python3').test_command;
+  const args = ['--diff', repo.diff, '--tree', repo.tree, '--test-command', command, '--jobs', '2'];
+  const m = await measured(t, args, repo.file('m.json'));
+  t.deepEqual(m.test_selection, { runner: 'pytest', mode: 'per-test' });
+  // The checksum test never runs for a mutant: the `/` mutant survives the type-only test.
+  t.is(findMutant(m, 2, '/').status, 'survived');
+  t.is(findMutant(m, 2, 'return None').killed_by, 'tests/test_price.py::test_is_number');
+});
+
 test('--sandbox bwrap: every run inside bubblewrap, recorded; a write outside the tree copy never reaches the host', async (t) => {
   const outside = mkdtempSync(path.join(os.tmpdir(), 'ag-mutate-outside-'));
   t.teardown(() => rmSync(outside, { recursive: true, force: true }));

@@ -2,3 +2,4 @@
 export * from './scripts.js';
 export * from './wiring.js';
 export * from './detect.js';
+export * from './command-runner.js';

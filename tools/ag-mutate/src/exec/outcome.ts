@@ -6,7 +6,7 @@
  * and how the run ended is recorded; a run that could not start cannot tell either way.
  * @module
  */
-import type { ProcessResult } from '@adversary-gate/core';
+import { commandRunner, type ProcessResult } from '@adversary-gate/core';
 
 /** The status a mutant's run gives (stillborn and no_coverage are decided before any run). */
 export type RunStatus = 'killed' | 'survived' | 'timeout' | 'stillborn';
@@ -20,9 +20,9 @@ export interface RunVerdict {
   readonly unjudged: boolean;
 }
 
-/** True when the command runs pytest. */
+/** True when the command runs pytest (ag-core's rule: the gate's `python3 -c '…pytest.main()'` too). */
 export function isPytest(command: string): boolean {
-  return /(?:^|[\s/])(?:py\.test|pytest)(?:\s|$)|-m\s+pytest\b/.test(command);
+  return commandRunner(command) === 'pytest';
 }
 
 /** True when the command runs mocha (it exits with its failure count). */
