@@ -7,7 +7,9 @@ PYTHONPATH); does nothing unless one of its environment variables is set.
   for every test (setup, call and teardown), which lines of those files ran, and its
   duration; lines run outside any test (imports at collection) go under the key "".
   Written to TRACE_DIR/<pid>.json at the end of the session (one file per process, so
-  xdist workers do not overwrite each other).
+  xdist workers do not overwrite each other). With AG_MUTATE_TRACE_LINES (a JSON object:
+  absolute path -> [[first, last], ...]), no trace at all: those files are compiled with
+  probes before the statements that meet the ranges (ag_mutate_probes.py).
 - AG_MUTATE_SELECT (a file with one node id per line): run only those tests, in that order,
   and stop at the first failure. The node id of the first failing test is written to
   AG_MUTATE_FAILED (if set).
@@ -25,28 +27,68 @@ _SELECT = os.environ.get("AG_MUTATE_SELECT")
 _FAILED = os.environ.get("AG_MUTATE_FAILED")
 
 
+def _code_lines(code):
+    """The first and last line a code object's own instructions are on."""
+    if hasattr(code, "co_lines"):
+        numbers = [line for _, _, line in code.co_lines() if line is not None]
+    else:
+        import dis
+
+        numbers = [line for _, line in dis.findlinestarts(code)]
+    first = code.co_firstlineno
+    return first, max(numbers + [first])
+
+
 class _Tracer:
     """Line events of the wanted files only: other frames get no local trace function."""
 
-    def __init__(self, files):
+    def __init__(self, files, ranges=None):
         self.wanted = {os.path.realpath(f) for f in files}
+        self.ranges = (
+            None
+            if ranges is None
+            else {os.path.realpath(f): [tuple(r) for r in rs] for f, rs in ranges.items()}
+        )
         self.known = {}
+        self.reals = {}
+        self.codes = {}
         self.current = ""
         self.lines = {"": {}}
         self.durations = {}
 
+    def _real(self, filename):
+        """The real path of a code object's file, looked up once (realpath is a syscall per part)."""
+        real = self.reals.get(filename)
+        if real is None:
+            real = self.reals[filename] = os.path.realpath(filename)
+        return real
+
     def _is_wanted(self, filename):
         hit = self.known.get(filename)
         if hit is None:
-            hit = os.path.realpath(filename) in self.wanted
+            hit = self._real(filename) in self.wanted
             self.known[filename] = hit
         return hit
 
+    def _holds_site(self, code):
+        """True when the code object's lines span a site (always, without ranges)."""
+        if self.ranges is None:
+            return True
+        first, last = _code_lines(code)
+        return any(a <= last and first <= b for a, b in self.ranges.get(self._real(code.co_filename), []))
+
+    def _traced(self, code):
+        """True for a code object of a wanted file that holds a site: decided once per code object."""
+        hit = self.codes.get(code)
+        if hit is None:
+            hit = self.codes[code] = self._is_wanted(code.co_filename) and self._holds_site(code)
+        return hit
+
     def global_trace(self, frame, event, arg):
-        filename = frame.f_code.co_filename
-        if not self._is_wanted(filename):
+        code = frame.f_code
+        if not self._traced(code):
             return None
-        self._line(filename, frame.f_lineno)
+        self._line(code.co_filename, frame.f_lineno)
         return self.local_trace
 
     def local_trace(self, frame, event, arg):
@@ -56,7 +98,7 @@ class _Tracer:
 
     def _line(self, filename, line):
         per_test = self.lines.setdefault(self.current, {})
-        per_test.setdefault(os.path.realpath(filename), set()).add(line)
+        per_test.setdefault(self._real(filename), set()).add(line)
 
     def start(self):
         sys.settrace(self.global_trace)
@@ -78,9 +120,31 @@ class _Tracer:
             json.dump(out, f)
 
 
+class _Probed(_Tracer):
+    """The same record, from probes compiled into the wanted files (ag_mutate_probes), not a trace."""
+
+    def __init__(self, files, ranges):
+        super().__init__(files, ranges)
+        from ag_mutate_probes import Finder
+
+        self.finder = Finder(ranges, self._hit)
+
+    def _hit(self, real, lines):
+        per_test = self.lines.setdefault(self.current, {}).setdefault(real, set())
+        per_test.update(lines)
+
+    def start(self):
+        self.finder.install()
+
+    def stop(self):
+        self.finder.remove()
+
+
 _tracer = None
 if _TRACE_DIR and os.environ.get("AG_MUTATE_TRACE_FILES"):
-    _tracer = _Tracer(json.loads(os.environ["AG_MUTATE_TRACE_FILES"]))
+    _ranges = os.environ.get("AG_MUTATE_TRACE_LINES")
+    _files = json.loads(os.environ["AG_MUTATE_TRACE_FILES"])
+    _tracer = _Tracer(_files) if not _ranges else _Probed(_files, json.loads(_ranges))
     _tracer.start()
 
 

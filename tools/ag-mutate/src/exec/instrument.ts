@@ -54,6 +54,15 @@ function siteOffsets(root: string, sites: readonly Site[], js: ReadonlySet<strin
   return out;
 }
 
+/** Per Python file (absolute), the line ranges of its sites: the only lines the tracer needs to see. */
+function siteLines(root: string, sites: readonly Site[], py: ReadonlySet<string>): Record<string, [number, number][]> {
+  const out: Record<string, [number, number][]> = {};
+  for (const site of sites)
+    if (py.has(site.file))
+      (out[path.join(root, site.file)] ??= []).push([...(site.coverLines ?? [site.line, site.line])]);
+  return out;
+}
+
 /**
  * The recording for copy 0 of `ws`, given the runner, the changed files, their texts (the
  * length tells V8's script of the file from a loader's transform of it) and the sites.
@@ -101,6 +110,8 @@ export function instrumentation(
     Object.assign(env, pytestPluginEnv(opts.passEnv));
     env.AG_MUTATE_TRACE_DIR = traceDir;
     env.AG_MUTATE_TRACE_FILES = JSON.stringify([...py].map((f) => path.join(root, f)));
+    // Frames of code that holds no site get no line events: a large module stays fast.
+    env.AG_MUTATE_TRACE_LINES = JSON.stringify(siteLines(root, sites, py));
   }
   if (Object.keys(env).length === 0) return NOTHING;
   return {
