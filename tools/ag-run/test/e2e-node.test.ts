@@ -238,8 +238,9 @@ const processClaims = () =>
       '1',
       '--jobs',
       '2',
+      // Long enough for the flood to pass the 8 MiB cap on a loaded machine before the limit.
       '--timeout',
-      '8',
+      '20',
       '--runner',
       'generic',
     ]);
