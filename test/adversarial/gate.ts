@@ -1,17 +1,12 @@
 // Running the real pipeline and the real binaries without blocking the event loop, so
 // that several cases can run at once under a small concurrency cap.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT } from '../e2e/helpers.js';
+import { exec, ROOT, type Exit } from '../e2e/helpers.js';
 import { PROJECTS } from '../../pipelines/demo/scenarios.mjs';
 
-/** What a process did. */
-export interface Exit {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export { exec, limiter } from '../e2e/helpers.js';
 
 /** The part of verdict.json the cases read. */
 export interface VerdictFile {
@@ -33,28 +28,6 @@ export const PROJECT_ENV: Readonly<Record<'js' | 'py', Readonly<Record<string, s
   js: { ...PROJECTS.js.env, ...FAST },
   py: { ...PROJECTS.py.env, ...FAST },
 };
-
-/** Run a command to its end; never rejects. */
-export function exec(
-  cmd: string,
-  args: readonly string[],
-  cwd: string,
-  env: Readonly<Record<string, string>> = {},
-): Promise<Exit> {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    child.on('error', (e) => resolve({ code: null, stdout, stderr: `${stderr}${e.message}` }));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 /** verdict.json as written, or null when it is missing or not JSON. */
 export function readVerdict(file: string): VerdictFile | null {
@@ -94,24 +67,6 @@ export async function decideAgain(out: string, diff = path.join(out, 'changes.di
   );
   const r = await exec(path.join(BIN, 'ag-decide'), ['check', path.join(out, 'verdict.json'), '--diff', diff], out);
   return { ...r, out, verdict: readVerdict(path.join(out, 'verdict.json')) };
-}
-
-/** A counting semaphore: at most `n` tasks at once, in arrival order. */
-export function limiter(n: number): <T>(task: () => Promise<T>) => Promise<T> {
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  return async (task) => {
-    if (active >= n) await new Promise<void>((r) => waiting.push(r));
-    else active += 1;
-    try {
-      return await task();
-    } finally {
-      const next = waiting.shift();
-      if (next)
-        next(); // the slot passes straight to the next task
-      else active -= 1;
-    }
-  };
 }
 
 /** Whether bubblewrap can build a sandbox here (probed once): null when it can, else why not. */

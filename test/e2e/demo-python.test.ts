@@ -101,8 +101,8 @@ test('an interpreter the caller chose (AG_DEMO_PYTHON) is never "fixed" with apt
   t.deepEqual(h.calls, []);
 });
 
-test('the demo itself: an interpreter without pytest is one line on stderr and exit 1, before any scenario', (t) => {
-  const r = run(process.execPath, [path.join(ROOT, 'pipelines/demo/run-demo.mjs')], ROOT, {
+test('the demo itself: an interpreter without pytest is one line on stderr and exit 1, before any scenario', async (t) => {
+  const r = await run(process.execPath, [path.join(ROOT, 'pipelines/demo/run-demo.mjs')], ROOT, {
     AG_DEMO_PYTHON: path.join(ROOT, 'no such python'),
   });
   t.is(r.code, 1, r.stderr);

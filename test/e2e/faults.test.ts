@@ -24,7 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadArtefact } from '@adversary-gate/schemas';
 import { buildDemoRepo } from '../../pipelines/demo/repo.mjs';
-import { JS_ENV, ROOT } from './helpers.js';
+import { JS_ENV, ROOT, slots } from './helpers.js';
 
 const TOOLS = ['ag-run', 'ag-diffcov', 'ag-mutate', 'ag-oracle', 'ag-decide'] as const;
 const STAGES = ['before-read', 'mid-write', 'after-write', 'kill', 'term'] as const;
@@ -70,23 +70,6 @@ function exec(cmd: string, args: readonly string[], cwd: string, env: Readonly<R
     child.on('close', (code) => resolve({ code, stderr }));
   });
 }
-
-/** Two processes at a time (the machine has two cores; each pipeline has its own parallelism). */
-const slots = (() => {
-  let free = 2;
-  const waiting: (() => void)[] = [];
-  return async <T>(task: () => Promise<T>): Promise<T> => {
-    if (free === 0) await new Promise<void>((resolve) => waiting.push(resolve));
-    else free -= 1;
-    try {
-      return await task();
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else free += 1;
-    }
-  };
-})();
 
 type Verdict = { verdict: string; reasons: { code: string }[] };
 
@@ -164,27 +147,34 @@ async function assertWhole(t: ExecutionContext, out: string, allowTemp?: string)
   }
 }
 
-test.before(async () => {
+/** The control run: a promise, so the full-pipeline cells need not wait for it. */
+let controlDone: Promise<void> = Promise.resolve();
+
+test.before(() => {
   repo = buildDemoRepo('js', 'clean');
-  const r = await gate('control', {});
   control = path.join(repo, 'control');
-  const verdict = readVerdict(path.join(control, 'verdict.json'));
-  if (r.code !== 0 || verdict?.verdict !== 'ACCEPT') {
-    throw new Error(
-      `the control run did not ACCEPT (exit ${r.code}): ${JSON.stringify(verdict?.reasons)}\n${r.stderr}`,
-    );
-  }
   const shared = mkdtempSync(path.join(os.tmpdir(), 'ag-faults-report-'));
   chmodSync(shared, 0o755);
   controlReport = path.join(shared, 'lcov.info');
-  cpSync(path.join(control, 'coverage/lcov.info'), controlReport);
-  chmodSync(controlReport, 0o644);
   for (const tool of TOOLS) binDirs.set(tool, binDir(tool, [tool]));
   binDirs.set('stubs-only', binDir('stubs-only', []));
+  controlDone = (async () => {
+    const r = await gate('control', {});
+    const verdict = readVerdict(path.join(control, 'verdict.json'));
+    if (r.code !== 0 || verdict?.verdict !== 'ACCEPT') {
+      throw new Error(
+        `the control run did not ACCEPT (exit ${r.code}): ${JSON.stringify(verdict?.reasons)}\n${r.stderr}`,
+      );
+    }
+    cpSync(path.join(control, 'coverage/lcov.info'), controlReport);
+    chmodSync(controlReport, 0o644);
+  })();
+  controlDone.catch(() => {}); // each test that needs the control awaits it, and fails with its error
 });
 
 /** Settings of a cell where only `tool` (and ag-decide) is real: the control's coverage report, copied. */
-function stubbed(tool: Tool | 'stubs-only'): Record<string, string> {
+async function stubbed(tool: Tool | 'stubs-only'): Promise<Record<string, string>> {
+  await controlDone;
   return {
     AG_BIN_DIR: binDirs.get(tool)!,
     AG_COVERAGE_COMMAND: `mkdir -p coverage && cp '${controlReport}' coverage/lcov.info`,
@@ -197,7 +187,7 @@ test.after.always(() => {
 });
 
 test('without a fault, the stubbed pipeline accepts the control evidence (so every faulted cell could fail)', async (t) => {
-  const r = await gate('cells/no-fault', stubbed('stubs-only'));
+  const r = await gate('cells/no-fault', await stubbed('stubs-only'));
   t.is(readVerdict(path.join(repo, 'cells/no-fault/verdict.json'))?.verdict, 'ACCEPT', r.stderr);
   t.is(r.code, 0);
 });
@@ -209,7 +199,7 @@ for (const stage of STAGES) {
       const name = `cells/${tool}-${stage}`;
       const out = path.join(repo, name);
       const env: Record<string, string> = { AG_FAULT: `${tool}:${stage}` };
-      if (!full) Object.assign(env, stubbed(tool));
+      if (!full) Object.assign(env, await stubbed(tool));
       const r = await gate(name, env);
       const why = `exit ${r.code}\n${r.stderr}`;
 
@@ -237,6 +227,7 @@ for (const stage of STAGES) {
 }
 
 test('the switch never reaches the commands under test: ag-run and ag-mutate children get an allowlisted environment', async (t) => {
+  await controlDone;
   const out = path.join(repo, 'cells/env');
   cpSync(control, out, { recursive: true });
   const diff = path.join(out, 'changes.diff');

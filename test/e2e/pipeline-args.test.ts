@@ -25,11 +25,11 @@ const ORDER = ['ag-oracle', 'ag-run', 'ag-diffcov', 'ag-mutate', 'ag-decide', 'a
 const judging = (calls: Call[]) => calls.filter((c) => c.tool !== 'ag-run' && c.args[0] !== 'check');
 
 for (const pipeline of PIPELINES) {
-  test(`${pipeline}: a space and non-ASCII in the repository path, --out (and a quote), TMPDIR and the bin directory; oracle first, the timeout to ag-mutate, ACCEPT`, (t) => {
+  test(`${pipeline}: a space and non-ASCII in the repository path, --out (and a quote), TMPDIR and the bin directory; oracle first, the timeout to ag-mutate, ACCEPT`, async (t) => {
     const base = scratch(t, 'ag e2e ü ');
     const repo = demoRepoAt(path.join(base, 'repo dir é'), 'clean');
     const bins = loggingBins(path.join(base, 'bins ö'));
-    const r = runPipeline(pipeline, repo, OUT, { ...JS, timeout: '47', binDir: bins.dir }, { TMPDIR: base });
+    const r = await runPipeline(pipeline, repo, OUT, { ...JS, timeout: '47', binDir: bins.dir }, { TMPDIR: base });
     const v = verdictAt(path.join(repo, OUT));
     t.is(v.verdict, 'ACCEPT', `${r.stderr}\n${JSON.stringify(v.reasons)}`);
     t.is(r.code, 0, r.stderr);
@@ -53,11 +53,11 @@ for (const pipeline of PIPELINES) {
     );
   });
 
-  test(`${pipeline}: a repository with no policy file reaches ACCEPT on an honest patch, and no tool gets --policy`, (t) => {
+  test(`${pipeline}: a repository with no policy file reaches ACCEPT on an honest patch, and no tool gets --policy`, async (t) => {
     const base = scratch(t, 'ag-e2e-nopolicy-');
     const repo = demoRepoAt(path.join(base, 'repo'), 'clean', { baseFiles: { 'adversary-gate.json': null } });
     const bins = loggingBins(path.join(base, 'bins'));
-    const r = runPipeline(pipeline, repo, 'ag', { ...JS, binDir: bins.dir });
+    const r = await runPipeline(pipeline, repo, 'ag', { ...JS, binDir: bins.dir });
     const v = verdictAt(path.join(repo, 'ag'));
     t.false(existsSync(path.join(repo, 'ag', 'baseline', 'adversary-gate.json')));
     t.deepEqual(
@@ -69,11 +69,11 @@ for (const pipeline of PIPELINES) {
     t.is(r.code, 0, r.stderr);
   });
 
-  test(`${pipeline}: a policy asked for by name that does not exist stops the pipeline before it writes anything`, (t) => {
+  test(`${pipeline}: a policy asked for by name that does not exist stops the pipeline before it writes anything`, async (t) => {
     const base = scratch(t, 'ag-e2e-policy-');
     const repo = demoRepoAt(path.join(base, 'repo'), 'clean');
     const missing = path.join(base, 'no such policy.json');
-    const r = runPipeline(pipeline, repo, 'ag', { ...JS, policy: missing });
+    const r = await runPipeline(pipeline, repo, 'ag', { ...JS, policy: missing });
     t.not(r.code, 0);
     if (pipeline !== 'gate.mk') t.is(r.code, 3, r.stderr); // make's own exit is 2 for any failed recipe
     t.true(r.stderr.includes(`names no file: ${missing}`), r.stderr);
@@ -81,16 +81,23 @@ for (const pipeline of PIPELINES) {
   });
 }
 
-test('gate.sh: a patch whose tests hang ends within the timeout in every tool (ag-mutate too), and the hang rejects', (t) => {
+test('gate.sh: a patch whose tests hang ends within the timeout in every tool (ag-mutate too), and the hang rejects', async (t) => {
   const base = scratch(t, 'ag-e2e-hang-');
   const hang =
     "import { test } from 'node:test';\ntest('waits for ever', () => new Promise(() => setInterval(() => {}, 1000)));\n";
   const repo = demoRepoAt(path.join(base, 'repo'), 'clean', { patchFiles: { 'test/hang.test.js': hang } });
   const bins = loggingBins(path.join(base, 'bins'));
   // Without --timeout ag-mutate would wait 600 s on its baseline run, past run()'s 240 s limit.
-  const r = runPipeline('gate.sh', repo, 'ag', { ...JS, coverage: '', rounds: '1', timeout: '4', binDir: bins.dir });
+  const r = await runPipeline('gate.sh', repo, 'ag', {
+    ...JS,
+    coverage: '',
+    rounds: '1',
+    // The hang rule needs the baseline to pass within half the limit, on a loaded machine too.
+    timeout: '8',
+    binDir: bins.dir,
+  });
   t.not(r.code, null, 'the pipeline ended on its own');
-  t.is(flag(bins.calls().find((c) => c.tool === 'ag-mutate')!.args, '--timeout'), '4');
+  t.is(flag(bins.calls().find((c) => c.tool === 'ag-mutate')!.args, '--timeout'), '8');
   const v = verdictAt(path.join(repo, 'ag'));
   // The baseline passed the command within the limit and the patch hangs in every round:
   // direct evidence against the patch (ag-run's class `hang`), whatever the other tools say.

@@ -35,7 +35,7 @@ export const JS: Settings = {
   rounds: '2',
 };
 
-/** Run `pipeline` in `repo` on main~1..main with the evidence in `out`; never throws. */
+/** Run `pipeline` in `repo` on main~1..main with the evidence in `out` (in one of the file's slots); never rejects. */
 export function runPipeline(
   pipeline: Pipeline,
   repo: string,

@@ -43,7 +43,7 @@ const CHEATS = [
 
 for (const pipeline of PIPELINES) {
   for (const cheat of CHEATS) {
-    test(`${pipeline}: a patch that drifts a fixture and whose test ${cheat.name} while it runs is still FIXTURE_DRIFT`, (t) => {
+    test(`${pipeline}: a patch that drifts a fixture and whose test ${cheat.name} while it runs is still FIXTURE_DRIFT`, async (t) => {
       const base = scratch(t, 'ag-e2e-fixture-');
       const out = path.join(base, 'evidence');
       const target = path.join(out, cheat.side, 'test', 'fixtures', 'prices.json');
@@ -54,7 +54,7 @@ for (const pipeline of PIPELINES) {
           'test/fixture.test.js': fixtureTest(10, target, cheat.bytes),
         },
       });
-      const r = runPipeline(pipeline, repo, out, { ...JS, coverage: '', rounds: '1', mutateMax: '2' });
+      const r = await runPipeline(pipeline, repo, out, { ...JS, coverage: '', rounds: '1', mutateMax: '2' });
       const v = verdictAt(out);
       t.is(v.verdict, 'REJECT', `${r.stderr}\n${JSON.stringify(v.reasons)}`);
       t.true(codes(v).includes('FIXTURE_DRIFT'), JSON.stringify(v.reasons));
@@ -65,14 +65,14 @@ for (const pipeline of PIPELINES) {
 
 // The control once: the order is the same in every pipeline (pipeline-args.test.ts checks it).
 for (const pipeline of ['gate.sh'] as const) {
-  test(`${pipeline}: control: an honest patch with a test that reads the unchanged fixture is ACCEPTed`, (t) => {
+  test(`${pipeline}: control: an honest patch with a test that reads the unchanged fixture is ACCEPTed`, async (t) => {
     const base = scratch(t, 'ag-e2e-fixture-ok-');
     const out = path.join(base, 'evidence');
     const repo = demoRepoAt(path.join(base, 'repo'), 'clean', {
       baseFiles: { 'adversary-gate.json': POLICY, 'test/fixtures/prices.json': BASE_PRICES },
       patchFiles: { 'test/fixture.test.js': fixtureTest(6) },
     });
-    const r = runPipeline(pipeline, repo, out, JS);
+    const r = await runPipeline(pipeline, repo, out, JS);
     const v = verdictAt(out);
     t.is(v.verdict, 'ACCEPT', `${r.stderr}\n${JSON.stringify(v.reasons)}`);
     t.is(r.code, 0);
@@ -82,13 +82,13 @@ for (const pipeline of ['gate.sh'] as const) {
 // A tool that runs after ag-oracle (here a wrapper around ag-mutate, standing in for any test
 // code that reaches the evidence directory) changes oracle.json, by a single byte.
 for (const pipeline of ['gate.sh', 'gate.mjs'] as const) {
-  test(`${pipeline}: oracle.json changed after ag-oracle wrote it is set aside and the verdict holds on the missing oracle`, (t) => {
+  test(`${pipeline}: oracle.json changed after ag-oracle wrote it is set aside and the verdict holds on the missing oracle`, async (t) => {
     const base = scratch(t, 'ag-e2e-oracle-file-');
     const repo = demoRepoAt(path.join(base, 'repo'), 'clean');
     const touch =
       'while [ $# -gt 0 ]; do [ "$1" = --tree ] && printf " " >> "$(dirname "$2")/oracle.json"; shift; done';
     const bins = loggingBins(path.join(base, 'bins'), { 'ag-mutate': `( ${touch} )` });
-    const r = runPipeline(pipeline, repo, 'ag', { ...JS, binDir: bins.dir });
+    const r = await runPipeline(pipeline, repo, 'ag', { ...JS, binDir: bins.dir });
     const v = verdictAt(path.join(repo, 'ag'));
     t.regex(r.stderr, /oracle\.json changed after ag-oracle wrote it/);
     t.true(existsSync(path.join(repo, 'ag', 'oracle.json.changed')));

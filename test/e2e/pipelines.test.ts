@@ -11,9 +11,9 @@ type Verdict = { verdict: string; reasons: { code: string }[] };
 const verdictAt = (dir: string): Verdict => JSON.parse(readFileSync(path.join(dir, 'verdict.json'), 'utf8'));
 const codes = (v: Verdict) => [...new Set(v.reasons.map((r) => r.code))];
 
-test('gate.sh accepts a clean, measured patch and the check exits 0', (t) => {
+test('gate.sh accepts a clean, measured patch and the check exits 0', async (t) => {
   const repo = demoRepo(t, 'js', 'clean');
-  const r = run(
+  const r = await run(
     'sh',
     [path.join(ROOT, 'pipelines/gate.sh'), '--base', 'main~1', '--head', 'main', '--out', 'ag'],
     repo,
@@ -26,7 +26,7 @@ test('gate.sh accepts a clean, measured patch and the check exits 0', (t) => {
     t.true(existsSync(path.join(repo, 'ag', f)), f);
 });
 
-test('gate.mk rejects a patch that breaks a test, keeps every artefact, and make fails', (t) => {
+test('gate.mk rejects a patch that breaks a test, keeps every artefact, and make fails', async (t) => {
   const repo = demoRepo(t, 'js', 'break');
   const vars = Object.entries({
     BASE: 'main~1',
@@ -37,7 +37,7 @@ test('gate.mk rejects a patch that breaks a test, keeps every artefact, and make
     COVERAGE_REPORT: JS_ENV.AG_COVERAGE_REPORT,
     MUTATE_MAX: '4',
   }).map(([k, v]) => `${k}=${v}`);
-  const r = run('make', ['-s', '-f', path.join(ROOT, 'pipelines/gate.mk'), ...vars], repo);
+  const r = await run('make', ['-s', '-f', path.join(ROOT, 'pipelines/gate.mk'), ...vars], repo);
   t.not(r.code, 0);
   const v = verdictAt(path.join(repo, 'ag'));
   t.is(v.verdict, 'REJECT', JSON.stringify(v.reasons));
@@ -47,22 +47,22 @@ test('gate.mk rejects a patch that breaks a test, keeps every artefact, and make
   t.regex(r.stderr, /REJECT/);
 });
 
-test('gate.mk is incremental: a second run with the same commits rebuilds nothing', (t) => {
+test('gate.mk is incremental: a second run with the same commits rebuilds nothing', async (t) => {
   const repo = demoRepo(t, 'js', 'clean');
   const vars = ['BASE=main~1', 'HEAD=main', 'OUT=ag', `TEST_COMMAND=${JS_ENV.AG_TEST_COMMAND}`, 'MUTATE_MAX=2'];
-  run('make', ['-s', '-f', path.join(ROOT, 'pipelines/gate.mk'), ...vars], repo);
+  await run('make', ['-s', '-f', path.join(ROOT, 'pipelines/gate.mk'), ...vars], repo);
   const stamp = (f: string) => statSync(path.join(repo, 'ag', f)).mtimeMs;
   const before = ['run.json', 'mutation.json', 'oracle.json', 'diffcov.json'].map(stamp);
-  const second = run('make', ['-f', path.join(ROOT, 'pipelines/gate.mk'), ...vars], repo);
+  const second = await run('make', ['-f', path.join(ROOT, 'pipelines/gate.mk'), ...vars], repo);
   // (gate.mk echoes each tool as a quoted word: '…/ag-run' --baseline …)
   t.regex(second.stdout, /\/ag-decide' check /, 'the echo this test reads is there');
   t.notRegex(second.stdout, /\/ag-(run|mutate|diffcov|oracle)' /, second.stdout);
   t.deepEqual(['run.json', 'mutation.json', 'oracle.json', 'diffcov.json'].map(stamp), before);
 });
 
-test('gate.mjs (zx) holds a clean patch that comes with no coverage evidence', (t) => {
+test('gate.mjs (zx) holds a clean patch that comes with no coverage evidence', async (t) => {
   const repo = demoRepo(t, 'js', 'clean');
-  const r = run(
+  const r = await run(
     process.execPath,
     [
       path.join(ROOT, 'pipelines/gate.mjs'),
@@ -85,9 +85,9 @@ test('gate.mjs (zx) holds a clean patch that comes with no coverage evidence', (
   t.is(r.code, 2);
 });
 
-test('gate.sh refuses an unknown base ref with exit 3', (t) => {
+test('gate.sh refuses an unknown base ref with exit 3', async (t) => {
   const repo = demoRepo(t, 'js', 'clean');
-  const r = run('sh', [path.join(ROOT, 'pipelines/gate.sh'), '--base', 'no-such-ref', '--out', 'ag'], repo);
+  const r = await run('sh', [path.join(ROOT, 'pipelines/gate.sh'), '--base', 'no-such-ref', '--out', 'ag'], repo);
   t.is(r.code, 3);
   t.regex(r.stderr, /unknown base ref/);
 });
@@ -104,13 +104,13 @@ test('a second run on an evidence directory in use holds at once and writes noth
   const [first] = (await once(holder.stdout, 'data')) as [Buffer];
   t.is(first.toString().trim(), 'locked');
   const env = { ...JS_ENV, AG_COVERAGE_COMMAND: '', AG_MUTATE_MAX: '0', AG_ROUNDS: '1' };
-  const sh = run(
+  const sh = await run(
     'sh',
     [path.join(ROOT, 'pipelines/gate.sh'), '--base', 'main~1', '--head', 'main', '--out', 'ag'],
     repo,
     env,
   );
-  const mjs = run(
+  const mjs = await run(
     process.execPath,
     [
       path.join(ROOT, 'pipelines/gate.mjs'),
@@ -132,7 +132,7 @@ test('a second run on an evidence directory in use holds at once and writes noth
   t.is(readFileSync(path.join(repo, 'ag', 'verdict.json'), 'utf8'), "the first run's verdict\n");
   holder.stdin.end();
   await once(holder, 'exit');
-  const after = run(
+  const after = await run(
     'sh',
     [path.join(ROOT, 'pipelines/gate.sh'), '--base', 'main~1', '--head', 'main', '--out', 'ag'],
     repo,
