@@ -5,7 +5,7 @@
  */
 import type { ExecutionContext } from 'ava';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -14,26 +14,44 @@ import { ROOT } from '../e2e/helpers.js';
 const GATE = path.join(ROOT, 'pipelines', 'gate.sh');
 
 /**
- * One npm cache for every project and every install the gate runs. The gate installs as a
+ * One npm cache per project, for every install the gate runs on it. The gate installs as a
  * fresh uid each time, and npm writes its cache files for its own uid only: the test fills
- * the cache first (as itself) with every package the lock file and the gate's tools name,
- * then opens it to every uid, so that the gate's installs only read it (offline first).
+ * the cache first (as itself) with every package the lock file and the gate's tools name and
+ * opens it to every uid; the gate's installs find `npm` as a wrapper that, after each install,
+ * opens what that install wrote (as its own uid), so that the next install, as another uid,
+ * may append to the same index files. A cache shared by two projects judged at once would be
+ * written by one project's warming while the other's gate installs from it.
  */
-export const NPM_CACHE = path.join(tmpdir(), 'ag-runners-npm-cache');
+function projectCache(t: ExecutionContext): { cache: string; bin: string } {
+  const cache = mkdtempSync(path.join(tmpdir(), 'ag-runner-npm-cache-'));
+  const bin = mkdtempSync(path.join(tmpdir(), 'ag-runner-npm-bin-'));
+  t.teardown(() => {
+    rmSync(cache, { recursive: true, force: true });
+    rmSync(bin, { recursive: true, force: true });
+  });
+  const npmPath = spawnSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).stdout.trim();
+  if (npmPath === '') throw new Error('npm is not on PATH');
+  writeFileSync(
+    path.join(bin, 'npm'),
+    `#!/bin/sh\n"${npmPath}" "$@"\nstatus=$?\nchmod -R a+rwX "${cache}" 2>/dev/null\nexit $status\n`,
+  );
+  chmodSync(path.join(bin, 'npm'), 0o755);
+  chmodSync(bin, 0o755);
+  return { cache, bin };
+}
 
 /** The gate's tools as it installs them for these projects (ag-core's GATE_TOOL_VERSIONS, vitest's coverage-v8). */
 const GATE_TOOLS = ['c8@10.1.3', 'jest-junit@16.0.0', '@vitest/coverage-v8@3.2.4'];
 
-/** The .npmrc every project carries: the shared cache, offline first, no logs. */
-function npmrc(): string {
-  mkdirSync(NPM_CACHE, { recursive: true });
-  return `cache=${NPM_CACHE}\nprefer-offline=true\nlogs-max=0\nupdate-notifier=false\nfund=false\naudit=false\n`;
+/** The .npmrc every project carries: its cache, offline first, no logs. */
+function npmrc(cache: string): string {
+  return `cache=${cache}\nprefer-offline=true\nlogs-max=0\nupdate-notifier=false\nfund=false\naudit=false\n`;
 }
 
 /** Open the cache to every uid: what one install wrote (as its own uid) the next one may rewrite. */
-function openCache(): void {
-  const open = spawnSync('chmod', ['-R', 'a+rwX', NPM_CACHE]);
-  if (open.status !== 0) throw new Error(`chmod -R a+rwX ${NPM_CACHE} failed`);
+function openCache(cache: string): void {
+  const open = spawnSync('chmod', ['-R', 'a+rwX', cache]);
+  if (open.status !== 0) throw new Error(`chmod -R a+rwX ${cache} failed`);
 }
 
 /** npm as the test runs it. */
@@ -55,18 +73,18 @@ function lockedPackages(dir: string): string[] {
 }
 
 /** Fill the cache with the project's packages and the gate's tools (with their dependencies), then open it to every uid. */
-function warmCache(dir: string): void {
+function warmCache(dir: string, cache: string): void {
   const packages = lockedPackages(dir);
   if (packages.length > 0) npm(dir, ['cache', 'add', ...packages]);
   const scratch = mkdtempSync(path.join(tmpdir(), 'ag-runner-tools-'));
   try {
     writeFileSync(path.join(scratch, 'package.json'), '{"name":"warm","version":"0.0.0","private":true}\n');
-    writeFileSync(path.join(scratch, '.npmrc'), npmrc());
+    writeFileSync(path.join(scratch, '.npmrc'), npmrc(cache));
     npm(scratch, ['install', '--no-save', '--no-package-lock', '--ignore-scripts', ...GATE_TOOLS]);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-  openCache();
+  openCache(cache);
 }
 
 /** A project: its files at the baseline, the honest patch's and the bad patch's changed files. */
@@ -92,6 +110,8 @@ function write(repo: string, files: Readonly<Record<string, string | object>>): 
 /** The repository: `base` (with its lock file), `honest` and `bad` commits on top of it. */
 export interface Repo {
   readonly dir: string;
+  /** The project's npm cache and the folder of its `npm` wrapper, or null when it has no package.json. */
+  readonly npm: { readonly cache: string; readonly bin: string } | null;
   readonly base: string;
   readonly honest: string;
   readonly bad: string;
@@ -105,12 +125,13 @@ export function buildRepo(t: ExecutionContext, project: Project): Repo {
   git(dir, 'config', 'user.email', 'runners@adversary-gate.invalid');
   git(dir, 'config', 'user.name', 'runners');
   const js = 'package.json' in project.files;
+  const npmCache = js ? projectCache(t) : null;
   // A project's own .npmrc lines come after the shared cache's.
   const own = typeof project.files['.npmrc'] === 'string' ? project.files['.npmrc'] : '';
-  write(dir, js ? { ...project.files, '.npmrc': npmrc() + own } : project.files);
-  if (js) {
+  write(dir, npmCache !== null ? { ...project.files, '.npmrc': npmrc(npmCache.cache) + own } : project.files);
+  if (npmCache !== null) {
     npm(dir, ['install', '--package-lock-only', '--ignore-scripts']);
-    warmCache(dir);
+    warmCache(dir, npmCache.cache);
   }
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '-m', 'baseline');
@@ -123,7 +144,7 @@ export function buildRepo(t: ExecutionContext, project: Project): Repo {
   };
   const honest = commit(project.honest, 'fix clamp above the range, with its test');
   const bad = commit(project.bad, 'break sum');
-  return { dir, base, honest, bad };
+  return { dir, npm: npmCache, base, honest, bad };
 }
 
 /** What one gate run left. */
@@ -149,9 +170,10 @@ export async function judge(t: ExecutionContext, repo: Repo, head: string, pathP
   t.teardown(() => rmSync(out, { recursive: true, force: true }));
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('AG_') && v !== undefined) env[k] = v;
-  if (pathPrefix !== '') env['PATH'] = `${pathPrefix}:${env['PATH'] ?? ''}`;
+  const prefix = [pathPrefix, repo.npm?.bin ?? ''].filter((p) => p !== '').join(':');
+  if (prefix !== '') env['PATH'] = `${prefix}:${env['PATH'] ?? ''}`;
   const evidence = path.join(out, 'evidence');
-  openCache();
+  if (repo.npm !== null) openCache(repo.npm.cache);
   const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
     const child = spawn('sh', [GATE, '--base', repo.base, '--head', head, '--out', evidence], {
       cwd: repo.dir,
