@@ -6,8 +6,26 @@ import * as v from 'valibot';
 import { envelopeEntries } from '../envelope.js';
 import { Count, LineNumber, Ratio, RelPath } from '../primitives.js';
 
-/** What became of one mutant. */
-export const MutantStatus = v.picklist(['killed', 'survived', 'timeout', 'stillborn', 'no_coverage']);
+/**
+ * What became of one mutant. `equivalent`: it survived, and the differential check of its
+ * function found no input on which it gives another outcome (probably equivalent, with the
+ * evidence in `equivalence`); it counts neither for nor against the strength.
+ */
+export const MutantStatus = v.picklist(['killed', 'survived', 'timeout', 'stillborn', 'no_coverage', 'equivalent']);
+
+/**
+ * The differential check of a survivor's function: its versions called on the calls the
+ * covering tests made (`recorded_calls`) and on neighbours of them (`inputs` in all).
+ * `probably_equivalent` (the status is then `equivalent`): the same outcome on every input;
+ * `distinguished`: `note` names an input that tells the mutant apart; `inconclusive`: `note`
+ * says why nothing was concluded. The last two stay survivors.
+ */
+export const Equivalence = v.strictObject({
+  verdict: v.picklist(['probably_equivalent', 'distinguished', 'inconclusive']),
+  recorded_calls: Count,
+  inputs: Count,
+  note: v.string(),
+});
 
 /** Why suite_strength is null. */
 export const StrengthNullReason = v.picklist([
@@ -47,9 +65,19 @@ export const Mutant = v.strictObject({
   duration_ms: v.optional(v.pipe(v.number(), v.minValue(0))),
   /** CPU time of the mutant's runs, in milliseconds (their processes, user + system), where it could be measured. */
   cpu_ms: v.optional(v.pipe(v.number(), v.minValue(0))),
+  /** The differential check of a survivor's function, where it was asked (Python survivors in a function, under pytest). */
+  equivalence: v.optional(Equivalence),
 });
 
-const Counts = v.strictObject({ killed: Count, survived: Count, timeout: Count, stillborn: Count, no_coverage: Count });
+/** Mutants per status; `equivalent` only when some are (it is in no denominator). */
+const Counts = v.strictObject({
+  killed: Count,
+  survived: Count,
+  timeout: Count,
+  stillborn: Count,
+  no_coverage: Count,
+  equivalent: v.optional(Count),
+});
 
 /** The strength of one part of the patch (a changed file or a function in it): the floor applies to each. */
 const PartStrength = {

@@ -67,6 +67,17 @@ export function findings(e: AcceptedEvidence): Finding[] {
     });
   }
   for (const m of e.mutation?.mutants ?? []) {
+    if (m.status === 'equivalent') {
+      out.push({
+        level: 'warning',
+        file: m.file,
+        line: m.line,
+        endLine: m.line,
+        title: 'Mutant probably equivalent',
+        message: `${m.operator}: \`${m.original}\` → \`${m.replacement}\` left every test passing and is not counted: ${m.equivalence?.note ?? ''}`,
+      });
+      continue;
+    }
     if (m.status !== 'survived' && m.status !== 'no_coverage') continue;
     const why = m.status === 'survived' ? 'no test failed' : 'no test executed it';
     out.push({

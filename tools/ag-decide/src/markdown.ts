@@ -63,7 +63,7 @@ function coverage(e: AcceptedEvidence): string[] {
 
 function mutants(e: AcceptedEvidence): string[] {
   const survivors = (e.mutation?.mutants ?? []).filter((m) => m.status === 'survived' || m.status === 'no_coverage');
-  if (survivors.length === 0) return [];
+  if (survivors.length === 0) return equivalents(e);
   const lines = [
     '### Surviving mutants',
     '',
@@ -81,7 +81,30 @@ function mutants(e: AcceptedEvidence): string[] {
       '',
     );
   }
-  return [...lines, ...more(MAX_ROWS, survivors.length)];
+  return [...lines, ...more(MAX_ROWS, survivors.length), ...equivalents(e)];
+}
+
+/** Survivors the differential check found no input to tell apart: not counted, shown for a reviewer to confirm. */
+function equivalents(e: AcceptedEvidence): string[] {
+  const list = (e.mutation?.mutants ?? []).filter((m) => m.status === 'equivalent');
+  if (list.length === 0) return [];
+  const lines = [
+    '### Probably equivalent mutants (not counted)',
+    '',
+    'Each change below left every test passing, and its function gave the same outcome as the unmutated one on every call the tests made and on neighbours of those calls.',
+    '',
+  ];
+  for (const m of list.slice(0, MAX_ROWS))
+    lines.push(
+      `**\`${cell(m.file)}:${m.line}\`** ${m.operator}: ${m.equivalence?.note ?? ''}`,
+      '',
+      '```diff',
+      `- ${m.original}`,
+      `+ ${m.replacement}`,
+      '```',
+      '',
+    );
+  return [...lines, ...more(MAX_ROWS, list.length)];
 }
 
 function testDeltas(e: AcceptedEvidence): string[] {

@@ -141,6 +141,7 @@ class Collector:
         self.sites = []
         self.executable = []
         self.function = None
+        self.tail_returns = set()
         self.stmt_lines = (1, 1)
         self.tokens = [t for t in tokenize.generate_tokens(io.StringIO(text).readline)
                        if t.type in (tokenize.OP, tokenize.NAME)]
@@ -235,6 +236,10 @@ class Collector:
             self.add(s, e, "ControlKeyword", 4, "continue" if isinstance(node, ast.Break) else "break")
         elif isinstance(node, ast.Return) and node.value is not None and not (isinstance(node.value, ast.Constant) and node.value.value is None):
             self.add(s, e, "ReturnValue", 5, "return None")
+        elif isinstance(node, ast.Return) and id(node) not in self.tail_returns:
+            # An early `return` (no value): without it the function goes on. One in tail position
+            # ends the function either way, so removing it would be equivalent.
+            self.add(s, e, "StatementRemoval", 5, "pass")
         elif isinstance(node, ast.Expr) and isinstance(node.value, (ast.Call, ast.Await)):
             self.add(s, e, "StatementRemoval", 5, "pass")
         elif isinstance(node, ast.Raise):
@@ -276,6 +281,28 @@ def is_str(node):
 SKIP_FIELDS = {"annotation", "returns", "type_comment", "type_params"}
 
 
+def tail_returns(body, out):
+    """The ids of the `return` statements in tail position of a statement list: what runs last."""
+    if not body:
+        return out
+    last = body[-1]
+    if isinstance(last, ast.Return):
+        out.add(id(last))
+    elif isinstance(last, ast.If):
+        tail_returns(last.body, out)
+        tail_returns(last.orelse, out)
+    elif isinstance(last, (ast.With, ast.AsyncWith)):
+        tail_returns(last.body, out)
+    elif isinstance(last, ast.Try) or (hasattr(ast, "TryStar") and isinstance(last, ast.TryStar)):
+        tail_returns(last.orelse if last.orelse else last.body, out)
+        for handler in last.handlers:
+            tail_returns(handler.body, out)
+    elif MATCH_CASE is not None and isinstance(last, ast.Match):
+        for case in last.cases:
+            tail_returns(case.body, out)
+    return out
+
+
 def stmt_lines(stmt):
     """Lines whose execution shows the statement ran: a compound statement's header, a simple one whole."""
     body = getattr(stmt, "body", None)
@@ -306,8 +333,10 @@ def walk(c, node, parent):
         c.executable.append(node.pattern.lineno)
         c.case(node)
     c.node(node, parent)
+    outer_tails = c.tail_returns
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         c.function = node.name if not isinstance(parent, ast.ClassDef) else parent.name + "." + node.name
+        c.tail_returns = tail_returns(node.body, set())
     for field, value in ast.iter_fields(node):
         if field in SKIP_FIELDS:
             continue
@@ -323,6 +352,7 @@ def walk(c, node, parent):
             walk(c, value, node)
     c.stmt_lines = outer
     c.function = outer_function
+    c.tail_returns = outer_tails
 
 
 def line_of(text, offset):

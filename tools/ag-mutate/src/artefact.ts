@@ -5,7 +5,7 @@
  */
 import type { Mutant, MutationArtefact } from '@adversary-gate/schemas';
 import { packageVersion } from '@adversary-gate/core';
-import { strengthByFile, strengthOf } from './parts.js';
+import { strengthByFile, strengthOf, tally } from './parts.js';
 
 export { strengthOf } from './parts.js';
 
@@ -17,10 +17,10 @@ type Counts = MutationArtefact['counts'];
 /** Name and version written in `tool`. */
 export const TOOL = { name: 'ag-mutate', version: packageVersion(import.meta.url) } as const;
 
-/** Tally mutants by status. */
+/** Tally mutants by status (`equivalent` only when some are). */
 export function countMutants(mutants: readonly Mutant[]): Counts {
   const counts: Counts = { killed: 0, survived: 0, timeout: 0, stillborn: 0, no_coverage: 0 };
-  for (const m of mutants) counts[m.status]++;
+  for (const m of mutants) tally(counts, m.status);
   return counts;
 }
 

@@ -39,6 +39,7 @@ export async function loadMutateInputs(
     onProgress,
     sandbox: flags.sandbox,
     selectTests: flags.select === 'auto',
+    checkEquivalence: flags.equivalence === 'check',
   };
 }
 

@@ -43,6 +43,8 @@ export interface MutateOptions {
   readonly sandbox?: 'none' | 'bwrap';
   /** False: every mutant runs the whole command, whatever the runner (default true). */
   readonly selectTests?: boolean;
+  /** False: no differential check of the survivors (default true). */
+  readonly checkEquivalence?: boolean;
 }
 
 /** Read a changed file from the tree and check it is the diff's new side. @throws InputError */
@@ -136,6 +138,7 @@ function toMutant(site: Site, verdict: MutantVerdict): Mutant {
     ...(verdict.ended != null ? { ended: verdict.ended } : {}),
     ...(verdict.durationMs !== undefined ? { duration_ms: verdict.durationMs } : {}),
     ...(verdict.cpuMs !== undefined ? { cpu_ms: verdict.cpuMs } : {}),
+    ...(verdict.equivalence !== undefined ? { equivalence: { ...verdict.equivalence } } : {}),
   };
 }
 
@@ -246,6 +249,7 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
         : new Set(changes.mutable.filter((f) => f.language === 'python').map((f) => f.path)),
     runner,
     selectTests: opts.selectTests !== false,
+    checkEquivalence: opts.checkEquivalence !== false,
     sandbox: opts.sandbox ?? 'none',
     python: opts.python,
     onProgress: opts.onProgress,

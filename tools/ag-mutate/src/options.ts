@@ -25,6 +25,10 @@ const selectFlag = choiceFlag(
   ['auto', 'whole'],
   'auto: each mutant runs only the tests that execute it, where the runner allows (node --test, mocha, pytest); whole: always the whole command (default auto)',
 );
+const equivalenceFlag = choiceFlag(
+  ['check', 'off'],
+  'check: a Python survivor under pytest whose function gives the same outcome on every call its tests make, and on neighbours of them, is counted as equivalent, not as a survivor; off: every survivor counts (default check)',
+);
 const sandboxFlag = choiceFlag(
   ['none', 'bwrap'],
   'none | bwrap: every run inside bubblewrap (bwrap asked for and unusable: exit 3)',
@@ -81,6 +85,7 @@ export const mutateArgs = {
     valueHint: 'FILE',
   },
   select: selectFlag,
+  equivalence: equivalenceFlag,
   sandbox: sandboxFlag,
   progress: { type: 'boolean', description: 'Print progress on stderr even when it is not a terminal' },
   ...sharedArgs,
@@ -129,6 +134,7 @@ export interface MutateFlags extends OutputFlags, MeasuredAsGiven {
   readonly mutantCommand: string | undefined;
   readonly policy: string | undefined;
   readonly select: 'auto' | 'whole';
+  readonly equivalence: 'check' | 'off';
   readonly sandbox: 'none' | 'bwrap';
   readonly progress: boolean;
 }
@@ -159,6 +165,7 @@ export function parseMutateFlags(
   const progress = !output.quiet && (args.progress === true || stderrIsTTY);
   const select = choiceArg(args.select, 'select', selectFlag) ?? 'auto';
   const sandbox = choiceArg(args.sandbox, 'sandbox', sandboxFlag) ?? 'none';
+  const equivalence = choiceArg(args.equivalence, 'equivalence', equivalenceFlag) ?? 'check';
   return {
     ...output,
     diff: requiredArg(args.diff, 'diff'),
@@ -174,6 +181,7 @@ export function parseMutateFlags(
     passEnv: repeatedArg(rawArgs, 'pass-env'),
     policy: optionalArg(args.policy, 'policy'),
     select,
+    equivalence,
     sandbox,
     progress,
   };

@@ -7,6 +7,12 @@
 import type { FileStrength, Mutant, MutationArtefact } from '@adversary-gate/schemas';
 
 type Counts = MutationArtefact['counts'];
+
+/** Count one mutant of `status` into `counts` (`equivalent` only when some are). */
+export function tally(counts: Counts, status: Mutant['status']): void {
+  if (status === 'equivalent') counts.equivalent = (counts.equivalent ?? 0) + 1;
+  else counts[status]++;
+}
 type Unmutated = NonNullable<MutationArtefact['unmutated_lines']>;
 
 const zero = (): Counts => ({ killed: 0, survived: 0, timeout: 0, stillborn: 0, no_coverage: 0 });
@@ -24,11 +30,11 @@ export function strengthByFile(mutants: readonly Mutant[]): FileStrength[] {
   for (const m of mutants) {
     const f = files.get(m.file) ?? { counts: zero(), functions: new Map<string, Counts>() };
     files.set(m.file, f);
-    f.counts[m.status]++;
+    tally(f.counts, m.status);
     if (m.function != null) {
       const c = f.functions.get(m.function) ?? zero();
       f.functions.set(m.function, c);
-      c[m.status]++;
+      tally(c, m.status);
     }
   }
   return [...files.keys()].sort().map((file) => {

@@ -18,19 +18,28 @@ export function summaryLine(m: MutationArtefact): string {
         : m.reason;
   const score = m.suite_strength === null ? `not measured (${why})` : m.suite_strength.toFixed(4);
   const unverified = m.suite_strength_unverified ? ', UNVERIFIED source changed' : '';
-  return `${name}: suite strength ${score}: ${c.killed} killed, ${c.timeout} timeout, ${c.survived} survived, ${c.no_coverage} no coverage, ${c.stillborn} stillborn${unverified}\n`;
+  const equivalent = c.equivalent ? `, ${c.equivalent} probably equivalent` : '';
+  return `${name}: suite strength ${score}: ${c.killed} killed, ${c.timeout} timeout, ${c.survived} survived, ${c.no_coverage} no coverage, ${c.stillborn} stillborn${equivalent}${unverified}\n`;
 }
 
-/** Survivors and uncovered mutants, one line each with original and replacement: the first 50, or all. */
+const SHOWN: Partial<Record<string, string>> = {
+  survived: 'survived',
+  no_coverage: 'no coverage',
+  equivalent: 'probably equivalent',
+};
+
+/** Survivors, uncovered and probably equivalent mutants, one line each with original and replacement: the first 50, or all. */
 export function survivorLines(m: MutationArtefact, all: boolean): string {
-  const list = m.mutants.filter((x) => x.status === 'survived' || x.status === 'no_coverage');
+  const list = m.mutants.filter(
+    (x) => x.status === 'survived' || x.status === 'no_coverage' || x.status === 'equivalent',
+  );
   const shown = all ? list : list.slice(0, 50);
   const more = list.length - shown.length;
   return (
     shown
       .map(
         (x) =>
-          `${name}: ${x.status === 'survived' ? 'survived' : 'no coverage'} ${x.file}:${x.line}:${x.column} ${x.operator}: - ${x.original.split('\n')[0]}  + ${x.replacement}\n`,
+          `${name}: ${SHOWN[x.status] ?? x.status} ${x.file}:${x.line}:${x.column} ${x.operator}: - ${x.original.split('\n')[0]}  + ${x.replacement}${x.equivalence ? ` (${x.equivalence.note})` : ''}\n`,
       )
       .join('') +
     (more > 0 ? `${name}: … and ${more} more survivors (--verbose lists all; every one is in the artefact)\n` : '')

@@ -48,6 +48,24 @@ test('JS: case labels, regex literals, numbers, bitwise, assigned values and mor
   t.true(jsAnalysis('a.js', 'const r = /a[/]b/;\n', new Set([1])).sites.every((s) => s.parses));
 });
 
+test('JS: an early bare return is removed; one in tail position, which ends the function anyway, is not', (t) => {
+  const code = `function f(xs, n) {
+  if (!xs) return;
+  for (const x of xs) {
+    if (x) { return; }
+  }
+  if (n > 2) {
+    return;
+  } else return;
+}
+const g = () => { try { go(); return; } catch { return; } };
+`;
+  const removed = jsAnalysis('a.js', code, all(code))
+    .sites.filter((s) => s.operator === 'StatementRemoval' && s.original.startsWith('return'))
+    .map((s) => s.line);
+  t.deepEqual(removed, [2, 4]);
+});
+
 test('JS: the function of each mutant and the executable lines', (t) => {
   const code = `class Cart {
   total(items) {

@@ -40,6 +40,26 @@ test('Python operators include is/in, and/or, not, break/continue and literals',
     t.true(got.includes(want), want);
 });
 
+test('an early bare return is removed; one in tail position, which ends the function anyway, is not', async (t) => {
+  const code = `def f(xs, n):
+    if not xs:
+        return
+    for x in xs:
+        if x:
+            return None
+    if n > 2:
+        return
+    else:
+        return None
+`;
+  const removed = (await pythonSites(PY, [{ path: 'm.py', text: code, lines: all(code) }])).get('m.py');
+  if (!Array.isArray(removed)) throw removed;
+  t.deepEqual(
+    removed.filter((s) => s.operator === 'StatementRemoval').map((s) => `${s.line}:${s.replacement}`),
+    ['3:pass', '6:pass'],
+  );
+});
+
 test('imports, docstrings, logging, annotations and f-strings are never mutated', async (t) => {
   const code = `"""module doc"""
 import os

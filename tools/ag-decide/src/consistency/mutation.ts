@@ -11,19 +11,25 @@ export function mutationProblem(
   sourceLines: Map<string, ReadonlySet<number>>,
   addedLines: Map<string, ReadonlySet<number>>,
 ): string | null {
-  const tally = { killed: 0, survived: 0, timeout: 0, stillborn: 0, no_coverage: 0 };
+  const tally: Record<string, number> = { killed: 0, survived: 0, timeout: 0, stillborn: 0, no_coverage: 0 };
   const ids = new Set<string>();
   for (const mutant of m.mutants) {
     if (ids.has(mutant.id)) return `mutant ${mutant.id} appears twice`;
     ids.add(mutant.id);
-    tally[mutant.status]++;
+    tally[mutant.status] = (tally[mutant.status] ?? 0) + 1;
+    const equivalent = mutant.equivalence?.verdict === 'probably_equivalent';
+    if ((mutant.status === 'equivalent') !== equivalent)
+      return `mutant ${mutant.id} is ${mutant.status} but its differential check says ${mutant.equivalence?.verdict ?? 'nothing'}`;
+    if (mutant.equivalence !== undefined && mutant.status !== 'equivalent' && mutant.status !== 'survived')
+      return `mutant ${mutant.id} is ${mutant.status}, yet it carries a differential check (only survivors are checked)`;
     if (!addedLines.get(mutant.file)?.has(mutant.line))
       return `mutant ${mutant.id} is on ${mutant.file}:${mutant.line}, not an added line of this diff`;
   }
-  for (const key of Object.keys(tally) as (keyof typeof tally)[]) {
-    if (tally[key] !== m.counts[key])
-      return `counts.${key} is ${m.counts[key]} but ${tally[key]} mutants have that status`;
+  for (const key of ['killed', 'survived', 'timeout', 'stillborn', 'no_coverage', 'equivalent'] as const) {
+    if ((tally[key] ?? 0) !== (m.counts[key] ?? 0))
+      return `counts.${key} is ${m.counts[key] ?? 0} but ${tally[key] ?? 0} mutants have that status`;
   }
+  if (m.counts.equivalent === 0) return 'counts.equivalent is 0: it is left out when no mutant is equivalent';
   const { killed, timeout, survived, no_coverage } = m.counts;
   const denominator = killed + timeout + survived + no_coverage;
   if (m.suite_strength === null) {
@@ -50,7 +56,7 @@ function partsProblem(m: MutationArtefact, sourceLines: Map<string, ReadonlySet<
     const want = new Map<string, Record<string, number>>();
     const bump = (k: string, status: string) => {
       const c = want.get(k) ?? { killed: 0, survived: 0, timeout: 0, stillborn: 0, no_coverage: 0 };
-      c[status]!++;
+      c[status] = (c[status] ?? 0) + 1;
       want.set(k, c);
     };
     for (const x of m.mutants) {

@@ -82,40 +82,41 @@ def probed_code(source, path, ranges):
 
 
 class _Loader(importlib.machinery.SourceFileLoader):
-    """Compiles from source every time (never a cached .pyc), with the probes, and gives the module its probe."""
+    """Compiles from source every time (never a cached .pyc) through `build`, and prepares the module with `prepare`."""
 
-    def __init__(self, fullname, path, ranges, hit):
+    def __init__(self, fullname, path, build, prepare):
         super().__init__(fullname, path)
-        self._ranges = ranges
-        self._hit = hit
+        self._build = build
+        self._prepare = prepare
 
     def get_code(self, fullname):
         path = self.get_filename(fullname)
-        return probed_code(self.get_data(path), path, self._ranges)
+        return self._build(self.get_data(path), path)
 
     def exec_module(self, module):
-        real = os.path.realpath(self.path)
-        module.__dict__[PROBE] = lambda lines: self._hit(real, lines)
-        self._hit(real, ())
+        self._prepare(module, os.path.realpath(self.path))
         super().exec_module(module)
 
 
-class Finder:
-    """A meta path finder for the wanted files: the standard search, with the probing loader."""
+class CompilingFinder:
+    """A meta path finder for some files: the standard search, with a loader that compiles them its own way.
 
-    def __init__(self, ranges, hit):
-        self.ranges = {os.path.realpath(f): [tuple(r) for r in rs] for f, rs in ranges.items()}
-        self.hit = hit
+    `files` maps a real path to (build, prepare): build(source bytes, path) -> code object,
+    prepare(module, real path) runs before the module's code.
+    """
+
+    def __init__(self, files):
+        self.files = files
 
     def find_spec(self, fullname, path=None, target=None):
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
         origin = None if spec is None else spec.origin
         if origin is None or not origin.endswith(".py"):
             return None
-        ranges = self.ranges.get(os.path.realpath(origin))
-        if ranges is None:
+        own = self.files.get(os.path.realpath(origin))
+        if own is None:
             return None
-        spec.loader = _Loader(fullname, origin, ranges, self.hit)
+        spec.loader = _Loader(fullname, origin, *own)
         return spec
 
     def install(self):
@@ -124,3 +125,19 @@ class Finder:
     def remove(self):
         if self in sys.meta_path:
             sys.meta_path.remove(self)
+
+
+def Finder(ranges, hit):
+    """The probing finder: the wanted files compiled with probes that report to hit(real path, lines)."""
+
+    def own(rs):
+        def build(source, path):
+            return probed_code(source, path, rs)
+
+        def prepare(module, real):
+            module.__dict__[PROBE] = lambda lines: hit(real, lines)
+            hit(real, ())
+
+        return build, prepare
+
+    return CompilingFinder({os.path.realpath(f): own([tuple(r) for r in rs]) for f, rs in ranges.items()})

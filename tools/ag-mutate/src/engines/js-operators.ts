@@ -113,7 +113,27 @@ function isStringy(node: Node): boolean {
   return node.type === 'StringLiteral' || node.type === 'TemplateLiteral';
 }
 
-/** Collect sites for one node (not its children). */
+/**
+ * The `return` statements (of any value) in tail position of a function body: what runs last,
+ * through the last statement of blocks, both branches of an `if`, a `try` block and its handler.
+ * Removing a bare one there is equivalent: the function ends either way.
+ */
+export function tailReturns(body: Node, out: Set<Node> = new Set()): Set<Node> {
+  const last = body.type === 'BlockStatement' ? (body.body.at(-1) as Node | undefined) : body;
+  if (last === undefined) return out;
+  if (last.type === 'ReturnStatement') out.add(last);
+  else if (last.type === 'BlockStatement') tailReturns(last, out);
+  else if (last.type === 'IfStatement') {
+    tailReturns(last.consequent as Node, out);
+    if (last.alternate) tailReturns(last.alternate as Node, out);
+  } else if (last.type === 'TryStatement') {
+    tailReturns(last.block as Node, out);
+    if (last.handler) tailReturns(last.handler.body as Node, out);
+  } else if (last.type === 'LabeledStatement') tailReturns(last.body as Node, out);
+  return out;
+}
+
+/** Collect sites for one node (not its children); `tails` holds the returns in tail position. */
 export function sitesOf(
   node: Node,
   parent: Node | null,
@@ -121,6 +141,7 @@ export function sitesOf(
   text: string,
   out: RawSite[],
   fn: string | null,
+  tails: ReadonlySet<Node>,
 ): void {
   const s = node.start!;
   const e = node.end!;
@@ -215,8 +236,7 @@ export function sitesOf(
     case 'ReturnStatement':
       if (node.argument && !(node.argument.type === 'Identifier' && node.argument.name === 'undefined')) {
         add(s, e, 'ReturnValue', 5, 'return undefined;');
-      } else if (parent?.type === 'BlockStatement' && (parent as { body: Node[] }).body.at(-1) !== node)
-        add(s, e, 'StatementRemoval', 5, ';');
+      } else if (!tails.has(node)) add(s, e, 'StatementRemoval', 5, ';');
       break;
     case 'BooleanLiteral':
       add(s, e, 'BooleanLiteral', 6, node.value ? 'false' : 'true');

@@ -5,7 +5,7 @@
  */
 import { parse, type ParserPlugin } from '@babel/parser';
 import type { Node } from '@babel/types';
-import { isRequireCall, loadsModule, sitesOf, type RawSite } from './js-operators.js';
+import { isRequireCall, loadsModule, sitesOf, tailReturns, type RawSite } from './js-operators.js';
 import { applySite, lineStarts, position, shorten, type Site } from './site.js';
 
 /** A file the engine could not parse; the message names the problem. */
@@ -143,6 +143,8 @@ interface WalkState {
   readonly out: RawSite[];
   /** Start offsets of code that runs on a line of its own: statements and case labels. */
   readonly executable: number[];
+  /** The returns in tail position of every function entered so far. */
+  readonly tails: Set<Node>;
 }
 
 function isExecutable(node: Node): boolean {
@@ -183,7 +185,9 @@ function walk(
   )
     return;
   if (isExecutable(node)) st.executable.push(node.start!);
-  sitesOf(node, parent, key, st.text, st.out, fn);
+  if (/Function|Method/.test(node.type) && (node as { body?: Node }).body?.type === 'BlockStatement')
+    tailReturns((node as { body: Node }).body, st.tails);
+  sitesOf(node, parent, key, st.text, st.out, fn, st.tails);
   const own = /Function|Method/.test(node.type) ? (functionName(node, parent, cls) ?? fn) : fn;
   const klass = node.type === 'ClassDeclaration' || node.type === 'ClassExpression' ? (node.id?.name ?? cls) : cls;
   for (const [k, value] of Object.entries(node)) {
@@ -225,7 +229,7 @@ export function jsAnalysis(path: string, text: string, lines: ReadonlySet<number
   } catch (error) {
     throw new EngineParseError(`${path}: ${(error as Error).message.split('\n')[0]}`);
   }
-  const st: WalkState = { text, out: [], executable: [] };
+  const st: WalkState = { text, out: [], executable: [], tails: new Set() };
   walk(program, null, 'program', st, null, null);
   const raw = st.out;
   const starts = lineStarts(text);

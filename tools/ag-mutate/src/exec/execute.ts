@@ -7,6 +7,7 @@
 import type { ProcessResult } from '@adversary-gate/core';
 import type { Site } from '../engines/site.js';
 import type { RunnerName } from '../runners/runner.js';
+import { checkEquivalence } from './equivalence.js';
 import { judgeMutant, type MutantVerdict } from './mutant-run.js';
 import { instrumentation, type Instrumented } from './instrument.js';
 import { runNeutral, survivesNeutralEdit } from './neutral-edit.js';
@@ -207,7 +208,7 @@ export async function execute(
       for (let i = next++; i < sites.length; i = next++) {
         const verdict = await judgeMutant(ctx, w, sites[i]!);
         verdicts[i] = verdict;
-        tally[verdict.status === 'no_coverage' ? 'survived' : verdict.status]++;
+        tally[verdict.status === 'no_coverage' || verdict.status === 'equivalent' ? 'survived' : verdict.status]++;
         done++;
         opts.onProgress?.(done, sites.length, tally);
       }
@@ -215,6 +216,17 @@ export async function execute(
     const t2 = performance.now();
     await Promise.all(ws.copies.map((_, w) => worker(w)));
     phases.mutants_ms = Math.round(performance.now() - t2);
+    if (opts.checkEquivalence !== false) {
+      const t3 = performance.now();
+      const answers = await checkEquivalence(ctx, 0, sites, verdicts);
+      if (answers.size > 0) phases.equivalence_ms = Math.round(performance.now() - t3);
+      for (const [i, a] of answers)
+        verdicts[i] = {
+          ...verdicts[i]!,
+          status: a.verdict === 'probably_equivalent' ? 'equivalent' : 'survived',
+          equivalence: a,
+        };
+    }
     phases.mutant_runs_ms = verdicts.reduce((a, v) => a + (v.durationMs ?? 0), 0);
     if (verdicts.some((v) => v.cpuMs !== undefined))
       phases.mutant_runs_cpu_ms = verdicts.reduce((a, v) => a + (v.cpuMs ?? 0), 0);

@@ -21,6 +21,7 @@ import { RanLine } from '../records/hooks.js';
 import { parseRecord } from '../records/read.js';
 import { StandaloneChecks } from './standalone.js';
 import type { Workspace } from './workspace.js';
+import type { EquivalenceAnswer } from './equivalence.js';
 
 /** What became of one mutant, and the test that killed it when a run named one. */
 export interface MutantVerdict {
@@ -34,6 +35,8 @@ export interface MutantVerdict {
   readonly durationMs?: number;
   /** CPU time of the mutant's own runs (ms), when it could be measured. */
   readonly cpuMs?: number;
+  /** The differential check of its function, when it survived and was asked. */
+  readonly equivalence?: EquivalenceAnswer;
 }
 
 /** What every mutant of one execution shares. */

@@ -5,8 +5,12 @@
 import type { Runner } from '../runners/runner.js';
 import type { RunStatus } from './outcome.js';
 
-/** A mutant's status: what its run meant, or no_coverage when no test executes its code. */
-export type ExecStatus = RunStatus | 'no_coverage';
+/**
+ * A mutant's status: what its run meant, no_coverage when no test executes its code, or
+ * equivalent when it survived and the differential check of its function found no input
+ * that tells it apart.
+ */
+export type ExecStatus = RunStatus | 'no_coverage' | 'equivalent';
 
 /** How to run the tests. */
 export interface ExecOptions {
@@ -27,6 +31,8 @@ export interface ExecOptions {
   readonly runner?: Runner;
   /** False: record nothing per test, every mutant runs the whole command (default true). */
   readonly selectTests?: boolean;
+  /** False: no differential check of the survivors (default true: Python survivors under pytest are checked). */
+  readonly checkEquivalence?: boolean;
   /** Run every command inside bubblewrap (probed by the caller). */
   readonly sandbox?: 'none' | 'bwrap';
   /** The interpreter that checks, apart from the tests, whether a mutated Python module imports (default python3). */

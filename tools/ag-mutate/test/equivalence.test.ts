@@ -1,0 +1,171 @@
+// The differential check of Python survivors: a mutant that only switches off a fast path
+// (the same answer either way) is `equivalent` and counts neither way; a survivor that a
+// call near the tests' own tells apart (a boundary), that drops a side effect on the module
+// or on an argument, or whose function the tests call too seldom, stays a survivor, with
+// the evidence beside it.
+import test from 'ava';
+import type { MutationArtefact } from '@adversary-gate/schemas';
+import { makeRepo, type Files } from './helpers/repo.js';
+import { measured } from './helpers/artefact.js';
+
+const PYTEST = '/usr/bin/python3 -m pytest -q -p no:cacheprovider';
+
+const CORE = `from collections import deque
+from collections.abc import Sequence
+
+_marker = object()
+_log = []
+
+
+def last(iterable, default=_marker):
+    try:
+        if isinstance(iterable, Sequence):
+            return iterable[-1]
+        if getattr(iterable, "__reversed__", None):
+            return next(reversed(iterable))
+        return deque(iterable, maxlen=1)[-1]
+    except (IndexError, TypeError, StopIteration):
+        if default is _marker:
+            raise ValueError("empty")
+        return default
+
+
+def clamp(x, hi):
+    if x > 10:
+        return hi
+    return x
+
+
+def record(x):
+    _log.append(x)
+    return x * 2
+
+
+class Cart:
+    def __init__(self):
+        self.items = []
+
+    def add(self, x):
+        self.items.append(x)
+        return x
+
+
+def once(x):
+    return x - 1
+`;
+
+const TESTS = `from core import last, clamp, record, Cart, once
+
+
+def test_last():
+    assert last([1, 2, 3]) == 3
+    assert last((4, 5)) == 5
+    assert last(iter([7, 8])) == 8
+    assert last({"a": 1, "b": 2}) == "b"
+    assert last([], 0) == 0
+    assert last(range(3)) == 2
+
+
+def test_clamp():
+    assert clamp(20, 10) == 10
+    assert clamp(3, 10) == 3
+    assert clamp(1, 5) == 1
+
+
+def test_record():
+    assert record(1) == 2
+    assert record(2) == 4
+    assert record(5) == 10
+
+
+def test_cart():
+    c = Cart()
+    assert c.add(1) == 1
+    assert c.add(2) == 2
+    assert c.add(3) == 3
+
+
+def test_once():
+    assert isinstance(once(3), int)
+`;
+
+const FILES: Files = {
+  'core.py': CORE,
+  'tests/test_core.py': TESTS,
+  'tests/conftest.py': 'import sys, os\nsys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))\n',
+};
+
+const at = (m: MutationArtefact, original: string, replacement: string) => {
+  const x = m.mutants.find((y) => y.original === original && y.replacement === replacement);
+  if (x === undefined)
+    throw new Error(
+      `no mutant ${original} -> ${replacement}: ${m.mutants.map((y) => `${y.original}->${y.replacement}`).join(' | ')}`,
+    );
+  return x;
+};
+
+test('a fast-path switch is probably equivalent; a boundary, a dropped side effect and a seldom-called function stay survivors', async (t) => {
+  const repo = makeRepo({ 'setup.cfg': '[tool:pytest]\n' }, FILES);
+  t.teardown(repo.cleanup);
+  const m = await measured(
+    t,
+    ['--diff', repo.diff, '--tree', repo.tree, '--test-command', PYTEST, '--python', '/usr/bin/python3', '--jobs', '2'],
+    repo.file('m.json'),
+  );
+  t.is(m.test_selection?.mode, 'per-test');
+  // The fast path switched off: the same answer for every call the tests made and every neighbour.
+  for (const replacement of ['False', '""']) {
+    const x = at(
+      m,
+      replacement === 'False' ? 'getattr(iterable, "__reversed__", None)' : '"__reversed__"',
+      replacement,
+    );
+    t.is(x.status, 'equivalent', JSON.stringify(x));
+    t.is(x.equivalence?.verdict, 'probably_equivalent');
+    t.true((x.equivalence?.recorded_calls ?? 0) >= 3);
+    t.true((x.equivalence?.inputs ?? 0) > (x.equivalence?.recorded_calls ?? 0), 'neighbours were tried too');
+  }
+  // A boundary the tests miss: the constant's neighbour 10 tells `>=` apart.
+  const boundary = at(m, '>', '>=');
+  t.is(boundary.status, 'survived');
+  t.is(boundary.equivalence?.verdict, 'distinguished');
+  t.regex(boundary.equivalence?.note ?? '', /clamp\(10, /);
+  // A side effect on the module, and one on an argument (self), are outcomes.
+  t.is(at(m, '_log.append(x)', 'pass').equivalence?.verdict, 'distinguished');
+  t.is(at(m, 'self.items.append(x)', 'pass').equivalence?.verdict, 'distinguished');
+  // One call is too few to conclude anything.
+  const seldom = at(m, '-', '+');
+  t.is(seldom.status, 'survived');
+  t.is(seldom.equivalence?.verdict, 'inconclusive');
+  // Equivalent mutants are counted apart and in no denominator.
+  const c = m.counts;
+  t.is(c.equivalent, m.mutants.filter((x) => x.status === 'equivalent').length);
+  t.true((c.equivalent ?? 0) >= 2);
+  t.is(m.suite_strength, (c.killed + c.timeout) / (c.killed + c.timeout + c.survived + c.no_coverage));
+  // Killed mutants are never asked.
+  t.true(m.mutants.filter((x) => x.status === 'killed').every((x) => x.equivalence === undefined));
+});
+
+test('--equivalence off leaves every survivor a survivor, unasked', async (t) => {
+  const repo = makeRepo({ 'setup.cfg': '[tool:pytest]\n' }, FILES);
+  t.teardown(repo.cleanup);
+  const m = await measured(
+    t,
+    [
+      '--diff',
+      repo.diff,
+      '--tree',
+      repo.tree,
+      '--test-command',
+      PYTEST,
+      '--python',
+      '/usr/bin/python3',
+      '--equivalence',
+      'off',
+    ],
+    repo.file('m.json'),
+  );
+  t.is(m.counts.equivalent, undefined);
+  t.true(m.mutants.every((x) => x.equivalence === undefined));
+  t.true(m.counts.survived >= 5);
+});
