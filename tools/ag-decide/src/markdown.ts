@@ -3,7 +3,7 @@
  * with uncovered ranges, surviving mutants with their diffs, test deltas, oracle findings.
  * @module
  */
-import { REJECT_CODES, type VerdictArtefact } from '@adversary-gate/schemas';
+import { REJECT_CODES, type Mutant, type VerdictArtefact } from '@adversary-gate/schemas';
 import type { AcceptedEvidence } from './details.js';
 
 const ICON = { ACCEPT: '✅', REJECT: '⛔', HOLD: '⏸️' } as const;
@@ -70,17 +70,8 @@ function mutants(e: AcceptedEvidence): string[] {
     'Each change below left every test passing: an assertion is missing.',
     '',
   ];
-  for (const m of survivors.slice(0, MAX_ROWS)) {
-    lines.push(
-      `**\`${cell(m.file)}:${m.line}\`** ${m.operator}${m.status === 'no_coverage' ? ' (no test executes this line)' : ''}`,
-      '',
-      '```diff',
-      `- ${m.original}`,
-      `+ ${m.replacement}`,
-      '```',
-      '',
-    );
-  }
+  for (const m of survivors.slice(0, MAX_ROWS))
+    lines.push(...mutantBlock(m, m.status === 'no_coverage' ? ' (no test executes this line)' : ''));
   return [...lines, ...more(MAX_ROWS, survivors.length), ...equivalents(e)];
 }
 
@@ -94,17 +85,21 @@ function equivalents(e: AcceptedEvidence): string[] {
     'Each change below left every test passing, and its function gave the same outcome as the unmutated one on every call the tests made and on neighbours of those calls.',
     '',
   ];
-  for (const m of list.slice(0, MAX_ROWS))
-    lines.push(
-      `**\`${cell(m.file)}:${m.line}\`** ${m.operator}: ${m.equivalence?.note ?? ''}`,
-      '',
-      '```diff',
-      `- ${m.original}`,
-      `+ ${m.replacement}`,
-      '```',
-      '',
-    );
+  for (const m of list.slice(0, MAX_ROWS)) lines.push(...mutantBlock(m, `: ${m.equivalence?.note ?? ''}`));
   return [...lines, ...more(MAX_ROWS, list.length)];
+}
+
+/** One mutant as a reviewer reads it: where, which operator (with `after`), and the change as a diff. */
+function mutantBlock(m: Mutant, after: string): string[] {
+  return [
+    `**\`${cell(m.file)}:${m.line}\`** ${m.operator}${after}`,
+    '',
+    '```diff',
+    `- ${m.original}`,
+    `+ ${m.replacement}`,
+    '```',
+    '',
+  ];
 }
 
 function testDeltas(e: AcceptedEvidence): string[] {

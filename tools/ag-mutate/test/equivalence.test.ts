@@ -104,14 +104,16 @@ const at = (m: MutationArtefact, original: string, replacement: string) => {
   return x;
 };
 
-test('a fast-path switch is probably equivalent; a boundary, a dropped side effect and a seldom-called function stay survivors', async (t) => {
+/** ag-mutate on the project, with pytest and the given extra flags. */
+async function measure(t: import('ava').ExecutionContext, extra: string[]): Promise<MutationArtefact> {
   const repo = makeRepo({ 'setup.cfg': '[tool:pytest]\n' }, FILES);
   t.teardown(repo.cleanup);
-  const m = await measured(
-    t,
-    ['--diff', repo.diff, '--tree', repo.tree, '--test-command', PYTEST, '--python', '/usr/bin/python3', '--jobs', '2'],
-    repo.file('m.json'),
-  );
+  const args = ['--diff', repo.diff, '--tree', repo.tree, '--test-command', PYTEST, '--python', '/usr/bin/python3'];
+  return measured(t, [...args, ...extra], repo.file('m.json'));
+}
+
+test('a fast-path switch is probably equivalent; a boundary, a dropped side effect and a seldom-called function stay survivors', async (t) => {
+  const m = await measure(t, ['--jobs', '2']);
   t.is(m.test_selection?.mode, 'per-test');
   // The fast path switched off: the same answer for every call the tests made and every neighbour.
   for (const replacement of ['False', '""']) {
@@ -147,24 +149,7 @@ test('a fast-path switch is probably equivalent; a boundary, a dropped side effe
 });
 
 test('--equivalence off leaves every survivor a survivor, unasked', async (t) => {
-  const repo = makeRepo({ 'setup.cfg': '[tool:pytest]\n' }, FILES);
-  t.teardown(repo.cleanup);
-  const m = await measured(
-    t,
-    [
-      '--diff',
-      repo.diff,
-      '--tree',
-      repo.tree,
-      '--test-command',
-      PYTEST,
-      '--python',
-      '/usr/bin/python3',
-      '--equivalence',
-      'off',
-    ],
-    repo.file('m.json'),
-  );
+  const m = await measure(t, ['--equivalence', 'off']);
   t.is(m.counts.equivalent, undefined);
   t.true(m.mutants.every((x) => x.equivalence === undefined));
   t.true(m.counts.survived >= 5);

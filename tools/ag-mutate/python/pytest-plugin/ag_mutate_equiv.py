@@ -32,6 +32,7 @@ import itertools
 import json
 import os
 import re
+import select
 import signal
 import sys
 import time
@@ -245,7 +246,6 @@ def _in_child(fn_factory, inputs, namespace):
         os._exit(0)
     os.close(write)
     chunks, deadline = [], time.monotonic() + VERSION_SECONDS
-    import select
 
     with os.fdopen(read, "rb") as r:
         while True:

@@ -8,11 +8,11 @@
  * other case, and any failure of the check, leaves the mutant a survivor.
  * @module
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as v from 'valibot';
 import { applySite, type Site } from '../engines/site.js';
-import { parseRecord } from '../records/read.js';
+import { readRecord } from '../records/read.js';
 import { pytestPluginEnv } from './instrument.js';
 import type { MutantContext, MutantVerdict } from './mutant-run.js';
 import { orderTests, type TestUnit } from './test-map.js';
@@ -84,13 +84,7 @@ export async function checkEquivalence(
     AG_MUTATE_EQUIV: spec,
   });
   ctx.ws.copies[w]!.restore();
-  let text: string;
-  try {
-    text = readFileSync(answer, 'utf8');
-  } catch {
-    return out;
-  }
-  const parsed = parseRecord(Answer, text);
+  const parsed = readRecord(Answer, answer);
   if (parsed === null) return out;
   for (const i of asked) {
     const a = parsed.mutants[String(i)];

@@ -4,12 +4,12 @@
  * own), per test for pytest (a line tracer attributes each line to the running test).
  * @module
  */
-import { readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type * as v from 'valibot';
 import type { Site } from '../engines/site.js';
 import { EntryRecord, TraceRecord } from '../records/hooks.js';
-import { parseRecord } from '../records/read.js';
+import { readRecord } from '../records/read.js';
 import { blockRan, readV8Processes } from './v8-coverage.js';
 
 /** A test (pytest node id) or test file (tree-relative) and how long it took in the baseline. */
@@ -62,14 +62,8 @@ export function readJsonDir<const S extends v.GenericSchema>(
   }
   const out: { name: string; value: v.InferOutput<S> }[] = [];
   for (const name of names) {
-    let text: string;
-    try {
-      text = readFileSync(path.join(dir, name), 'utf8');
-    } catch {
-      continue; // gone, or unreadable: unattributed
-    }
-    // a record cut short (a killed process) or of another shape is skipped: its coverage stays unattributed
-    const value = parseRecord(schema, text);
+    // gone, unreadable, cut short (a killed process) or of another shape: skipped, its coverage stays unattributed
+    const value = readRecord(schema, path.join(dir, name));
     if (value !== null) out.push({ name, value });
   }
   return out;

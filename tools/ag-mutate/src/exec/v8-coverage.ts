@@ -8,11 +8,11 @@
  * something else under the file's URL, and offsets into it mean nothing in the source.
  * @module
  */
-import { readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as v from 'valibot';
-import { parseRecord } from '../records/read.js';
+import { readRecord } from '../records/read.js';
 import { V8CoverageFile, V8Functions } from '../records/v8-coverage.js';
 
 /** A V8 block range: offsets into the script and how often it ran. */
@@ -82,13 +82,7 @@ function scriptsOf(
   wanted: ReadonlyMap<string, string>,
   lengths: ReadonlyMap<string, number> | undefined,
 ): Map<string, Range[]> | null {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
-  const doc = parseRecord(V8CoverageFile, text);
+  const doc = readRecord(V8CoverageFile, file);
   if (doc === null) return null;
   const found = new Map<string, Range[]>();
   for (const script of doc.result) {

@@ -5,6 +5,7 @@
  * record that does not parse or does not match its schema is treated as a missing one.
  * @module
  */
+import { readFileSync } from 'node:fs';
 import * as v from 'valibot';
 
 /** Parse `text` as JSON and check it against `schema`; null when it is not JSON or does not match. */
@@ -17,4 +18,15 @@ export function parseRecord<const S extends v.GenericSchema>(schema: S, text: st
   }
   const checked = v.safeParse(schema, raw);
   return checked.success ? checked.output : null;
+}
+
+/** Read `file` and parse it as `parseRecord` does; null also when it cannot be read. */
+export function readRecord<const S extends v.GenericSchema>(schema: S, file: string): v.InferOutput<S> | null {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+  return parseRecord(schema, text);
 }
