@@ -10,23 +10,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import * as v from 'valibot';
 import { applySite, type Site } from '../engines/site.js';
+import { EquivalenceAnswers, type EquivalenceAnswer } from '../records/equivalence.js';
 import { readRecord } from '../records/read.js';
 import { pytestPluginEnv } from './instrument.js';
 import type { MutantContext, MutantVerdict } from './mutant-run.js';
 import { orderTests, type TestUnit } from './test-map.js';
-
-/** The check's answer for one mutant. */
-export const EquivalenceAnswer = v.strictObject({
-  verdict: v.picklist(['probably_equivalent', 'distinguished', 'inconclusive']),
-  recorded_calls: v.pipe(v.number(), v.integer(), v.minValue(0)),
-  inputs: v.pipe(v.number(), v.integer(), v.minValue(0)),
-  note: v.string(),
-});
-export type EquivalenceAnswer = v.InferOutput<typeof EquivalenceAnswer>;
-
-const Answer = v.strictObject({ mutants: v.record(v.string(), EquivalenceAnswer) });
 
 /** The time one version of a function may take on all its inputs (s), as ag_mutate_equiv.py allows it. */
 const VERSION_SECONDS = 30;
@@ -84,7 +73,7 @@ export async function checkEquivalence(
     AG_MUTATE_EQUIV: spec,
   });
   ctx.ws.copies[w]!.restore();
-  const parsed = readRecord(Answer, answer);
+  const parsed = readRecord(EquivalenceAnswers, answer);
   if (parsed === null) return out;
   for (const i of asked) {
     const a = parsed.mutants[String(i)];
