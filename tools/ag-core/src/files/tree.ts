@@ -30,8 +30,13 @@ export interface TreeOwner {
 
 /** Folders whose entries a copy links one by one instead of copying them (installed packages). */
 export const PACKAGE_DIRS: ReadonlySet<string> = new Set(['node_modules']);
-/** Caches a runner writes inside a package folder: neither copied nor linked (the run makes its own). */
-export const PACKAGE_CACHES: ReadonlySet<string> = new Set(['.cache', '.vite']);
+/**
+ * Caches a runner writes inside a package folder: neither copied nor linked (the run makes its
+ * own). vite bundles a TypeScript config into `.vite-temp`, and vitest's results cache is
+ * `.vite` (`.vitest` before 1.0): linked from a tree where the runner ran as another user, the
+ * run could not write there.
+ */
+export const PACKAGE_CACHES: ReadonlySet<string> = new Set(['.cache', '.vite', '.vite-temp', '.vitest']);
 
 /** The installed-packages folder at `src`'s top, followed if it is a link; null when there is none. */
 export async function installedPackages(src: string): Promise<string | null> {

@@ -19,7 +19,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { isWithin } from '@adversary-gate/core';
+import { isWithin, PACKAGE_CACHES, PACKAGE_DIRS } from '@adversary-gate/core';
 
 /** Folders never copied: version control and caches that would let stale bytecode run. */
 const SKIP_DIRS = new Set([
@@ -35,15 +35,10 @@ const SKIP_DIRS = new Set([
 ]);
 /** Folders linked, not copied: virtualenvs (large; the tests only read them). */
 const LINK_DIRS = new Set(['.venv', 'venv']);
-/**
- * Folders whose entries are linked one by one: a copy's `node_modules` is its own folder of
- * links to the installed packages, so what a runner writes beside them (vitest's results cache
- * in `.vite`, ava's and babel's in `.cache`) stays in the copy and is removed by the next
- * restore, instead of reaching the original tree and the next run through a shared link.
- */
-const PACKAGE_DIRS = new Set(['node_modules']);
-/** Cache folders inside a package folder: neither copied nor linked (the runner makes its own). */
-const PACKAGE_CACHES = new Set(['.cache', '.vite']);
+// A package folder (ag-core's PACKAGE_DIRS) becomes the copy's own folder of links to the
+// installed packages, so what a runner writes beside them (its PACKAGE_CACHES) stays in the
+// copy and is removed by the next restore, instead of reaching the original tree and the next
+// run through a shared link.
 
 interface Entry {
   readonly kind: 'file' | 'dir' | 'link';
