@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { $, fs, minimist, os, path } from 'zx';
 import { detectProject, gitTreeId, wirePytest } from '@adversary-gate/core';
 import { prepareDependencies } from './lib/dependencies.mjs';
+import { pipelineFaults } from './lib/pipeline-faults.mjs';
 import { stageNodeReporter } from './lib/node-reporter.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -153,6 +154,7 @@ await fs.writeFile(path.join(out, 'detected.txt'), `${block}\n`);
 console.error(block);
 // Each side installed once (equal package files share one), the gate's tools, the coverage
 // tree's links, and the installed packages' digest (lib/dependencies.mjs).
+const faults = pipelineFaults(here, out);
 const deps = await prepareDependencies({
   here,
   out,
@@ -162,10 +164,11 @@ const deps = await prepareDependencies({
   tools,
   toolsDir,
   timeout: String(argv['install-timeout'] ?? 900),
+  faults,
 });
 const installed = deps.installed;
 if (testCommand === '')
-  console.error(`gate.mjs: no test command: ${plan.problems.join('; ') || 'nothing detected'} (HOLD)`);
+  await faults.add(`no test command, so no test ran: ${plan.problems.join('; ') || 'nothing detected'}`);
 const measured = installed && testCommand !== '';
 const oracleFile = path.join(out, 'oracle.json');
 const digest = (file) => {
@@ -281,7 +284,7 @@ await deps.check();
 // is moved aside (never uploaded or read as evidence): ag-decide then holds on it as missing.
 const oracleNow = digest(oracleFile);
 if (oracleNow !== null && oracleNow !== oracleDigest) {
-  console.error('gate.mjs: oracle.json changed after ag-oracle wrote it (kept as oracle.json.changed): HOLD');
+  await faults.add('oracle.json changed after ag-oracle wrote it (kept as oracle.json.changed)');
   await fs.move(oracleFile, `${oracleFile}.changed`, { overwrite: true });
 }
 
@@ -296,6 +299,7 @@ await measure([
   patchTree,
   ...evidence,
   ...policyArgs,
+  ...(await faults.args()),
   '--out',
   path.join(out, 'verdict.json'),
   '--markdown',

@@ -69,6 +69,8 @@ JUNIT_ARG     = $(if $(JUNIT),$(call q,$(JUNIT)),$(if $(TEST_COMMAND),"","$$AG_D
 # Run the patch's code only when there is a test command and the install did not fail.
 MEASURED      = [ -n "$$(cat $(call q,$(OUT)/deps.stamp))" ] && [ -n $(TEST) ]
 
+# FAULT WHO-FILE TEXT [LOG]: a step the pipeline could not do, kept one line each for ag-decide.
+FAULT         = sh $(call q,$(GATE_DIR)lib/pipeline-fault.sh) gate.mk
 # Shell snippets for a recipe: start an argument list, append the policy when there is one.
 ARGS          = set --;
 WITH_POLICY   = if [ -f $(call q,$(POLICY_FILE)) ]; then set -- "$$@" --policy $(call q,$(POLICY_FILE)); fi;
@@ -121,18 +123,20 @@ $(O)/detected.sh: $(O)/trees
 
 # Each side's dependencies, installed once in its own copy; the stamp is empty when one failed.
 $(O)/deps.stamp: $(O)/detected.sh | $(O)/oracle.json
-	@$(DETECTED) cmd=$(call pick,INSTALL_COMMAND); ok=yes; \
+	@$(DETECTED) cmd=$(call pick,INSTALL_COMMAND); ok=yes; f=$(call q,$(OUT)/deps.faults); rm -f "$$f"; \
 	 if [ -n "$$cmd" ]; then \
 	   rm -rf $(call q,$(ABS_OUT).work/deps-baseline) $(call q,$(ABS_OUT).work/deps-patch) $(call q,$(COVERAGE_TREE)/node_modules); \
-	   sh $(call q,$(GATE_DIR)lib/install-deps.sh) $(call q,$(OUT)/baseline) $(call q,$(ABS_OUT).work/deps-baseline) $(call q,$(INSTALL_TIMEOUT)) "$$cmd" && \
-	   sh $(call q,$(GATE_DIR)lib/install-deps.sh) $(call q,$(OUT)/patch) $(call q,$(ABS_OUT).work/deps-patch) $(call q,$(INSTALL_TIMEOUT)) "$$cmd" || ok=""; \
-	   [ -n "$$ok" ] || echo 'gate.mk: the install failed: the tests are not run (HOLD)' >&2; \
+	   for side in baseline patch; do [ -n "$$ok" ] || break; \
+	     sh $(call q,$(GATE_DIR)lib/install-deps.sh) $(call q,$(OUT))/$$side $(call q,$(ABS_OUT).work)/deps-$$side $(call q,$(INSTALL_TIMEOUT)) "$$cmd" || { \
+	       s=$$?; ok=""; $(FAULT) "$$f" "the install of the $$side ($$cmd) exited $$s, so no test ran" $(call q,$(ABS_OUT).work)/deps-$$side.log; }; \
+	   done; \
 	 fi; \
 	 rm -rf $(call q,$(TOOLS_DIR)) $(call q,$(OUT)/packages-installed.sha256); tools=""; t=$(TEST); c=$(COVERAGE); \
 	 if [ "$$t" = "$$AG_DETECTED_TEST_COMMAND" ] || { [ -n "$$c" ] && [ "$$c" = "$$AG_DETECTED_COVERAGE_COMMAND" ]; }; then tools=$$AG_DETECTED_TOOLS; fi; \
 	 if [ -n "$$ok" ] && [ -n "$$tools" ]; then \
 	   sh $(call q,$(GATE_DIR)lib/install-tools.sh) $(call q,$(OUT)/baseline) $(call q,$(OUT)/patch/node_modules) $(call q,$(TOOLS_DIR)) \
-	     $(call q,$(INSTALL_TIMEOUT)) $$tools || { ok=""; echo "gate.mk: the gate's tool install failed: the tests are not run (HOLD)" >&2; }; \
+	     $(call q,$(INSTALL_TIMEOUT)) $$tools || { s=$$?; ok=""; \
+	     $(FAULT) "$$f" "the gate's tool install ($$tools) exited $$s, so no test ran" $(call q,$(TOOLS_DIR).log); }; \
 	 fi; \
 	 if [ -n "$$ok" ] && [ -n "$$cmd" ]; then \
 	   set --; if [ -n "$$tools" ] && [ -n "$$AG_DETECTED_TOOL_LINKS" ]; then set -- $(call q,$(TOOLS_DIR)) $$AG_DETECTED_TOOL_LINKS; fi; \
@@ -168,13 +172,19 @@ $(O)/mutation.json: $(O)/changes.diff $(O)/trees $(O)/deps.stamp | $(O)/oracle.j
 # Missing evidence is HOLD, never an error: ag-decide writes a verdict on every path. The
 # installed packages must be as the install left them: when a run wrote into them, its
 # evidence is moved aside (run.json.changed, mutation.json.changed) and ag-decide holds.
+# Each step the pipeline could not do is one line of pipeline-faults.txt, and a --pipeline-fault.
 $(O)/verdict.json: $(O)/changes.diff $(EVIDENCE)
-	-@if [ -f $(call q,$(OUT)/packages-installed.sha256) ]; then \
+	-@f=$(call q,$(OUT)/pipeline-faults.txt); rm -f "$$f"; \
+	 if [ -f $(call q,$(OUT)/deps.faults) ]; then cp $(call q,$(OUT)/deps.faults) "$$f"; fi; \
+	 $(DETECTED) t=$(TEST); [ -n "$$t" ] || $(FAULT) "$$f" "no test command, so no test ran: $${AG_DETECTED_PROBLEMS:-nothing detected}"; \
+	 if [ -f $(call q,$(OUT)/packages-installed.sha256) ]; then \
 	   sh $(call q,$(GATE_DIR)lib/packages-digest.sh) $(INSTALLED) > $(call q,$(OUT)/packages-after.sha256); \
 	   if ! cmp -s $(call q,$(OUT)/packages-installed.sha256) $(call q,$(OUT)/packages-after.sha256); then \
-	     echo 'gate.mk: a run wrote into the installed packages (packages-after.sha256 differs from packages-installed.sha256): HOLD' >&2; \
+	     $(FAULT) "$$f" 'a run wrote into the installed packages (packages-after.sha256 differs from packages-installed.sha256): run.json and mutation.json set aside'; \
 	     for k in run mutation; do [ -f $(call q,$(OUT))/$$k.json ] && mv -f $(call q,$(OUT))/$$k.json $(call q,$(OUT))/$$k.json.changed; done; \
 	   fi; fi
 	-$(ARGS) $(foreach e,run diffcov mutation oracle,set -- "$$@" --evidence $(call q,$(OUT)/$(e).json);) $(WITH_POLICY) \
 	  set -- "$$@" --baseline-tree "$$(sed -n 1p $(call q,$(OUT)/tree-ids))" --patch-tree "$$(sed -n 2p $(call q,$(OUT)/tree-ids))"; \
+	  if [ -f $(call q,$(OUT)/pipeline-faults.txt) ]; then \
+	    while IFS= read -r l; do set -- "$$@" --pipeline-fault "$$l"; done < $(call q,$(OUT)/pipeline-faults.txt); fi; \
 	  $(call q,$(BIN)/ag-decide) --diff $(call q,$<) "$$@" --out $(call q,$@) --markdown $(call q,$(OUT)/verdict.md)

@@ -108,6 +108,13 @@ flock -n 9 || { echo "gate.sh: another gate run is using $OUT (it holds $LOCK): 
 rm -rf "$OUT"
 mkdir -p "$OUT/baseline" "$OUT/patch" || exit 3
 OUT=$(cd "$OUT" && pwd)
+# A step this pipeline could not do: said on stderr and kept, one line each, in
+# pipeline-faults.txt; ag-decide gets each as --pipeline-fault, so the verdict (a HOLD) names
+# it. pipeline_fault TEXT [LOG]: LOG's last lines follow TEXT.
+FAULTS=$OUT/pipeline-faults.txt
+pipeline_fault() {
+  sh "$here/lib/pipeline-fault.sh" 9>&- gate.sh "$FAULTS" "$@" || exit 3
+}
 # The coverage command runs the patch's code in place: in a tree outside the evidence directory.
 WORK=$(mktemp -d) || exit 3
 trap 'rm -rf "$WORK"' EXIT
@@ -202,21 +209,29 @@ if [ -n "$INSTALL_COMMAND" ]; then
       cmp -s "$OUT/baseline/$f" "$OUT/patch/$f" || same=no
     fi
   done
-  sh "$here/lib/install-deps.sh" 9>&- "$OUT/baseline" "$WORK/deps-baseline" "$INSTALL_TIMEOUT" "$INSTALL_COMMAND" || installed=no
+  # install SIDE: one side's install; a failure is a pipeline fault with its exit and last lines.
+  install_side() {
+    sh "$here/lib/install-deps.sh" 9>&- "$OUT/$1" "$WORK/deps-$1" "$INSTALL_TIMEOUT" "$INSTALL_COMMAND" && return 0
+    status=$?
+    pipeline_fault "the install of the $1 ($INSTALL_COMMAND) exited $status, so no test ran" "$WORK/deps-$1.log"
+    installed=no
+  }
+  install_side baseline
   if [ "$installed" = yes ] && [ "$same" = yes ]; then
     ln -s "$WORK/deps-baseline/node_modules" "$OUT/patch/node_modules" || exit 3
   elif [ "$installed" = yes ]; then
-    sh "$here/lib/install-deps.sh" 9>&- "$OUT/patch" "$WORK/deps-patch" "$INSTALL_TIMEOUT" "$INSTALL_COMMAND" || installed=no
+    install_side patch
   fi
-  [ "$installed" = yes ] ||
-    echo "gate.sh: the install failed: the tests are not run (HOLD: run and mutation evidence missing)" >&2
 fi
 # The gate's own tools, installed as part of the install step (same timeout, same failure:
 # nothing measured), into their own folder, never into the project's packages.
 if [ "$installed" = yes ] && [ -n "$TOOLS" ]; then
   # shellcheck disable=SC2086 # package@version words, checked by install-tools.sh
-  sh "$here/lib/install-tools.sh" 9>&- "$OUT/baseline" "$OUT/patch/node_modules" "$WORK/tools" "$INSTALL_TIMEOUT" $TOOLS ||
-    { installed=no; echo "gate.sh: the gate's tool install failed: the tests are not run (HOLD: run and mutation evidence missing)" >&2; }
+  sh "$here/lib/install-tools.sh" 9>&- "$OUT/baseline" "$OUT/patch/node_modules" "$WORK/tools" "$INSTALL_TIMEOUT" $TOOLS || {
+    status=$?
+    installed=no
+    pipeline_fault "the gate's tool install ($TOOLS) exited $status, so no test ran" "$WORK/tools.log"
+  }
 fi
 if [ "$installed" = yes ] && [ -n "$INSTALL_COMMAND" ]; then
   # The coverage tree is run in place: its own folder of links, which its uid may write beside.
@@ -232,7 +247,7 @@ digest_installed() {
 if [ "$installed" = yes ] && [ -n "$INSTALL_COMMAND" ]; then
   digest_installed "$WORK/packages.before" || exit 3
 fi
-[ -n "$TEST_COMMAND" ] || echo "gate.sh: no test command: ${AG_DETECTED_PROBLEMS:-nothing detected} (HOLD: run and mutation evidence missing)" >&2
+[ -n "$TEST_COMMAND" ] || pipeline_fault "no test command, so no test ran: ${AG_DETECTED_PROBLEMS:-nothing detected}"
 measure=no
 [ "$installed" = yes ] && [ -n "$TEST_COMMAND" ] && measure=yes
 
@@ -274,7 +289,7 @@ if [ -f "$WORK/packages.before" ]; then
   digest_installed "$WORK/packages.after" || exit 3
   cp "$WORK/packages.before" "$OUT/packages-installed.sha256" && cp "$WORK/packages.after" "$OUT/packages-after.sha256" || exit 3
   if ! cmp -s "$WORK/packages.before" "$WORK/packages.after"; then
-    echo "gate.sh: a run wrote into the installed packages (packages-after.sha256 differs from packages-installed.sha256): HOLD" >&2
+    pipeline_fault "a run wrote into the installed packages (packages-after.sha256 differs from packages-installed.sha256): run.json and mutation.json set aside"
     for f in "$OUT/run.json" "$MUTATION"; do [ -f "$f" ] && mv -f "$f" "$f.changed"; done
   fi
 fi
@@ -282,7 +297,7 @@ fi
 # oracle.json must still be what ag-oracle wrote before the patch's code ran. A changed one
 # is moved aside (never uploaded or read as evidence): ag-decide then holds on it as missing.
 if [ -f "$OUT/oracle.json" ] && [ "$(sha256sum <"$OUT/oracle.json")" != "$oracle_sum" ]; then
-  echo "gate.sh: oracle.json changed after ag-oracle wrote it (kept as oracle.json.changed): HOLD" >&2
+  pipeline_fault "oracle.json changed after ag-oracle wrote it (kept as oracle.json.changed)"
   mv -f "$OUT/oracle.json" "$OUT/oracle.json.changed"
 fi
 
@@ -298,6 +313,9 @@ set --
 for kind in run diffcov mutation oracle; do set -- "$@" --evidence "$OUT/$kind.json"; done
 # The trees every evidence file must have measured, as exported (never from the evidence).
 set -- "$@" --baseline-tree "$baseline_tree" --patch-tree "$patch_tree"
+if [ -f "$FAULTS" ]; then
+  while IFS= read -r fault; do set -- "$@" --pipeline-fault "$fault"; done <"$FAULTS"
+fi
 with_policy "$BIN/ag-decide" 9>&- --diff "$OUT/changes.diff" "$@" \
   --out "$OUT/verdict.json" --markdown "$OUT/verdict.md"
 decided=$?

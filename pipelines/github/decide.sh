@@ -5,7 +5,8 @@
 # the two trees' git ids from the commits itself, reads the policy from the BASE commit, merges
 # the mutation shards when told there are N (AG_SHARDS: mutation-1.json .. mutation-N.json,
 # every one of them, else the mutation evidence is missing and the shards missing are named),
-# runs ag-decide with the trees the evidence must have measured, appends verdict.md to the job
+# runs ag-decide with the trees the evidence must have measured and the steps the measure job
+# could not do (pipeline-faults.txt, each a --pipeline-fault), appends verdict.md to the job
 # summary, and exits with `ag-decide check`: 0 ACCEPT, 1 REJECT, 2 HOLD.
 #
 # Environment: AG_GATE, AG_BASE, AG_HEAD, AG_EVIDENCE (the downloaded evidence); optional
@@ -54,10 +55,20 @@ merge_shards() {
 }
 note=""
 if [ -n "${AG_SHARDS:-}" ]; then
-  note=$(merge_shards "$AG_SHARDS") || printf '%s\n' "$note" >&2
+  if ! note=$(merge_shards "$AG_SHARDS"); then
+    printf '%s\n' "$note" >&2
+    set -- "$@" --pipeline-fault "$(printf '%s' "$note" | sed 's/^decide\.sh: //; s/: HOLD$//' | tr '\n' ' ')"
+  fi
   set -- "$@" --evidence "$work/mutation.json"
 else
   set -- "$@" --evidence "$AG_EVIDENCE/mutation.json"
+fi
+# The steps the measure job could not do (gate.sh's pipeline-faults.txt): each names a HOLD.
+# Only a HOLD can come of them, so the file needs no more trust than the evidence beside it.
+if [ -f "$AG_EVIDENCE/pipeline-faults.txt" ]; then
+  while IFS= read -r fault; do
+    [ -n "$fault" ] && set -- "$@" --pipeline-fault "$fault"
+  done <"$AG_EVIDENCE/pipeline-faults.txt"
 fi
 
 "$BIN/ag-decide" "$@" --out "$work/verdict.json" --markdown "$work/verdict.md" --annotations

@@ -164,16 +164,23 @@ test.serial(
 );
 
 /**
- * What a job's upload-artifact step of the pasted workflow uploads from `temp` (its path, one
- * `*` glob in the file name), copied as download-artifact with merge-multiple does: into `into`.
+ * What a job's upload-artifact step of the pasted workflow uploads from `temp` (its path: one
+ * line a pattern, `*` only in the file name), copied as download-artifact with merge-multiple
+ * does: into `into`.
  */
 function upload(job: string, temp: string, into: string): string[] {
-  const glob = String(using(workflow(), job, 'actions/upload-artifact')['path']).replace('${{ runner.temp }}', temp);
-  const name = new RegExp(`^${path.basename(glob).replace(/[.]/g, '\\.').replace(/\*/g, '.*')}$`);
-  const from = path.dirname(glob);
+  const paths = String(using(workflow(), job, 'actions/upload-artifact')['path']);
   mkdirSync(into, { recursive: true });
-  const files = existsSync(from) ? readdirSync(from).filter((f) => name.test(f)) : [];
-  for (const f of files) copyFileSync(path.join(from, f), path.join(into, f));
+  const files: string[] = [];
+  for (const line of paths.split('\n').filter((l) => l.trim() !== '')) {
+    const glob = line.trim().replace('${{ runner.temp }}', temp);
+    const name = new RegExp(`^${path.basename(glob).replace(/[.]/g, '\\.').replace(/\*/g, '.*')}$`);
+    const from = path.dirname(glob);
+    for (const f of existsSync(from) ? readdirSync(from).filter((f) => name.test(f)) : []) {
+      copyFileSync(path.join(from, f), path.join(into, f));
+      files.push(f);
+    }
+  }
   return files.sort();
 }
 
@@ -245,12 +252,29 @@ test.serial(
     mkdirSync(partial);
     for (const f of readdirSync(evidence).filter((f) => f !== 'mutation-2.json'))
       copyFileSync(path.join(evidence, f), path.join(partial, f));
+    // And a step the measure job could not do, as gate.sh keeps it beside the evidence.
+    writeFileSync(
+      path.join(partial, 'pipeline-faults.txt'),
+      'the install of the patch (npm ci) exited 1, so no test ran: E404\n',
+    );
     const held = decide(temp('decide-partial'), { mode: 'decide', shards: '2', evidence: partial });
     t.is(held.status, 2, held.log);
     t.is(held.outputs['verdict'], 'HOLD');
     t.regex(held.log, /mutation shard\(s\) 2\/2 missing/);
     t.regex(held.summary, /mutation shard\(s\) 2\/2 missing/);
     t.regex(held.summary, /EVIDENCE_MISSING/);
+    const verdict = JSON.parse(
+      readFileSync(path.join(scratch, 'temp-decide-partial/adversary-gate-decide/verdict.json'), 'utf8'),
+    ) as {
+      reasons: { code: string; message: string }[];
+    };
+    t.deepEqual(
+      verdict.reasons.filter((r) => r.code === 'PIPELINE_FAULT').map((r) => r.message),
+      [
+        'the pipeline: mutation shard(s) 2/2 missing from the evidence (no mutation-K.json)',
+        'the pipeline: the install of the patch (npm ci) exited 1, so no test ran: E404',
+      ],
+    );
 
     // A decide job not told of the shards holds too: measure left no mutation evidence behind.
     const untold = decide(temp('decide-untold'), { mode: 'decide', evidence });

@@ -23,6 +23,8 @@ export interface Settings {
   readonly rounds?: string;
   readonly binDir?: string;
   readonly policy?: string;
+  /** The install command (AG_INSTALL_COMMAND); absent: what the pipeline detects. */
+  readonly install?: string;
 }
 
 const js = PROJECTS.js.env;
@@ -54,6 +56,7 @@ export function runPipeline(
       AG_ROUNDS: s.rounds,
       AG_BIN_DIR: s.binDir,
       AG_POLICY: s.policy,
+      AG_INSTALL_COMMAND: s.install,
     };
     const set = Object.fromEntries(Object.entries(vars).filter((e): e is [string, string] => e[1] !== undefined));
     return run('sh', [file, '--base', 'main~1', '--head', 'main', '--out', out], repo, { ...set, ...env });
@@ -71,6 +74,7 @@ export function runPipeline(
       ROUNDS: s.rounds,
       BIN: s.binDir,
       POLICY: s.policy,
+      INSTALL_COMMAND: s.install,
     };
     const args = Object.entries(vars).flatMap(([k, v]) => (v === undefined ? [] : [`${k}=${v}`]));
     return run('make', ['-s', '-f', file, ...args], repo, env);
@@ -84,6 +88,7 @@ export function runPipeline(
     '--rounds': s.rounds,
     '--bin-dir': s.binDir,
     '--policy': s.policy,
+    '--install-command': s.install,
   };
   const args = Object.entries(flags).flatMap(([k, v]) => (v === undefined || v === '' ? [] : [k, v]));
   return run(process.execPath, [file, '--base', 'main~1', '--head', 'main', '--out', out, ...args], repo, env);

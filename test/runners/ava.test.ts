@@ -24,7 +24,12 @@ test.serial(
     t.is(held.verdict.verdict, 'HOLD', why(held));
     t.is(held.code, 2);
     t.regex(held.stderr, /install-tools\.sh: the gate's tool install \(npm install c8@10\.1\.3\) exited [1-9]/);
-    t.regex(held.stderr, /gate\.sh: the gate's tool install failed: the tests are not run/);
+    const faults = held.verdict.reasons.filter((r) => r.code === 'PIPELINE_FAULT').map((r) => r.message);
+    t.is(faults.length, 1, why(held));
+    t.regex(
+      faults[0] ?? '',
+      /^the pipeline: the gate's tool install \(c8@10\.1\.3\) exited [1-9]\d*, so no test ran: /,
+    );
     t.false(existsSync(path.join(held.out, 'run.json')), 'no test ran');
   },
 );

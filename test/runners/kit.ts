@@ -151,7 +151,7 @@ export function buildRepo(t: ExecutionContext, project: Project): Repo {
 export interface Judged {
   readonly code: number | null;
   readonly stderr: string;
-  readonly verdict: { verdict: string; reasons: { code: string }[] };
+  readonly verdict: { verdict: string; reasons: { code: string; message: string }[] };
   readonly runJson: unknown;
   readonly detected: string;
   /** The installed packages' digests after the install and after the last run, or null when nothing was installed. */

@@ -19,6 +19,18 @@ import { computeStats, readLog, statsTable } from './stats.js';
 const name = 'ag-decide';
 const version = packageVersion(import.meta.url);
 
+/** The longest `--pipeline-fault` text kept (characters); a longer one is cut with an ellipsis. */
+const FAULT_CHARS = 500;
+
+/** `--pipeline-fault` texts as one line each (white space folded); an empty one is a usage error. */
+function faultArgs(values: readonly string[]): string[] {
+  return values.map((value) => {
+    const line = value.replace(/\s+/g, ' ').trim();
+    if (line === '') throw new UsageError('--pipeline-fault needs a text that names the step that failed');
+    return line.length > FAULT_CHARS ? `${line.slice(0, FAULT_CHARS - 1)}…` : line;
+  });
+}
+
 /** A git tree id flag: 40 or 64 lower-case hex digits, or absent. */
 function treeArg(value: unknown, flag: string): string | undefined {
   const v = optionalArg(value, flag);
@@ -71,6 +83,12 @@ const decideCommand = defineCommand({
       description: "The patch tree's git id (git rev-parse HEAD^{tree}): evidence that measured another tree is stale",
       valueHint: 'ID',
     },
+    'pipeline-fault': {
+      type: 'string',
+      description:
+        'A step the pipeline could not do (an install that failed, a runner it could not find), in one line: a HOLD (PIPELINE_FAULT) that names it (repeat for each)',
+      valueHint: 'TEXT',
+    },
     ...sharedArgs,
     out: {
       ...sharedArgs.out,
@@ -99,6 +117,7 @@ const decideCommand = defineCommand({
       log: logFile !== undefined && model !== undefined ? { file: logFile, model } : undefined,
       tool: { name, version },
       trees,
+      pipelineFaults: faultArgs(repeatedArg(rawArgs, 'pipeline-fault')),
     });
     if (!args.quiet) {
       const codes = [...new Set(verdict.reasons.map((r) => r.code))].join(', ');
@@ -156,6 +175,6 @@ await main({
   version,
   main: decideCommand,
   subCommands: { check: checkCommand, stats: statsCommand },
-  repeatable: ['evidence'],
+  repeatable: ['evidence', 'pipeline-fault'],
   clearFirst: ['out'],
 });

@@ -36,6 +36,8 @@ export interface DecideInput {
   readonly tool: { readonly name: string; readonly version: string };
   /** The trees the evidence must have measured, as the trusted side names them. */
   readonly trees?: ExpectedTrees;
+  /** Steps the pipeline could not do (an install, finding the runner), as it names them: each holds. */
+  readonly pipelineFaults?: readonly string[];
 }
 
 type Accepted = { run?: RunArtefact; diffcov?: DiffcovArtefact; mutation?: MutationArtefact; oracle?: OracleArtefact };
@@ -56,6 +58,8 @@ export function decide(input: DecideInput): VerdictArtefact {
     addedLines.set(f.path, new Set([...(addedLines.get(f.path) ?? []), ...f.addedLines]));
   const seenKinds = new Set<EvidenceKind>();
 
+  for (const fault of input.pipelineFaults ?? [])
+    reasons.push(reason('PIPELINE_FAULT', 'input', `the pipeline: ${fault}`));
   if (policy.problem !== null)
     reasons.push(reason('EVIDENCE_INVALID', 'policy', `policy unreadable, defaults applied: ${policy.problem}`));
 

@@ -25,6 +25,8 @@ export interface DecisionOptions {
   readonly tool: { readonly name: string; readonly version: string };
   /** The trees the evidence must have measured (git tree ids), as the trusted side names them. */
   readonly trees?: { readonly baseline?: string | undefined; readonly patch?: string | undefined };
+  /** Steps the pipeline could not do, one line each (`--pipeline-fault`). */
+  readonly pipelineFaults?: readonly string[];
 }
 
 /** Exit code of a verdict: ACCEPT 0, REJECT 1, HOLD 2. */
@@ -40,7 +42,7 @@ export async function runDecision(opts: DecisionOptions): Promise<VerdictArtefac
     ...(opts.trees?.baseline === undefined ? {} : { baseline: opts.trees.baseline }),
     ...(opts.trees?.patch === undefined ? {} : { patch: opts.trees.patch }),
   };
-  const verdict = decide({ diff, evidence, policy, tool: opts.tool, trees });
+  const verdict = decide({ diff, evidence, policy, tool: opts.tool, trees, pipelineFaults: opts.pipelineFaults ?? [] });
   // Validated against the verdict schema before it is written: a verdict the contract refuses is a bug, never a verdict.
   const text = await writeArtefact(opts.out, verdict);
   const accepted = acceptedEvidence(verdict, evidence);

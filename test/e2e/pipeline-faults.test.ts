@@ -1,0 +1,32 @@
+// A step the pipeline cannot do is named in the verdict: every pipeline passes what failed to
+// ag-decide (--pipeline-fault), so the HOLD says which step and what it printed, instead of
+// only that the run and mutation evidence are missing. The same repository with a working
+// install is the control (pipeline-args.test.ts ACCEPTs it).
+import test from 'ava';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { demoRepoAt, JS, PIPELINES, runPipeline, scratch, verdictAt } from './pipeline-kit.js';
+
+const FAILING_INSTALL = 'echo "npm ERR! 404 left-pad@9.9.9 is not in this registry" >&2; exit 7';
+
+for (const pipeline of PIPELINES) {
+  test(`${pipeline}: an install that fails is a HOLD whose PIPELINE_FAULT gives the install's exit and last lines; no test runs`, async (t) => {
+    const base = scratch(t, 'ag-e2e-install-');
+    const repo = demoRepoAt(path.join(base, 'repo'), 'clean');
+    const r = await runPipeline(pipeline, repo, 'ag', { ...JS, install: FAILING_INSTALL });
+    const out = path.join(repo, 'ag');
+    const v = verdictAt(out);
+    t.is(v.verdict, 'HOLD', r.stderr);
+    t.is(r.code, 2, r.stderr);
+    const faults = v.reasons.filter((x) => x.code === 'PIPELINE_FAULT');
+    t.is(faults.length, 1, JSON.stringify(v.reasons));
+    t.is(faults[0]?.evidence, 'input');
+    t.regex(
+      faults[0]?.message ?? '',
+      /^the pipeline: the install of the baseline \(.*exit 7\) exited 7, so no test ran: npm ERR! 404 left-pad@9\.9\.9 is not in this registry/,
+    );
+    t.false(existsSync(path.join(out, 'run.json')), 'no test ran');
+    t.regex(readFileSync(path.join(out, 'pipeline-faults.txt'), 'utf8'), /^the install of the baseline .* exited 7/);
+    t.regex(readFileSync(path.join(out, 'verdict.md'), 'utf8'), /left-pad@9\.9\.9/);
+  });
+}
