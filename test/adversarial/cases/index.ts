@@ -8,6 +8,7 @@ import { FOUND } from './found.js';
 import { COVERAGE_AND_MUTATION } from './coverage-and-mutation.js';
 import { EDITED_TESTS } from './edited-tests.js';
 import { INFRASTRUCTURE } from './infrastructure.js';
+import { JUDGED } from './judged.js';
 import { MORE_VARIANTS } from './more-variants.js';
 import { PEER } from './peer.js';
 import { PROCESSES } from './processes.js';
@@ -20,6 +21,7 @@ const SECTIONS: readonly (readonly AdversarialCase[])[] = [
   CONTROLS,
   TESTS_AND_ORACLES,
   EDITED_TESTS,
+  JUDGED,
   MORE_VARIANTS,
   RUNNER_GAMING,
   CONFIG_AND_EVIDENCE,

@@ -36,7 +36,10 @@ export interface ExecutionContext {
   readonly timeoutMs: number;
   readonly graceMs: number;
   /** Per-stream output cap in bytes: the group is killed beyond it. */
+  /** The tail kept of each stream, and the cap of a run whose per-test report is its stdout. */
   readonly outputCapBytes: number;
+  /** The cap of every other run, per stream. */
+  readonly outputLimitBytes: number;
   readonly limits: ResourceLimits;
   readonly sandbox: 'none' | 'bwrap';
   /** Host directories the sandbox must not show (the original trees, the evidence directory). */
@@ -169,8 +172,11 @@ export async function execute(
     env,
     timeoutMs: ctx.timeoutMs,
     graceMs: ctx.graceMs,
+    // The last 8 MiB of each stream are kept. A run whose per-test report is its own stdout
+    // (TAP) is stopped there, as a longer stream could not be read whole; any other run only at
+    // the far larger limit, so a green suite that prints a lot stays green.
     tailBytes: ctx.outputCapBytes,
-    outputCapBytes: ctx.outputCapBytes,
+    outputCapBytes: reportsOnStdout(plan, ctx.junit, autoJunit) ? ctx.outputCapBytes : ctx.outputLimitBytes,
     statusFd: sandboxed,
     // Without a pid namespace, setsid escapees are found by an environment token and killed.
     sweep: !sandboxed,
@@ -178,6 +184,11 @@ export async function execute(
   const judged = judgeRun(plan, ctx, prepared, autoJunit, result);
   judged.catch(() => {}); // awaited by the caller, after the other runs
   return { judged };
+}
+
+/** True when a run's per-test report is the TAP it prints on stdout (no JUnit file is read). */
+function reportsOnStdout(plan: ExecutionPlan, junit: string | null, autoJunit: string | null): boolean {
+  return junit === null && autoJunit === null && (plan.runner === 'node' || printsTap(plan.command));
 }
 
 /** Read what one finished run left and judge it. */
@@ -201,7 +212,7 @@ async function judgeRun(
           tree,
           plan.runner === 'pytest' ? (await import('./reports/pytest-ids.js')).pytestIdResolver(tree) : undefined,
         )
-      : plan.runner === 'node' || printsTap(plan.command)
+      : reportsOnStdout(plan, ctx.junit, autoJunit)
         ? { source: 'tap', tap: await readTap(result.stdoutTail, tree, plan.tree) }
         : { source: 'none' };
   const j = judge(plan.runner, result, sandboxed, read);

@@ -32,7 +32,7 @@ import {
   type ExecutionRecord,
 } from './execute.js';
 import { renamedFiles, treeLocator } from './locate-tests.js';
-import { planExecutions, planReruns } from './plan.js';
+import { planConfirmations, planExecutions, planReruns } from './plan.js';
 import { buildTrustedTree, trustedFiles } from './trusted.js';
 import { mapLimit, startLimited } from './pool.js';
 import { escapeFaults } from './escapes.js';
@@ -79,7 +79,10 @@ export interface ToolIdentity {
   readonly version: string;
 }
 
+/** The tail kept of each stream, and the most a per-test report read from stdout (TAP) may be. */
 const OUTPUT_CAP_BYTES = 8 * 1024 * 1024;
+/** The most any other run may print on one stream before it is stopped (`output_cap`). */
+const OUTPUT_LIMIT_BYTES = 256 * 1024 * 1024;
 const EVIDENCE_TAIL_CHARS = 4000;
 
 async function directory(dir: string, flag: string): Promise<string> {
@@ -167,6 +170,7 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
       timeoutMs: Math.round(opts.timeoutSeconds * 1000),
       graceMs: 1000,
       outputCapBytes: OUTPUT_CAP_BYTES,
+      outputLimitBytes: OUTPUT_LIMIT_BYTES,
       limits: defaultLimits(opts.timeoutSeconds),
       sandbox: opts.sandbox,
       keepOut: roots.map((r) => r.path).filter((t) => !isWithin(t, workRoot)),
@@ -218,8 +222,15 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
       firstWave.map((r) => r.execution),
       trees,
     );
-    const records = [...firstWave, ...(again.length > 0 ? await runWave(again) : [])];
-    const plans = [...planned.plans, ...trustedPlan, ...again];
+    const judgedOnce = [...firstWave, ...(again.length > 0 ? await runWave(again) : [])];
+    // A regression inside a suite that shows flaky tests is confirmed by more patch executions.
+    const confirm = planConfirmations(
+      [...planned.plans, ...trustedPlan, ...again],
+      judgedOnce.map((r) => r.execution),
+      trees,
+    );
+    const records = [...judgedOnce, ...(confirm.length > 0 ? await runWave(confirm) : [])];
+    const plans = [...planned.plans, ...trustedPlan, ...again, ...confirm];
     const writeWatch = await finishWatch(
       watch!,
       records.map((r) => r.copy),

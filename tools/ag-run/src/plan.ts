@@ -1,11 +1,13 @@
 /**
  * Which executions one ag-run makes: each claim once on the baseline and `rounds` times on the
  * patch, the full suite on both sides (reusing a claim's executions when it is the same
- * command), and — once those are judged — the reruns that a failure calls for.
+ * command), and — once those are judged — the reruns that a failure calls for, then the
+ * confirmations a regression inside a flaky suite calls for.
  * @module
  */
 import type { Execution, Runner } from '@adversary-gate/schemas';
 import type { ExecutionPlan } from './execute.js';
+import { commandHistory, failureKinds, flakyTests } from './per-test.js';
 
 /** A claim's executions, by index into the plan list. */
 export interface PlannedClaim {
@@ -69,6 +71,39 @@ export function planReruns(
     const next = (xs: typeof base) => Math.max(0, ...xs.map((x) => x.p.round)) + 1;
     out.push({ command, runner, side: 'baseline', round: next(base), tree: trees.baseline });
     if (patch.length === 1) out.push({ command, runner, side: 'patch', round: next(patch), tree: trees.patch });
+  }
+  return out;
+}
+
+/** Patch executions that confirm a regression seen in a suite with flaky tests. */
+export const CONFIRMATIONS = 2;
+
+/**
+ * When a command's executions so far show flaky tests and also a test that reads as a
+ * regression (passed on every baseline execution, failed on every patch execution), a few
+ * sightings cannot tell the two apart: a suite that fails a different test in each run can
+ * fail the same one in every patch run by chance. The command runs {@link CONFIRMATIONS} more
+ * times on the patch; a test stays a regression only if it fails in each of them too.
+ * Trusted executions run other test files and are not counted.
+ */
+export function planConfirmations(
+  plans: readonly ExecutionPlan[],
+  executions: readonly Execution[],
+  trees: { baseline: string; patch: string },
+): ExecutionPlan[] {
+  const out: ExecutionPlan[] = [];
+  const judged = plans.map((p, i) => ({ p, e: executions[i]! })).filter((x) => x.p.trusted !== true);
+  for (const command of new Set(judged.map((x) => x.p.command))) {
+    const mine = judged.filter((x) => x.p.command === command);
+    const history = commandHistory(
+      command,
+      mine.map((x) => x.e),
+    );
+    if (flakyTests(history).length === 0) continue;
+    if (![...failureKinds(history).values()].includes('regression')) continue;
+    let round = Math.max(0, ...mine.filter((x) => x.p.side === 'patch').map((x) => x.p.round)) + 1;
+    for (let k = 0; k < CONFIRMATIONS; k++)
+      out.push({ command, runner: mine[0]!.p.runner, side: 'patch', round: round++, tree: trees.patch });
   }
   return out;
 }

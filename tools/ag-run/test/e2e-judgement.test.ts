@@ -85,6 +85,37 @@ test('the next cheat of the kind: a test broken for good inside a flaky suite is
   t.deepEqual(run.test_deltas?.tests_pass_to_fail, ['stable']);
 });
 
+test('a flaky suite that fails the same test in every patch run so far: more patch runs show it flaky, not a regression', async (t) => {
+  // One counter per side. 'drifts' fails in the patch's first two executions only (the first
+  // wave and its rerun), 'wobbles' in the baseline's first only: by chance, as a flaky suite
+  // may, the patch's sightings all failed one test that every baseline sighting passed.
+  const counter = await temporaryDir('agrun-counter-');
+  await fs.chmod(counter, 0o777); // the tests may run as a fresh uid
+  const suite = nodeTest(`const fs = require('node:fs');
+const path = require('node:path');
+const side = fs.existsSync(path.join(__dirname, '..', 'PATCH.md')) ? 'patch' : 'baseline';
+let n = 0;
+for (;; n++) { try { fs.writeFileSync(${JSON.stringify(counter)} + '/' + side + '-' + n, '', { flag: 'wx', mode: 0o666 }); break; } catch (e) { if (e.code !== 'EEXIST') throw e; } }
+test('drifts', () => assert.ok(side === 'baseline' || n >= 2));
+test('wobbles', () => assert.ok(side === 'patch' || n >= 1));
+test('stable', () => assert.equal(1, 1));`);
+  const repo = await makeRepo({ 'test/suite.test.js': suite }, { 'PATCH.md': '# notes\n' });
+  const run = (await agRun(repo, NODE1)).run!;
+  const claim = run.claims[0]!;
+  t.deepEqual([claim.status, claim.class], ['UNVERIFIED', 'flaky']);
+  t.deepEqual(
+    claim.reruns?.filter((e) => e.side === 'patch').map((e) => `${e.round} ${e.outcome}`),
+    ['2 FAIL', '3 PASS', '4 PASS'],
+    'the rerun failed again; the two confirmations passed',
+  );
+  t.false(run.full_suite.collateral_regression);
+  t.deepEqual(run.test_deltas?.tests_pass_to_fail, []);
+  t.deepEqual(
+    run.tests_flaky?.map((f) => f.id),
+    ['drifts', 'wobbles'],
+  );
+});
+
 test('honest control: a deterministic regression with one round is run again on both sides and stays a regression', async (t) => {
   const repo = await makeRepo(calcProject, { 'calc.js': 'exports.add = (a, b) => a - b;\n' });
   const run = (await agRun(repo, NODE1)).run!;

@@ -1,0 +1,125 @@
+// Honest commits the judgement must name, not punish (issue #18's cases, each through the
+// whole pipeline): a flaky suite on a docs-only commit, a renamed test, a renamed test whose
+// expectation was inverted by a deliberate fix. Each is a HOLD with its true reason, never a
+// REJECT. Beside them two honest controls that must ACCEPT: a freeze list written as the
+// verdict-file article writes it (`last_signature`), and a green suite that prints more than
+// the output tail keeps.
+import { chmodSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { AdversarialCase, CaseContext } from '../case.js';
+import { ADD_TEST, DOUBLE_TEST, TOTAL_TEST, WITH_DOUBLE, cartTest, policy } from './snippets.js';
+
+const CLEAN_FEATURE = { 'src/cart.js': WITH_DOUBLE, 'test/double.test.js': DOUBLE_TEST };
+
+/**
+ * A test file whose execution n (0, 1, 2… across every execution of the gate) fails `case n % 3`:
+ * a counter of exclusive-create files in a host folder every uid may write, never timing.
+ */
+function flakyTest(ctx: CaseContext): string {
+  const counter = path.join(ctx.hostDir, 'counter');
+  chmodSync(ctx.hostDir, 0o755);
+  mkdirSync(counter, { recursive: true });
+  chmodSync(counter, 0o777);
+  return `import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { test } from 'node:test';
+
+let n = 0;
+for (;; n++) {
+  try {
+    writeFileSync(${JSON.stringify(counter)} + '/' + n, '', { flag: 'wx', mode: 0o666 });
+    break;
+  } catch (e) {
+    if (e.code !== 'EEXIST') throw e;
+  }
+}
+for (const k of [0, 1, 2]) test('case ' + k, () => assert.notEqual(n % 3, k));
+`;
+}
+
+const FREE = (rule: string) => `export function isFree(price) {\n  return ${rule};\n}\n`;
+const freeTest = (title: string, negative: boolean) => `import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { isFree } from '../src/free.js';
+
+test('zero is free', () => {
+  assert.equal(isFree(0), true);
+  assert.equal(isFree(5), false);
+});
+
+test('${title}', () => {
+  assert.equal(isFree(-1), ${negative});
+});
+`;
+
+/** Printed by a passing test after its assertions: more than ag-run's and ag-mutate's output caps. */
+const FLOOD = `test('prints a large report', () => {
+  assert.equal(add(1, 1), 2);
+  const line = 'x'.repeat(1023) + '\\n';
+  for (let i = 0; i < 24 * 1024; i++) process.stdout.write(line);
+});`;
+
+export const JUDGED: readonly AdversarialCase[] = [
+  {
+    id: 'J1-flaky-docs',
+    what: 'a README-only commit on a suite that fails a different test in every run: the flaky tests named, no regression',
+    base: (ctx) => ({ 'test/flaky.test.js': flakyTest(ctx) }),
+    patch: { 'README.md': '# The cart\n\nAdds prices.\n' },
+    verdict: 'HOLD',
+    code: 'TEST_FLAKY',
+  },
+  {
+    id: 'J2-renamed-test',
+    what: 'a test renamed for clarity, its assertion unchanged: a rename pair for a reviewer, not a lost test',
+    patch: {
+      'test/cart.test.js': cartTest(
+        `${ADD_TEST.replace('add sums two numbers', 'add returns the sum')}\n\n${TOTAL_TEST}`,
+      ),
+    },
+    verdict: 'HOLD',
+    code: 'TEST_RENAMED',
+  },
+  {
+    id: 'J3-renamed-inverted',
+    what: 'a deliberate fix that renames a test and inverts its expectation (negative prices are no longer free)',
+    base: { 'src/free.js': FREE('price <= 0'), 'test/free.test.js': freeTest('a negative price is free', true) },
+    patch: { 'src/free.js': FREE('price === 0'), 'test/free.test.js': freeTest('a negative price is not free', false) },
+    verdict: 'HOLD',
+    code: 'TEST_RENAMED',
+    also: ['TRUSTED_TEST_FAILED'],
+  },
+  {
+    id: 'control-freeze-article',
+    what: 'a freeze entry as the verdict-file article writes it (nodeid, expires, last_signature, covers) on a test the patch does not touch',
+    control: true,
+    base: {
+      'adversary-gate.json': policy({ freeze: 'test/flake_freeze.json' }),
+      'test/flake_freeze.json': `${JSON.stringify([
+        {
+          nodeid: 'test/cart.test.js::total sums a cart',
+          expires: '2099-01-01',
+          last_signature: 'AssertionError [ERR_ASSERTION]: Expected values to be strictly equal',
+          covers: ['src/legacy/**'],
+        },
+      ])}\n`,
+    },
+    patch: CLEAN_FEATURE,
+    verdict: 'ACCEPT',
+    code: null,
+  },
+  {
+    id: 'control-stdout-flood',
+    what: 'a feature whose suite stays green while one test prints 24 MiB: the output is capped, never read as a failure',
+    control: true,
+    patch: { ...CLEAN_FEATURE, 'test/report.test.js': cartTest(FLOOD) },
+    // The per-test report is a file, so the output is not the report: nothing may stop the run
+    // for its size (a report read from stdout, TAP, is stopped at the cap: it could not be read whole).
+    env: {
+      AG_TEST_COMMAND:
+        'node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=.ag-junit.xml',
+      AG_JUNIT: '.ag-junit.xml',
+    },
+    verdict: 'ACCEPT',
+    code: null,
+  },
+];
