@@ -5,6 +5,7 @@
 import test from 'ava';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { commitPair } from '../../tools/ag-core/test/support/git-repo.js';
 import { demoRepoAt, JS, PIPELINES, runPipeline, scratch, verdictAt } from './pipeline-kit.js';
 
 const FAILING_INSTALL = 'echo "npm ERR! 404 left-pad@9.9.9 is not in this registry" >&2; exit 7';
@@ -28,5 +29,23 @@ for (const pipeline of PIPELINES) {
     t.false(existsSync(path.join(out, 'run.json')), 'no test ran');
     t.regex(readFileSync(path.join(out, 'pipeline-faults.txt'), 'utf8'), /^the install of the baseline .* exited 7/);
     t.regex(readFileSync(path.join(out, 'verdict.md'), 'utf8'), /left-pad@9\.9\.9/);
+  });
+
+  test(`${pipeline}: a checkout whose runner cannot be found is a HOLD whose PIPELINE_FAULT says so`, async (t) => {
+    const repo = path.join(scratch(t, 'ag-e2e-norunner-'), 'repo');
+    commitPair(
+      repo,
+      { 'README.md': '# x\n', 'src/a.js': 'export const a = 1;\n' },
+      { 'src/a.js': 'export const a = 2;\n' },
+    );
+    const r = await runPipeline(pipeline, repo, 'ag', { test: '' });
+    const v = verdictAt(path.join(repo, 'ag'));
+    t.is(v.verdict, 'HOLD', r.stderr);
+    t.deepEqual(
+      v.reasons.filter((x) => x.code === 'PIPELINE_FAULT').map((x) => x.message),
+      [
+        'the pipeline: no test command, so no test ran: no package.json and no pytest project: the test runner could not be found out',
+      ],
+    );
   });
 }
