@@ -6,7 +6,7 @@
  *
  *   node bench/compare.mjs [--work DIR] [--bench DIR] [--runs N] [--jobs N] [--cases a,b]
  *                          [--express-git GITDIR] [--ptr-git GITDIR] [--no-stryker] [--generated-only | --no-generated]
- *                          [--no-record]
+ *                          [--warm-host auto|off] [--no-record]
  *
  * Checkouts live in WORK/<case> (default /tmp/agm-bench). A missing one is exported with
  * `git archive` from --express-git / --ptr-git (bare clones of expressjs/express and
@@ -39,6 +39,7 @@ const BENCH = opt('bench', fileURLToPath(new URL('../../../../shared/bench/mutat
 const RUNS = Number(opt('runs', '1'));
 const JOBS = opt('jobs', String(os.availableParallelism()));
 const STRYKER = !args.includes('--no-stryker');
+const WARM_HOST = opt('warm-host', 'off');
 
 const MOCHA = 'node_modules/.bin/mocha --require test/support/env --reporter dot --check-leaks test/ test/acceptance/';
 const VITEST = 'node_modules/.bin/vitest run src/index.spec.ts';
@@ -134,6 +135,8 @@ function runAgMutate(label, tree, diff, test, mutant, extra = []) {
     '--out',
     out,
     '--quiet',
+    '--warm-host',
+    WARM_HOST,
     ...extra,
   ];
   if (mutant) argv.push('--mutant-command', mutant);

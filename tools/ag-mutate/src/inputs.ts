@@ -38,6 +38,7 @@ export async function loadMutateInputs(
     policyInput: classes.input,
     onProgress,
     sandbox: flags.sandbox,
+    warmHost: flags.warmHost,
     selectTests: flags.select === 'auto',
     checkEquivalence: flags.equivalence === 'check',
   };

@@ -43,6 +43,8 @@ export interface MutateOptions {
   readonly sandbox?: 'none' | 'bwrap';
   /** False: every mutant runs the whole command, whatever the runner (default true). */
   readonly selectTests?: boolean;
+  /** auto: vitest mutants on warm hosts where the config allows it; off: every mutant fresh (default off). */
+  readonly warmHost?: 'auto' | 'off';
   /** False: no differential check of the survivors (default true). */
   readonly checkEquivalence?: boolean;
 }
@@ -251,6 +253,7 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     selectTests: opts.selectTests !== false,
     checkEquivalence: opts.checkEquivalence !== false,
     sandbox: opts.sandbox ?? 'none',
+    warmHost: opts.warmHost ?? 'off',
     python: opts.python,
     onProgress: opts.onProgress,
   });

@@ -29,6 +29,10 @@ const equivalenceFlag = choiceFlag(
   ['check', 'off'],
   'check: a Python survivor under pytest whose function gives the same outcome on every call its tests make, and on neighbours of them, is counted as equivalent, not as a survivor; off: every survivor counts (default check)',
 );
+const warmHostFlag = choiceFlag(
+  ['auto', 'off'],
+  'auto: a vitest project whose config allows it (no plugins, no setup files, isolation on) judges its mutants on warm vitest hosts, with clean checks and a fall back to fresh processes; off: every mutant runs as a fresh process (default off: the warm path is new and not yet faster than StrykerJS)',
+);
 const sandboxFlag = choiceFlag(
   ['none', 'bwrap'],
   'none | bwrap: every run inside bubblewrap (bwrap asked for and unusable: exit 3)',
@@ -87,6 +91,7 @@ export const mutateArgs = {
   select: selectFlag,
   equivalence: equivalenceFlag,
   sandbox: sandboxFlag,
+  'warm-host': warmHostFlag,
   progress: { type: 'boolean', description: 'Print progress on stderr even when it is not a terminal' },
   ...sharedArgs,
   out: { ...sharedArgs.out, description: 'Where to write mutation.json (`-` for stdout)', required: true },
@@ -136,6 +141,7 @@ export interface MutateFlags extends OutputFlags, MeasuredAsGiven {
   readonly select: 'auto' | 'whole';
   readonly equivalence: 'check' | 'off';
   readonly sandbox: 'none' | 'bwrap';
+  readonly warmHost: 'auto' | 'off';
   readonly progress: boolean;
 }
 
@@ -166,6 +172,7 @@ export function parseMutateFlags(
   const select = choiceArg(args.select, 'select', selectFlag) ?? 'auto';
   const sandbox = choiceArg(args.sandbox, 'sandbox', sandboxFlag) ?? 'none';
   const equivalence = choiceArg(args.equivalence, 'equivalence', equivalenceFlag) ?? 'check';
+  const warmHost = choiceArg(args['warm-host'], 'warm-host', warmHostFlag) ?? 'off';
   return {
     ...output,
     diff: requiredArg(args.diff, 'diff'),
@@ -183,6 +190,7 @@ export function parseMutateFlags(
     select,
     equivalence,
     sandbox,
+    warmHost,
     progress,
   };
 }

@@ -16,3 +16,5 @@ export const MOCHA_HOOK = path.join(PACKAGE_ROOT, 'runtime/mocha-hook.cjs');
 export const PYTEST_PLUGIN_DIR = path.join(PACKAGE_ROOT, 'python/pytest-plugin');
 /** The helper that lists Python mutation sites with the interpreter's own `ast`. */
 export const PYTHON_HELPER = path.join(PACKAGE_ROOT, 'python/sites.py');
+/** The warm vitest host: one Vitest instance answering run requests in a copy of the tree. */
+export const VITEST_HOST = path.join(PACKAGE_ROOT, 'runtime/vitest-host.mjs');

@@ -15,6 +15,8 @@ import type { RunStatus } from './outcome.js';
 import { StandaloneChecks } from './standalone.js';
 import type { ExecOptions, ExecStatus } from './types.js';
 import { Workspace } from './workspace.js';
+import { chooseWarmHost } from '../warm/choose.js';
+import { WarmHosts } from '../warm/warm-hosts.js';
 
 /** One run of the unmutated tree, and what it was for. */
 export interface BaselineRunResult {
@@ -53,8 +55,10 @@ export interface ExecResult {
   readonly neutralEditFailed: boolean;
   /** Every mutant's verdict (same order as the input; empty when the baseline was not green). */
   readonly verdicts: readonly MutantVerdict[];
-  /** Wall-clock time per phase (ms): baseline runs, mutant runs. */
+  /** Wall-clock time per phase (ms): baseline runs, mutant runs; and, for warm vitest hosts, their counts. */
   readonly phases: Readonly<Record<string, number>>;
+  /** Whether the mutants were judged on warm vitest hosts, and why not or why they stopped (null: no reason). */
+  readonly warmHost: { readonly used: boolean; readonly note: string | null };
 }
 
 /** Extra slack added to every mutant timeout (process start jitter). */
@@ -180,6 +184,7 @@ export async function execute(
       neutralEditFailed: false,
       phases,
       verdicts: [],
+      warmHost: { used: false, note: null as string | null },
     };
     if (base.status !== 'green') return { ...done0, statuses: [], killedBy: [] };
     if (!base.neutralPassed) {
@@ -190,9 +195,14 @@ export async function execute(
     }
     const verdicts: MutantVerdict[] = new Array<MutantVerdict>(sites.length);
     const tally: Record<RunStatus, number> = { killed: 0, survived: 0, timeout: 0, stillborn: 0 };
+    const bucket = (v: MutantVerdict) =>
+      v.status === 'no_coverage' || v.status === 'equivalent' ? 'survived' : v.status;
     let next = 0;
     let done = 0;
     const standalone = new StandaloneChecks(ws, texts, opts.python ?? 'python3', opts.baselineTimeoutMs);
+    const plan = chooseWarmHost(opts, ws.copies[0]!.root, map);
+    const warm =
+      'plan' in plan ? new WarmHosts(ws, plan.plan, { timeoutMs, cpuBudgetMs, baselineCpuMs: base.cpuMs }) : undefined;
     const ctx = {
       ws,
       opts,
@@ -203,19 +213,55 @@ export async function execute(
       coverage: base.instrumented.v8(),
       cleanPasses: new Map<string, Promise<boolean>>(),
       standalone,
+      ...(warm !== undefined ? { warm } : {}),
     };
     const worker = async (w: number) => {
-      for (let i = next++; i < sites.length; i = next++) {
+      // The mutants this copy's host judged since its last good clean check, and those to judge again.
+      let pending: number[] = [];
+      const again: number[] = [];
+      for (;;) {
+        if (warm !== undefined && pending.length > 0) {
+          const last = again.length === 0 && next >= sites.length;
+          const settled = await warm.settle(w, verdicts[pending[0]!]!.host!, last);
+          if (settled === 'rejudge') again.push(...pending);
+          if (settled !== 'keep') pending = [];
+        }
+        const redo = again.length > 0;
+        const i = redo ? again.shift()! : next < sites.length ? next++ : -1;
+        if (i < 0) break;
         const verdict = await judgeMutant(ctx, w, sites[i]!);
+        if (redo) {
+          tally[bucket(verdicts[i]!)]--;
+          warm!.stats.rejudged++;
+        }
         verdicts[i] = verdict;
-        tally[verdict.status === 'no_coverage' || verdict.status === 'equivalent' ? 'survived' : verdict.status]++;
-        done++;
+        tally[bucket(verdict)]++;
+        // A timeout stands as a fresh run's would (that host was killed); the rest wait for a clean check.
+        if (verdict.host !== undefined && verdict.status !== 'timeout') pending.push(i);
+        if (!redo) done++;
         opts.onProgress?.(done, sites.length, tally);
       }
     };
     const t2 = performance.now();
-    await Promise.all(ws.copies.map((_, w) => worker(w)));
+    try {
+      await Promise.all(ws.copies.map((_, w) => worker(w)));
+    } finally {
+      await warm?.close();
+    }
     phases.mutants_ms = Math.round(performance.now() - t2);
+    if (warm !== undefined) {
+      phases.warm_host_mutants = verdicts.filter((v) => v.host !== undefined).length;
+      phases.warm_host_starts = warm.stats.starts;
+      phases.warm_host_clean_checks = warm.stats.checks;
+      phases.warm_host_rejudged = warm.stats.rejudged;
+    }
+    const warmHost = {
+      used: warm !== undefined && warm.stats.mutants > 0,
+      note: 'reason' in plan ? plan.reason : warm!.off,
+    };
+    phases.fresh_process_mutants = verdicts.filter(
+      (v) => v.host === undefined && v.status !== 'stillborn' && v.status !== 'no_coverage',
+    ).length;
     if (opts.checkEquivalence !== false) {
       const t3 = performance.now();
       const answers = await checkEquivalence(ctx, 0, sites, verdicts);
@@ -230,7 +276,13 @@ export async function execute(
     phases.mutant_runs_ms = verdicts.reduce((a, v) => a + (v.durationMs ?? 0), 0);
     if (verdicts.some((v) => v.cpuMs !== undefined))
       phases.mutant_runs_cpu_ms = verdicts.reduce((a, v) => a + (v.cpuMs ?? 0), 0);
-    return { ...done0, verdicts, statuses: verdicts.map((v) => v.status), killedBy: verdicts.map((v) => v.killedBy) };
+    return {
+      ...done0,
+      warmHost,
+      verdicts,
+      statuses: verdicts.map((v) => v.status),
+      killedBy: verdicts.map((v) => v.killedBy),
+    };
   } finally {
     ws.dispose();
   }

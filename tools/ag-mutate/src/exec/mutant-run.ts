@@ -22,6 +22,7 @@ import { parseRecord } from '../records/read.js';
 import { StandaloneChecks } from './standalone.js';
 import type { Workspace } from './workspace.js';
 import type { EquivalenceAnswer } from '../records/equivalence.js';
+import type { WarmHosts } from '../warm/warm-hosts.js';
 
 /** What became of one mutant, and the test that killed it when a run named one. */
 export interface MutantVerdict {
@@ -37,6 +38,8 @@ export interface MutantVerdict {
   readonly cpuMs?: number;
   /** The differential check of its function, when it survived and was asked. */
   readonly equivalence?: EquivalenceAnswer;
+  /** The warm host that judged it (its generation); absent: fresh processes. */
+  readonly host?: number;
 }
 
 /** What every mutant of one execution shares. */
@@ -54,6 +57,8 @@ export interface MutantContext {
   readonly cleanPasses: Map<string, Promise<boolean>>;
   /** The stillborn checks apart from the tests (absent: none beyond the engine's parse). */
   readonly standalone?: StandaloneChecks;
+  /** The warm vitest hosts, when the whole command may be judged on one (absent: fresh processes). */
+  readonly warm?: WarmHosts;
 }
 
 /** A run's verdict and the output it was read from. */
@@ -272,7 +277,21 @@ export async function judgeMutant(ctx: MutantContext, w: number, site: Site): Pr
     };
   };
   const subset = attempts(ctx, w, site, cov);
-  if (subset.length === 0) return verdictOf(await runMutant(whole, {}), null);
+  if (subset.length === 0) {
+    const warm = await ctx.warm?.judge(
+      w,
+      () => copy.write(site.file, mutated),
+      () => {
+        copy.restoreFile(site.file);
+        copy.restore();
+      },
+    );
+    if (warm === undefined || warm === null) return verdictOf(await runMutant(whole, {}), null);
+    spent.ms += warm.ms;
+    spent.cpuMs = spent.cpuMs === null || warm.cpuMs === null ? null : spent.cpuMs + warm.cpuMs;
+    const v = await verdictOf({ status: warm.status, ended: null, unjudged: false, output: warm.output }, null);
+    return { ...v, host: warm.generation };
+  }
   let last: Ran | null = null;
   for (const attempt of subset) {
     const v = await runMutant(attempt.command, attempt.env);

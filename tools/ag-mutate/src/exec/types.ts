@@ -33,6 +33,8 @@ export interface ExecOptions {
   readonly selectTests?: boolean;
   /** False: no differential check of the survivors (default true: Python survivors under pytest are checked). */
   readonly checkEquivalence?: boolean;
+  /** auto: a vitest project whose config allows it judges its mutants on warm vitest hosts; off: fresh processes (default auto). */
+  readonly warmHost?: 'auto' | 'off';
   /** Run every command inside bubblewrap (probed by the caller). */
   readonly sandbox?: 'none' | 'bwrap';
   /** The interpreter that checks, apart from the tests, whether a mutated Python module imports (default python3). */

@@ -82,13 +82,27 @@ export class Workspace {
     return dir;
   }
 
-  /** A fresh uid for one run in copy `i`, given the copy and its HOME (null when not root). */
-  private identity(i: number): Identity | null {
+  /** A fresh uid for one run (or one warm host) in copy `i`, given the copy and its HOME (null when not root). */
+  identity(i: number): Identity | null {
     if (!this.isolate) return null;
     const user = freshIdentity();
+    this.giveCopy(i, user);
+    return user;
+  }
+
+  /** Give copy `i` and its HOME to `user` again (a warm host's uid, after a fresh run took them). */
+  giveCopy(i: number, user: Identity): void {
     this.copies[i]!.chown(user.uid, user.gid);
     chownSync(this.homes[i]!, user.uid, user.gid);
-    return user;
+  }
+
+  /** The environment of every command in copy `i`: the allowlist, its HOME and `extra`. */
+  env(i: number, extra: Record<string, string> = {}): Record<string, string> {
+    return childEnv({
+      home: this.homes[i]!,
+      passEnv: this.passEnv,
+      extra: { PYTHONDONTWRITEBYTECODE: '1', ...extra },
+    });
   }
 
   /** The argv of a shell command in copy `i`, inside bubblewrap when asked for. */
@@ -130,11 +144,7 @@ export class Workspace {
     extra: Record<string, string> = {},
     cpuBudgetMs: number = Number.POSITIVE_INFINITY,
   ): Promise<ProcessResult> {
-    const env = childEnv({
-      home: this.homes[i]!,
-      passEnv: this.passEnv,
-      extra: { PYTHONDONTWRITEBYTECODE: '1', ...extra },
-    });
+    const env = this.env(i, extra);
     const sandboxed = this.sandbox === 'bwrap';
     // No output cap: a green suite that prints a lot stays green (the tail is kept, the timeout
     // still ends a run that floods for ever).

@@ -1,0 +1,219 @@
+/**
+ * The warm vitest hosts of one execution, one per tree copy, and the checks that keep every
+ * verdict they give equal to a fresh process's: each host answers for exactly the files
+ * asked, starts with a clean run that must pass with the same tests as the first host's,
+ * and every few mutants runs the clean tree again. A failed check, a host that breaks or
+ * cannot start, turns the hosts off for the rest of the execution (fresh processes judge
+ * every later mutant, and the caller re-judges those since the last good check).
+ * @module
+ */
+import type { Identity } from '@adversary-gate/core';
+import type { HostResult } from '../records/vitest-host.js';
+import type { RunStatus } from '../exec/outcome.js';
+import type { Workspace } from '../exec/workspace.js';
+import { VitestHost } from './host-process.js';
+import type { HostPlan } from './vitest-eligible.js';
+
+/** A clean run on every host after this many mutants it judged. */
+export const CLEAN_CHECK_EVERY = 8;
+/** The vitest major version the host speaks to. */
+const VITEST_MAJOR = '3';
+
+/** The limits a fresh run of a mutant has. */
+export interface HostLimits {
+  /** The wall-clock backstop of one run (ms). */
+  readonly timeoutMs: number;
+  /** The CPU budget of one fresh run (ms); null: the wall limit alone. */
+  readonly cpuBudgetMs: number | null;
+  /** The CPU of the fresh baseline run the budget came from (ms), null when unmeasured. */
+  readonly baselineCpuMs: number | null;
+}
+
+/** A verdict the host gave, with what it cost and the messages of the failures. */
+export interface HostVerdict {
+  readonly status: Extract<RunStatus, 'killed' | 'survived' | 'timeout'>;
+  readonly output: string;
+  readonly ms: number;
+  readonly cpuMs: number | null;
+  /** The host that gave it (its generation; a later host is another generation). */
+  readonly generation: number;
+}
+
+/** What the caller does with the mutants judged on a host since its last good check. */
+export type Settled = 'keep' | 'confirmed' | 'rejudge';
+
+interface Slot {
+  host: VitestHost | null;
+  generation: number;
+  sinceCheck: number;
+}
+
+/** The tests and states of a clean run as one comparable text, null when the run was not clean. */
+function cleanSignature(r: HostResult): string | null {
+  if (r.reason !== 'passed' || r.module_errors > 0 || r.unhandled_errors > 0 || r.tests.length === 0) return null;
+  if (r.tests.some((t) => t.state !== 'passed' && t.state !== 'skipped')) return null;
+  return JSON.stringify(r.tests.map((t) => [t.file, t.name, t.state]).sort());
+}
+
+/** A mutant run's status, or null when the host cannot vouch for it (then a fresh process judges). */
+function statusOf(r: HostResult): 'killed' | 'survived' | null {
+  if (r.module_errors > 0 || r.unhandled_errors > 0 || r.tests.length === 0) return null;
+  const failed = r.tests.some((t) => t.state === 'failed');
+  if (r.reason === 'passed' && !failed && r.tests.every((t) => t.state === 'passed' || t.state === 'skipped'))
+    return 'survived';
+  // `interrupted`: the command's --bail stopped the run at a failure.
+  if ((r.reason === 'failed' || r.reason === 'interrupted') && failed) return 'killed';
+  return null;
+}
+
+const sameFiles = (a: readonly string[], b: readonly string[]) =>
+  JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
+
+/** The hosts of one execution. */
+export class WarmHosts {
+  /** Why fresh processes judge the rest of the execution (null while the hosts serve). */
+  off: string | null = null;
+  /** Mutants judged on a host, hosts started, clean checks run, mutants judged again. */
+  readonly stats = { mutants: 0, starts: 0, checks: 0, rejudged: 0 };
+  private readonly slots: Slot[];
+  private files: readonly string[] | null = null;
+  private reference: string | null = null;
+  private referenceCpuMs: number | null = null;
+  private generations = 0;
+
+  constructor(
+    private readonly ws: Workspace,
+    private readonly plan: HostPlan,
+    private readonly limits: HostLimits,
+  ) {
+    this.slots = ws.copies.map(() => ({ host: null, generation: 0, sinceCheck: 0 }));
+  }
+
+  private turnOff(why: string): void {
+    if (this.off === null) this.off = why;
+    for (const s of this.slots) {
+      s.host?.kill();
+      s.host = null;
+    }
+  }
+
+  /** The host of copy `w`, started (and checked clean) when there is none; null once off. */
+  private async hostFor(w: number): Promise<Slot | null> {
+    const slot = this.slots[w]!;
+    if (this.off !== null) return null;
+    if (slot.host !== null && slot.host.alive) return slot;
+    slot.host = null;
+    const user = this.ws.identity(w);
+    this.stats.starts++;
+    const started = await VitestHost.start({
+      cwd: this.ws.copies[w]!.root,
+      env: this.ws.env(w),
+      plan: this.plan,
+      user,
+      startMs: this.limits.timeoutMs,
+    });
+    if (this.off !== null) {
+      if (started instanceof VitestHost) started.kill();
+      return null;
+    }
+    if (!(started instanceof VitestHost)) return this.fail(started.failed);
+    const ready = started.ready!;
+    slot.host = started;
+    if (ready.version.split('.')[0] !== VITEST_MAJOR)
+      return this.fail(`the project's vitest is ${ready.version}, the host speaks to vitest ${VITEST_MAJOR}`);
+    if (ready.files.length === 0) return this.fail('the command selects no test file');
+    if (this.files !== null && !sameFiles(this.files, ready.files))
+      return this.fail('a host found other test files than the first');
+    this.files ??= ready.files;
+    slot.generation = ++this.generations;
+    slot.sinceCheck = 0;
+    return (await this.clean(slot, user)) ? slot : null;
+  }
+
+  private fail(why: string): null {
+    this.turnOff(why);
+    return null;
+  }
+
+  /** One clean run on the slot's host: it must pass with the reference's tests (the first clean run is the reference). */
+  private async clean(slot: Slot, user: Identity | null): Promise<boolean> {
+    const host = slot.host!;
+    if (user !== null) this.ws.giveCopy(this.slots.indexOf(slot), user);
+    this.stats.checks++;
+    const r = await host.run(this.files!, this.limits.cpuBudgetMs ?? Number.POSITIVE_INFINITY, this.limits.timeoutMs);
+    if (r.kind !== 'result')
+      return this.fail(`a clean run on the host ${r.kind === 'timeout' ? 'timed out' : `broke: ${r.why}`}`) ?? false;
+    if (!sameFiles(r.result.files, this.files!))
+      return this.fail('a clean run on the host ran other files than asked') ?? false;
+    const signature = cleanSignature(r.result);
+    if (signature === null) return this.fail('a clean run on the host did not pass') ?? false;
+    if (this.reference === null) {
+      this.reference = signature;
+      this.referenceCpuMs = r.cpuMs;
+    } else if (signature !== this.reference)
+      return this.fail('a clean run on the host ran other tests than the first') ?? false;
+    slot.sinceCheck = 0;
+    return true;
+  }
+
+  /**
+   * The CPU budget of a mutant run on the host: the fresh run's budget less what a fresh run
+   * spends before its tests (the fresh baseline's CPU beyond the host's clean run).
+   */
+  private budget(): number {
+    const { cpuBudgetMs, baselineCpuMs } = this.limits;
+    if (cpuBudgetMs === null) return Number.POSITIVE_INFINITY;
+    const start = baselineCpuMs !== null && this.referenceCpuMs !== null ? baselineCpuMs - this.referenceCpuMs : 0;
+    return Math.max(1, cpuBudgetMs - Math.max(0, start));
+  }
+
+  /**
+   * Judge one mutant on copy `w`'s host: `write` puts it into the copy, `undo` restores the
+   * copy. Null: the host cannot vouch for this outcome (or is off), a fresh process judges.
+   */
+  async judge(w: number, write: () => void, undo: () => void): Promise<HostVerdict | null> {
+    const slot = await this.hostFor(w);
+    if (slot === null) return null;
+    const host = slot.host!;
+    if (host.identity !== null) this.ws.giveCopy(w, host.identity);
+    write();
+    let r;
+    try {
+      r = await host.run(this.files!, this.budget(), this.limits.timeoutMs);
+    } finally {
+      undo();
+    }
+    const cost = { ms: r.ms, cpuMs: r.cpuMs, generation: slot.generation };
+    if (r.kind === 'timeout') {
+      // Killed with its whole group; the next mutant starts a new host.
+      slot.host = null;
+      this.stats.mutants++;
+      return { status: 'timeout', output: '', ...cost };
+    }
+    if (r.kind === 'broken') return this.fail(`the host broke: ${r.why}`);
+    if (!sameFiles(r.result.files, this.files!)) return this.fail('the host ran other files than asked');
+    const status = statusOf(r.result);
+    if (status === null) return null;
+    slot.sinceCheck++;
+    this.stats.mutants++;
+    return { status, output: r.result.messages, ...cost };
+  }
+
+  /**
+   * What becomes of the mutants copy `w` judged on host `generation` since its last good
+   * check: kept while no check is due, confirmed by a clean run when one is due (or `last`),
+   * re-judged when the hosts are off, that host is gone, or the clean run fails.
+   */
+  async settle(w: number, generation: number, last: boolean): Promise<Settled> {
+    const slot = this.slots[w]!;
+    if (this.off !== null || slot.host === null || !slot.host.alive || slot.generation !== generation) return 'rejudge';
+    if (!last && slot.sinceCheck < CLEAN_CHECK_EVERY) return 'keep';
+    return (await this.clean(slot, slot.host.identity)) ? 'confirmed' : 'rejudge';
+  }
+
+  /** Stop every host. */
+  async close(): Promise<void> {
+    await Promise.all(this.slots.map((s) => s.host?.close() ?? Promise.resolve()));
+    for (const s of this.slots) s.host = null;
+  }
+}

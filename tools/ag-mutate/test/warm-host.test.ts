@@ -1,0 +1,83 @@
+import test from 'ava';
+import type { MutationArtefact } from '@adversary-gate/schemas';
+import { measured } from './helpers/artefact.js';
+import { makeRepo, type Files } from './helpers/repo.js';
+
+const VITEST = 'node_modules/.bin/vitest run';
+const MUTANT = `${VITEST} --bail=1`;
+
+/** Three functions: one checked by value, one only by type, one whose `i++` → `i--` loops for ever; and a counter bumped at import. */
+const CALC_JS = `let loads = 0;
+loads++;
+export const loadCount = () => loads;
+export const discount = (t, r) => t - t * r;
+export const half = (x) => x / 2;
+export function sumTo(n) {
+  let s = 0;
+  for (let i = 0; i < n; i++) s += i;
+  return s;
+}
+`;
+
+const GOOD_TEST = `import { expect, test } from 'vitest';
+import { discount, loadCount, sumTo } from '../src/calc.js';
+test('discount takes the rate off', () => { expect(discount(100, 0.25)).toBe(75); });
+test('sumTo adds up', () => { expect(sumTo(4)).toBe(6); });
+test('the module loaded once in this file', () => { expect(loadCount()).toBe(1); });
+`;
+
+const WEAK_TEST = `import { expect, test } from 'vitest';
+import { half, loadCount } from '../src/calc.js';
+test('half gives a number', () => { expect(typeof half(5)).toBe('number'); });
+test('the module loaded once in this file too', () => { expect(loadCount()).toBe(1); });
+`;
+
+const BASE: Files = { 'package.json': '{ "type": "module" }\n' };
+const PROJECT: Files = { 'src/calc.js': CALC_JS, 'test/good.test.js': GOOD_TEST, 'test/weak.test.js': WEAK_TEST };
+
+const statuses = (m: MutationArtefact) =>
+  Object.fromEntries(m.mutants.map((x) => [`${x.line}:${x.column}:${x.replacement}`, x.status]));
+
+for (const jobs of ['1', '2'])
+  test.serial(
+    `vitest, --jobs ${jobs}: every mutant's status on the warm host equals its status with --warm-host off`,
+    async (t) => {
+      t.timeout(300_000); // two whole executions side by side, one with an infinite-loop mutant each
+      const repo = makeRepo(BASE, PROJECT, { linkModules: true });
+      t.teardown(repo.cleanup);
+      const args = ['--diff', repo.diff, '--tree', repo.tree, '--test-command', VITEST, '--mutant-command', MUTANT];
+      const [warm, fresh] = await Promise.all([
+        measured(t, [...args, '--jobs', jobs, '--warm-host', 'auto'], repo.file('warm.json')),
+        measured(t, [...args, '--jobs', jobs, '--warm-host', 'off'], repo.file('fresh.json')),
+      ]);
+      t.deepEqual(warm.test_selection, { runner: 'vitest', mode: 'whole-command' });
+      t.true(warm.mutants.length >= 8, JSON.stringify(warm.counts));
+      t.deepEqual(statuses(warm), statuses(fresh));
+      // The warm host judged them (the loop was a timeout there too, and the host was started again).
+      t.true((warm.timing?.warm_host_mutants ?? 0) > 0, JSON.stringify(warm.timing));
+      t.true((warm.timing?.warm_host_starts ?? 0) > Number(jobs), JSON.stringify(warm.timing));
+      t.is(fresh.timing?.warm_host_mutants, undefined);
+      const loop = warm.mutants.find((x) => x.line === 8 && x.replacement === '--');
+      t.is(loop?.status, 'timeout');
+      // The import counter: a fresh process per test file sees 1, and so does the host.
+      const counter = warm.mutants.find((x) => x.line === 2 && x.replacement === '--');
+      t.is(counter?.status, 'killed');
+      t.true(warm.counts.survived > 0, JSON.stringify(warm.counts));
+      t.true(warm.counts.killed > 0, JSON.stringify(warm.counts));
+    },
+  );
+
+test.serial('vitest: a config with plugins is judged by fresh processes, as the artefact says', async (t) => {
+  const config =
+    "import { defineConfig } from 'vitest/config';\nexport default defineConfig({ plugins: [], test: {} });\n";
+  const repo = makeRepo({ ...BASE, 'vitest.config.js': config }, PROJECT, { linkModules: true });
+  t.teardown(repo.cleanup);
+  const args = ['--diff', repo.diff, '--tree', repo.tree, '--test-command', VITEST, '--mutant-command', MUTANT];
+  const m = await measured(t, [...args, '--jobs', '2', '--max', '4', '--warm-host', 'auto'], repo.file('m.json'));
+  t.is(m.timing?.warm_host_mutants, undefined);
+  t.is(
+    m.timing?.fresh_process_mutants,
+    m.mutants.filter((x) => x.status !== 'no_coverage' && x.status !== 'stillborn').length,
+  );
+  t.true(m.mutants.length > 0);
+});
