@@ -60,6 +60,17 @@ function scan(): Map<number, Proc> | null {
   return table;
 }
 
+/** Each process's children, by parent pid. */
+function childrenOf(table: ReadonlyMap<number, Proc>): Map<number, number[]> {
+  const children = new Map<number, number[]>();
+  for (const [pid, p] of table) {
+    const list = children.get(p.ppid);
+    if (list === undefined) children.set(p.ppid, [pid]);
+    else list.push(pid);
+  }
+  return children;
+}
+
 /** The processes of the group `pgid` and every descendant of its members, with their CPU ms, in one scan. */
 function runCpu(
   table: ReadonlyMap<number, Proc>,
@@ -81,6 +92,18 @@ function runCpu(
   return { pids: members, ms: (ticks * 1000) / clockTicks() };
 }
 
+/**
+ * The CPU ms of the group `pgid` and every descendant of its members now, in one scan; null
+ * when /proc cannot be read or the group has no member. A long-lived process's children that
+ * ended count through its reaped time.
+ */
+export function groupCpuMs(pgid: number): number | null {
+  const table = scan();
+  if (table === null || ![...table.values()].some((p) => p.pgrp === pgid)) return null;
+  const children = childrenOf(table);
+  return runCpu(table, children, pgid).ms;
+}
+
 /** One watched run. */
 interface Watch {
   readonly pgid: number;
@@ -99,12 +122,7 @@ let timer: NodeJS.Timeout | null = null;
 function sampleAll(last?: Watch): void {
   const table = scan();
   if (table === null) return;
-  const children = new Map<number, number[]>();
-  for (const [pid, p] of table) {
-    const list = children.get(p.ppid);
-    if (list === undefined) children.set(p.ppid, [pid]);
-    else list.push(pid);
-  }
+  const children = childrenOf(table);
   for (const w of last === undefined ? watches : [last]) {
     const now = runCpu(table, children, w.pgid);
     w.ms = Math.max(w.ms ?? 0, now.ms);

@@ -5,3 +5,4 @@ export * from './limits.js';
 export * from './sandbox.js';
 export * from './identity.js';
 export * from './toolchain.js';
+export { groupCpuMs } from './cpu.js';

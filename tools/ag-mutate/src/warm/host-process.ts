@@ -9,11 +9,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import readline from 'node:readline';
 import type { Readable } from 'node:stream';
-import { processesOfUser, TailBuffer, type Identity } from '@adversary-gate/core';
+import { groupCpuMs, processesOfUser, TailBuffer, type Identity } from '@adversary-gate/core';
 import { VITEST_HOST } from '../package-files.js';
 import { HostLine, type HostReady, type HostResult } from '../records/vitest-host.js';
 import { parseRecord } from '../records/read.js';
-import { groupCpuMs } from './group-cpu.js';
+
 import type { HostPlan } from './vitest-eligible.js';
 
 /** How often a run's CPU is sampled (ms). */
