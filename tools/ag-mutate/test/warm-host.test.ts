@@ -53,9 +53,10 @@ for (const jobs of ['1', '2'])
       t.deepEqual(warm.test_selection, { runner: 'vitest', mode: 'whole-command' });
       t.true(warm.mutants.length >= 8, JSON.stringify(warm.counts));
       t.deepEqual(statuses(warm), statuses(fresh));
-      // The warm host judged them (the loop was a timeout there too, and the host was started again).
+      // The warm hosts judged them, one or more per copy (the loop's timeout ends its host, and a
+      // new one starts only when that copy has a mutant left to judge).
       t.true((warm.timing?.warm_host_mutants ?? 0) > 0, JSON.stringify(warm.timing));
-      t.true((warm.timing?.warm_host_starts ?? 0) > Number(jobs), JSON.stringify(warm.timing));
+      t.true((warm.timing?.warm_host_starts ?? 0) >= Number(jobs), JSON.stringify(warm.timing));
       t.is(fresh.timing?.warm_host_mutants, undefined);
       const loop = warm.mutants.find((x) => x.line === 8 && x.replacement === '--');
       t.is(loop?.status, 'timeout');
