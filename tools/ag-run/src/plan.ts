@@ -47,6 +47,24 @@ export function planExecutions(
   return { plans, claims, fullBase: add(fullCommand, 'baseline', 1), fullPatch: add(fullCommand, 'patch', 1) };
 }
 
+/** A plan with the execution it gave. */
+type Judged = { readonly p: ExecutionPlan; readonly e: Execution };
+
+/** The judged executions of each command, the trusted one left out (it runs other test files). */
+function byCommand(plans: readonly ExecutionPlan[], executions: readonly Execution[]): Map<string, Judged[]> {
+  const out = new Map<string, Judged[]>();
+  plans.forEach((p, i) => {
+    if (p.trusted === true) return;
+    const list = out.get(p.command) ?? [];
+    list.push({ p, e: executions[i]! });
+    out.set(p.command, list);
+  });
+  return out;
+}
+
+/** The round after the last of these executions. */
+const nextRound = (xs: readonly Judged[]) => Math.max(0, ...xs.map((x) => x.p.round)) + 1;
+
 /**
  * The reruns a failure calls for, given the judged executions so far: for every command that
  * FAILed in some patch execution, one more baseline execution, and one more patch execution
@@ -58,19 +76,13 @@ export function planReruns(
   trees: { baseline: string; patch: string },
 ): ExecutionPlan[] {
   const out: ExecutionPlan[] = [];
-  const commands = [...new Set(plans.map((p) => p.command))];
-  for (const command of commands) {
-    const of = (side: 'baseline' | 'patch') =>
-      plans
-        .map((p, i) => ({ p, e: executions[i]! }))
-        .filter((x) => x.p.command === command && x.p.side === side && x.p.trusted !== true);
-    const base = of('baseline');
-    const patch = of('patch');
+  for (const [command, mine] of byCommand(plans, executions)) {
+    const base = mine.filter((x) => x.p.side === 'baseline');
+    const patch = mine.filter((x) => x.p.side === 'patch');
     if (!patch.some((x) => x.e.outcome === 'FAIL')) continue;
     const runner = (base[0] ?? patch[0])!.p.runner;
-    const next = (xs: typeof base) => Math.max(0, ...xs.map((x) => x.p.round)) + 1;
-    out.push({ command, runner, side: 'baseline', round: next(base), tree: trees.baseline });
-    if (patch.length === 1) out.push({ command, runner, side: 'patch', round: next(patch), tree: trees.patch });
+    out.push({ command, runner, side: 'baseline', round: nextRound(base), tree: trees.baseline });
+    if (patch.length === 1) out.push({ command, runner, side: 'patch', round: nextRound(patch), tree: trees.patch });
   }
   return out;
 }
@@ -92,16 +104,14 @@ export function planConfirmations(
   trees: { baseline: string; patch: string },
 ): ExecutionPlan[] {
   const out: ExecutionPlan[] = [];
-  const judged = plans.map((p, i) => ({ p, e: executions[i]! })).filter((x) => x.p.trusted !== true);
-  for (const command of new Set(judged.map((x) => x.p.command))) {
-    const mine = judged.filter((x) => x.p.command === command);
+  for (const [command, mine] of byCommand(plans, executions)) {
     const history = commandHistory(
       command,
       mine.map((x) => x.e),
     );
     if (flakyTests(history).length === 0) continue;
     if (![...failureKinds(history).values()].includes('regression')) continue;
-    let round = Math.max(0, ...mine.filter((x) => x.p.side === 'patch').map((x) => x.p.round)) + 1;
+    let round = nextRound(mine.filter((x) => x.p.side === 'patch'));
     for (let k = 0; k < CONFIRMATIONS; k++)
       out.push({ command, runner: mine[0]!.p.runner, side: 'patch', round: round++, tree: trees.patch });
   }
