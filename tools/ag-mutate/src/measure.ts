@@ -176,6 +176,7 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
   const changes = sortChanges(opts.diff.model, opts.classify);
   const faults: Fault[] = [];
   // The patch tree as the tests found it (the link to the installed packages a pipeline adds left out).
+  const treeIdStarted = performance.now();
   const patchTree = await gitTreeId(opts.tree, ['node_modules']).catch((e: unknown) => {
     faults.push({
       code: 'TREE_ID',
@@ -183,6 +184,7 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     });
     return undefined;
   });
+  const treeIdMs = Math.round(performance.now() - treeIdStarted);
   const common = {
     diffSha256: opts.diff.sha256,
     patchTree,
@@ -261,6 +263,7 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
   const testSelection = exec.selection;
   const timing = {
     total_ms: Math.round(performance.now() - started),
+    tree_id_ms: treeIdMs,
     sites_ms: sitesMs,
     ...exec.phases,
     baseline_ms: Math.round(exec.baseline.durationMs),

@@ -154,16 +154,21 @@ export async function execute(
   opts: ExecOptions,
 ): Promise<ExecResult> {
   const runnable = sites.filter((s) => s.parses).length;
+  const tw = performance.now();
   const ws = new Workspace(
     opts.tree,
     Math.max(1, Math.min(opts.jobs, Math.max(2, runnable))),
     opts.passEnv,
     opts.sandbox ?? 'none',
   );
+  const workspaceMs = Math.round(performance.now() - tw);
   try {
     const t0 = performance.now();
     const base = await baseline(ws, opts, texts, sites);
-    const phases: Record<string, number> = { baseline_runs_ms: Math.round(performance.now() - t0) };
+    const phases: Record<string, number> = {
+      workspace_ms: workspaceMs,
+      baseline_runs_ms: Math.round(performance.now() - t0),
+    };
     for (const kind of ['recorded', 'neutral', 'plain'] as const) {
       const own = base.runs.filter((r) => r.kind === kind);
       if (own.length > 0) phases[`baseline_${kind}_ms`] = Math.round(own.reduce((a, r) => a + r.result.durationMs, 0));
