@@ -39,6 +39,7 @@ export async function loadMutateInputs(
     onProgress,
     sandbox: flags.sandbox,
     warmHost: flags.warmHost,
+    order: flags.order,
     selectTests: flags.select === 'auto',
     checkEquivalence: flags.equivalence === 'check',
   };

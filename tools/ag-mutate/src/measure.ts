@@ -16,7 +16,7 @@ import type { ExecOptions } from './exec/types.js';
 import type { MutantVerdict } from './exec/mutant-run.js';
 import { unmutatedLines } from './parts.js';
 import { detectRunner } from './runners/runner.js';
-import { selectSites, shardSites, type Shard } from './select.js';
+import { selectSites, shardSites, type MutantOrder, type Shard } from './select.js';
 
 type Fault = MutationArtefact['faults'][number];
 
@@ -45,6 +45,8 @@ export interface MutateOptions {
   readonly selectTests?: boolean;
   /** auto: vitest mutants on warm hosts where the config allows it; off: every mutant fresh (default off). */
   readonly warmHost?: 'auto' | 'off';
+  /** The order the mutants are judged in (default forward). */
+  readonly order?: MutantOrder;
   /** False: no differential check of the survivors (default true). */
   readonly checkEquivalence?: boolean;
 }
@@ -256,6 +258,7 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     checkEquivalence: opts.checkEquivalence !== false,
     sandbox: opts.sandbox ?? 'none',
     warmHost: opts.warmHost ?? 'off',
+    order: opts.order ?? { kind: 'forward' },
     python: opts.python,
     onProgress: opts.onProgress,
   });

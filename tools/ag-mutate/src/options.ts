@@ -19,7 +19,7 @@ import {
   variadicPositional,
 } from '@adversary-gate/core';
 import type { MutateOptions } from './measure.js';
-import { parseShard } from './select.js';
+import { parseShard, type MutantOrder } from './select.js';
 
 const selectFlag = choiceFlag(
   ['auto', 'whole'],
@@ -92,6 +92,12 @@ export const mutateArgs = {
   equivalence: equivalenceFlag,
   sandbox: sandboxFlag,
   'warm-host': warmHostFlag,
+  order: {
+    type: 'string',
+    description:
+      'forward | reverse | shuffle:SEED: the order in which the mutants are judged; no verdict may depend on it (the equality check runs all three) (default forward)',
+    valueHint: 'ORDER',
+  },
   progress: { type: 'boolean', description: 'Print progress on stderr even when it is not a terminal' },
   ...sharedArgs,
   out: { ...sharedArgs.out, description: 'Where to write mutation.json (`-` for stdout)', required: true },
@@ -142,7 +148,17 @@ export interface MutateFlags extends OutputFlags, MeasuredAsGiven {
   readonly equivalence: 'check' | 'off';
   readonly sandbox: 'none' | 'bwrap';
   readonly warmHost: 'auto' | 'off';
+  readonly order: MutantOrder;
   readonly progress: boolean;
+}
+
+/** Parse `--order`: forward, reverse or shuffle:SEED (a non-negative integer). */
+export function parseOrder(text: string | undefined): MutantOrder {
+  if (text === undefined || text === 'forward') return { kind: 'forward' };
+  if (text === 'reverse') return { kind: 'reverse' };
+  const m = /^shuffle:(\d{1,9})$/.exec(text);
+  if (m === null) throw new UsageError(`--order must be forward, reverse or shuffle:SEED, got "${text}"`);
+  return { kind: 'shuffle', seed: Number(m[1]) };
 }
 
 function outputFlags(args: Record<string, unknown>, out: string): OutputFlags {
@@ -173,6 +189,7 @@ export function parseMutateFlags(
   const sandbox = choiceArg(args.sandbox, 'sandbox', sandboxFlag) ?? 'none';
   const equivalence = choiceArg(args.equivalence, 'equivalence', equivalenceFlag) ?? 'check';
   const warmHost = choiceArg(args['warm-host'], 'warm-host', warmHostFlag) ?? 'off';
+  const order = parseOrder(optionalArg(args.order, 'order'));
   return {
     ...output,
     diff: requiredArg(args.diff, 'diff'),
@@ -191,6 +208,7 @@ export function parseMutateFlags(
     equivalence,
     sandbox,
     warmHost,
+    order,
     progress,
   };
 }

@@ -64,3 +64,35 @@ export function shardSites<T>(selected: readonly T[], shard: Shard | null): T[] 
   if (shard === null) return [...selected];
   return selected.filter((_, i) => i % shard.count === shard.index - 1);
 }
+
+/** The order in which the mutants are judged (`--order`); the artefact keeps the sites' own order. */
+export type MutantOrder =
+  | { readonly kind: 'forward' }
+  | { readonly kind: 'reverse' }
+  | { readonly kind: 'shuffle'; readonly seed: number };
+
+/** A small deterministic generator (mulberry32): the same seed gives the same shuffle everywhere. */
+function generator(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The indices 0..n-1 in the judging order. */
+export function judgingOrder(n: number, order: MutantOrder): number[] {
+  const indices = Array.from({ length: n }, (_, i) => i);
+  if (order.kind === 'reverse') return indices.reverse();
+  if (order.kind === 'shuffle') {
+    const next = generator(order.seed);
+    for (let i = n - 1; i > 0; i--) {
+      const j = Math.floor(next() * (i + 1));
+      [indices[i], indices[j]] = [indices[j]!, indices[i]!];
+    }
+  }
+  return indices;
+}

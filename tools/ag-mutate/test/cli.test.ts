@@ -306,6 +306,27 @@ test('exit 3 and no artefact when the tree is not the patch side of the diff', a
   t.false(existsSync(repo.file('m.json')));
 });
 
+test('the judging order changes no verdict: forward, reverse and shuffled give the same mutants', async (t) => {
+  // The small-order line is tested, the discount line is not: kills and survivors both.
+  const partial = TYPE_ONLY_TEST.replace(
+    "assert.equal(typeof price(3, 2), 'number');",
+    'assert.equal(price(3, 2), 6); assert.equal(price(1, 2), 2);',
+  );
+  const repo = makeRepo(PKG, { 'src/price.js': PRICE, 'test/price.test.js': partial });
+  t.teardown(repo.cleanup);
+  const runs = ['forward', 'reverse', 'shuffle:7'];
+  for (const order of runs)
+    t.is((await mutate(repo, NODE_TEST, ['--order', order], repo.file(`${order}.json`))).code, 0);
+  const untimed = (file: string) =>
+    readArtefact(repo.file(file)).mutants.map(({ duration_ms: _, cpu_ms: _cpu, ...rest }) => rest);
+  const forward = untimed('forward.json');
+  t.true(forward.length >= 4);
+  t.true(forward.some((m) => m.status === 'killed'));
+  t.true(forward.some((m) => m.status === 'survived'));
+  t.deepEqual(untimed('reverse.json'), forward);
+  t.deepEqual(untimed('shuffle:7.json'), forward);
+});
+
 test('exit 3 on bad flags: a missing test command, a malformed shard, an unknown flag', async (t) => {
   const repo = makeRepo(PKG, { 'src/price.js': PRICE });
   t.teardown(repo.cleanup);
@@ -315,6 +336,9 @@ test('exit 3 on bad flags: a missing test command, a malformed shard, an unknown
   t.is(shard.code, 3);
   t.regex(shard.stderr, /--shard must be K\/N/);
   t.is((await runBin([...base, '--test-command', 'exit 0', '--bogus'])).code, 3);
+  const order = await runBin([...base, '--test-command', 'exit 0', '--order', 'sideways']);
+  t.is(order.code, 3);
+  t.regex(order.stderr, /--order must be forward, reverse or shuffle:SEED, got "sideways"/);
   const noTree = await runBin([
     '--diff',
     repo.diff,

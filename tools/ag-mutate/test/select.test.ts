@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { Site } from '../src/engines/site.js';
-import { parseShard, selectSites, shardSites } from '../src/select.js';
+import { judgingOrder, parseShard, selectSites, shardSites } from '../src/select.js';
 
 function site(file: string, line: number, start: number, rank: number, replacement = 'x'): Site {
   return {
@@ -61,4 +61,14 @@ test('shards are disjoint, complete and deterministic', (t) => {
 test('a shard is K/N with 1 ≤ K ≤ N', (t) => {
   t.deepEqual(parseShard('2/3'), { index: 2, count: 3 });
   for (const bad of ['0/3', '4/3', '1/0', 'a/b', '1/2/3', '-1/2', '']) t.is(parseShard(bad), null, bad);
+});
+
+test('judging orders: forward, reverse, and a shuffle that is a permutation fixed by its seed', (t) => {
+  t.deepEqual(judgingOrder(4, { kind: 'forward' }), [0, 1, 2, 3]);
+  t.deepEqual(judgingOrder(4, { kind: 'reverse' }), [3, 2, 1, 0]);
+  const a = judgingOrder(50, { kind: 'shuffle', seed: 3 });
+  t.deepEqual([...a].sort((x, y) => x - y), judgingOrder(50, { kind: 'forward' }));
+  t.notDeepEqual(a, judgingOrder(50, { kind: 'forward' }));
+  t.deepEqual(judgingOrder(50, { kind: 'shuffle', seed: 3 }), a);
+  t.notDeepEqual(judgingOrder(50, { kind: 'shuffle', seed: 4 }), a);
 });

@@ -15,6 +15,7 @@ import type { RunStatus } from './outcome.js';
 import { StandaloneChecks } from './standalone.js';
 import type { ExecOptions, ExecStatus } from './types.js';
 import { Workspace } from './workspace.js';
+import { judgingOrder } from '../select.js';
 import { chooseWarmHost } from '../warm/choose.js';
 import { WarmHosts } from '../warm/warm-hosts.js';
 
@@ -202,6 +203,7 @@ export async function execute(
     const tally: Record<RunStatus, number> = { killed: 0, survived: 0, timeout: 0, stillborn: 0 };
     const bucket = (v: MutantVerdict) =>
       v.status === 'no_coverage' || v.status === 'equivalent' ? 'survived' : v.status;
+    const order = judgingOrder(sites.length, opts.order ?? { kind: 'forward' });
     let next = 0;
     let done = 0;
     const standalone = new StandaloneChecks(ws, texts, opts.python ?? 'python3', opts.baselineTimeoutMs);
@@ -232,7 +234,7 @@ export async function execute(
           if (settled !== 'keep') pending = [];
         }
         const redo = again.length > 0;
-        const i = redo ? again.shift()! : next < sites.length ? next++ : -1;
+        const i = redo ? again.shift()! : next < sites.length ? order[next++]! : -1;
         if (i < 0) break;
         const verdict = await judgeMutant(ctx, w, sites[i]!);
         if (redo) {

@@ -3,6 +3,7 @@
  * @module
  */
 import type { Runner } from '../runners/runner.js';
+import type { MutantOrder } from '../select.js';
 import type { RunStatus } from './outcome.js';
 
 /**
@@ -35,6 +36,8 @@ export interface ExecOptions {
   readonly checkEquivalence?: boolean;
   /** auto: a vitest project whose config allows it judges its mutants on warm vitest hosts; off: fresh processes (default auto). */
   readonly warmHost?: 'auto' | 'off';
+  /** The order the mutants are judged in (default forward). */
+  readonly order?: MutantOrder;
   /** Run every command inside bubblewrap (probed by the caller). */
   readonly sandbox?: 'none' | 'bwrap';
   /** The interpreter that checks, apart from the tests, whether a mutated Python module imports (default python3). */
