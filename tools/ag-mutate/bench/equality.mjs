@@ -273,9 +273,14 @@ for (const [name, make] of projects) {
   try {
     project = make();
     const r = check(name, project);
-    const cells = r.runs.map((x) => `${x.agree}/${r.mutants}${x.warm ? ` (${x.warm} warm)` : ''}${x.differ.length ? ` ✗ ${x.differ.join(' ')}` : ''}`);
+    const cells = r.runs.map(
+      (x) =>
+        `${x.agree}/${r.mutants}${x.warm ? ` (${x.warm} warm)` : ''}${x.differ.length ? ` ✗ ${x.differ.join(' ')}` : ''}`,
+    );
     if (r.runs.some((x) => x.differ.length > 0) || r.mutants === 0) failed = true;
-    const counts = Object.entries(r.counts).map(([k, v]) => `${v} ${k}`).join(', ');
+    const counts = Object.entries(r.counts)
+      .map(([k, v]) => `${v} ${k}`)
+      .join(', ');
     console.log(`| ${name} | ${r.mutants}: ${counts} | ${cells.join(' | ')} | ${r.seconds} |`);
   } catch (e) {
     failed = true;

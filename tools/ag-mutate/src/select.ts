@@ -67,9 +67,7 @@ export function shardSites<T>(selected: readonly T[], shard: Shard | null): T[] 
 
 /** The order in which the mutants are judged (`--order`); the artefact keeps the sites' own order. */
 export type MutantOrder =
-  | { readonly kind: 'forward' }
-  | { readonly kind: 'reverse' }
-  | { readonly kind: 'shuffle'; readonly seed: number };
+  { readonly kind: 'forward' } | { readonly kind: 'reverse' } | { readonly kind: 'shuffle'; readonly seed: number };
 
 /** A small deterministic generator (mulberry32): the same seed gives the same shuffle everywhere. */
 function generator(seed: number): () => number {

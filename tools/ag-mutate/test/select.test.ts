@@ -67,7 +67,10 @@ test('judging orders: forward, reverse, and a shuffle that is a permutation fixe
   t.deepEqual(judgingOrder(4, { kind: 'forward' }), [0, 1, 2, 3]);
   t.deepEqual(judgingOrder(4, { kind: 'reverse' }), [3, 2, 1, 0]);
   const a = judgingOrder(50, { kind: 'shuffle', seed: 3 });
-  t.deepEqual([...a].sort((x, y) => x - y), judgingOrder(50, { kind: 'forward' }));
+  t.deepEqual(
+    [...a].sort((x, y) => x - y),
+    judgingOrder(50, { kind: 'forward' }),
+  );
   t.notDeepEqual(a, judgingOrder(50, { kind: 'forward' }));
   t.deepEqual(judgingOrder(50, { kind: 'shuffle', seed: 3 }), a);
   t.notDeepEqual(judgingOrder(50, { kind: 'shuffle', seed: 4 }), a);
