@@ -19,6 +19,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CASES } from './cases.mjs';
 
 const BIN = fileURLToPath(new URL('../bin/ag-mutate.js', import.meta.url));
 const ROOT_MODULES = fileURLToPath(new URL('../../../node_modules', import.meta.url));
@@ -37,16 +38,6 @@ const RUNS = [
   { order: 'reverse', jobs: 2 },
   { order: 'shuffle:2', jobs: 2 },
 ];
-
-const MOCHA = 'node_modules/.bin/mocha --require test/support/env --reporter dot --check-leaks test/ test/acceptance/';
-const VITEST = 'node_modules/.bin/vitest run src/index.spec.ts';
-/** The four bench commits: the test command and the mutant command compare.mjs gives them. */
-const COMMITS = {
-  'ptr-escape': { test: VITEST, mutant: `${VITEST} --bail=1` },
-  'ptr-optional': { test: VITEST, mutant: `${VITEST} --bail=1` },
-  'express-send-te': { test: MOCHA, mutant: MOCHA.replace('mocha ', 'mocha --bail ') },
-  'express-query-fresh': { test: MOCHA, mutant: MOCHA.replace('mocha ', 'mocha --bail ') },
-};
 
 // The generated projects' code: a cache that outlives a call, a value computed at import, a
 // function the tests pin and one they barely touch.
@@ -216,14 +207,14 @@ function mutate(project, extra) {
 }
 
 /** What a verdict says about the tests: detected (killed, timeout), missed (survived, no coverage), stillborn. */
-const verdictClass = (status) =>
-  status === 'killed' || status === 'timeout'
-    ? 'detected'
-    : status === 'stillborn'
-      ? 'stillborn'
-      : status === 'survived' || status === 'no_coverage'
-        ? 'missed'
-        : status;
+const VERDICT_CLASS = {
+  killed: 'detected',
+  timeout: 'detected',
+  survived: 'missed',
+  no_coverage: 'missed',
+  stillborn: 'stillborn',
+};
+const verdictClass = (status) => VERDICT_CLASS[status] ?? status;
 
 function check(name, project) {
   const t0 = Date.now();
@@ -253,13 +244,13 @@ function check(name, project) {
 
 const projects = [
   ...['node:test', 'mocha', 'vitest', 'jest', 'pytest'].map((r) => [`generated ${r}`, () => generated(r)]),
-  ...Object.entries(COMMITS).map(([name, c]) => [
+  ...Object.entries(CASES).map(([name, c]) => [
     name,
     () => {
       const tree = path.join(WORK, name);
       if (!existsSync(path.join(tree, 'node_modules')))
         throw new Error(`no checkout at ${tree} (run node bench/compare.mjs first)`);
-      return { root: null, tree, diff: path.join(BENCH, name, 'commit.diff'), ...c };
+      return { root: null, tree, diff: path.join(BENCH, name, 'commit.diff'), test: c.test, mutant: c.mutant };
     },
   ]),
 ];

@@ -258,7 +258,7 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     checkEquivalence: opts.checkEquivalence !== false,
     sandbox: opts.sandbox ?? 'none',
     warmHost: opts.warmHost ?? 'off',
-    order: opts.order ?? { kind: 'forward' },
+    order: opts.order,
     python: opts.python,
     onProgress: opts.onProgress,
   });

@@ -19,7 +19,7 @@ import {
   variadicPositional,
 } from '@adversary-gate/core';
 import type { MutateOptions } from './measure.js';
-import { parseShard, type MutantOrder } from './select.js';
+import { parseOrder, parseShard, type MutantOrder } from './select.js';
 
 const selectFlag = choiceFlag(
   ['auto', 'whole'],
@@ -148,17 +148,8 @@ export interface MutateFlags extends OutputFlags, MeasuredAsGiven {
   readonly equivalence: 'check' | 'off';
   readonly sandbox: 'none' | 'bwrap';
   readonly warmHost: 'auto' | 'off';
-  readonly order: MutantOrder;
+  readonly order: MutantOrder | undefined;
   readonly progress: boolean;
-}
-
-/** Parse `--order`: forward, reverse or shuffle:SEED (a non-negative integer). */
-export function parseOrder(text: string | undefined): MutantOrder {
-  if (text === undefined || text === 'forward') return { kind: 'forward' };
-  if (text === 'reverse') return { kind: 'reverse' };
-  const m = /^shuffle:(\d{1,9})$/.exec(text);
-  if (m === null) throw new UsageError(`--order must be forward, reverse or shuffle:SEED, got "${text}"`);
-  return { kind: 'shuffle', seed: Number(m[1]) };
 }
 
 function outputFlags(args: Record<string, unknown>, out: string): OutputFlags {
@@ -189,7 +180,9 @@ export function parseMutateFlags(
   const sandbox = choiceArg(args.sandbox, 'sandbox', sandboxFlag) ?? 'none';
   const equivalence = choiceArg(args.equivalence, 'equivalence', equivalenceFlag) ?? 'check';
   const warmHost = choiceArg(args['warm-host'], 'warm-host', warmHostFlag) ?? 'off';
-  const order = parseOrder(optionalArg(args.order, 'order'));
+  const orderText = optionalArg(args.order, 'order');
+  const order = orderText === undefined ? undefined : parseOrder(orderText);
+  if (order === null) throw new UsageError(`--order must be forward, reverse or shuffle:SEED, got "${orderText}"`);
   return {
     ...output,
     diff: requiredArg(args.diff, 'diff'),

@@ -69,6 +69,13 @@ export function shardSites<T>(selected: readonly T[], shard: Shard | null): T[] 
 export type MutantOrder =
   { readonly kind: 'forward' } | { readonly kind: 'reverse' } | { readonly kind: 'shuffle'; readonly seed: number };
 
+/** Parse `forward`, `reverse` or `shuffle:SEED` (SEED a non-negative integer); null when malformed. */
+export function parseOrder(text: string): MutantOrder | null {
+  if (text === 'forward' || text === 'reverse') return { kind: text };
+  const m = /^shuffle:(\d{1,9})$/.exec(text);
+  return m === null ? null : { kind: 'shuffle', seed: Number(m[1]) };
+}
+
 /** A small deterministic generator (mulberry32): the same seed gives the same shuffle everywhere. */
 function generator(seed: number): () => number {
   let a = seed >>> 0;

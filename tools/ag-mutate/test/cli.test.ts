@@ -31,6 +31,10 @@ import { price } from '../src/price.js';
 test('price is a number', () => { assert.equal(typeof price(3, 2), 'number'); });
 `;
 
+/** The mutants of an artefact without their timings (which differ from run to run). */
+const untimed = (m: ReturnType<typeof readArtefact>) =>
+  m.mutants.map(({ duration_ms: _, cpu_ms: _cpu, ...rest }) => rest);
+
 function mutate(
   repo: ReturnType<typeof makeRepo>,
   command: string,
@@ -167,7 +171,6 @@ test('shards merged equal the unsharded run; merge refuses a missing shard', asy
   t.is(merged.code, 0, merged.stderr);
   const whole = readArtefact(repo.file('whole.json'));
   const m = readArtefact(repo.file('merged.json'));
-  const untimed = (x: typeof m) => x.mutants.map(({ duration_ms: _, cpu_ms: _cpu, ...rest }) => rest);
   t.deepEqual(untimed(m), untimed(whole));
   t.deepEqual(m.by_file, whole.by_file);
   t.deepEqual(m.unmutated_lines, whole.unmutated_lines);
@@ -317,14 +320,13 @@ test('the judging order changes no verdict: forward, reverse and shuffled give t
   const runs = ['forward', 'reverse', 'shuffle:7'];
   for (const order of runs)
     t.is((await mutate(repo, NODE_TEST, ['--order', order], repo.file(`${order}.json`))).code, 0);
-  const untimed = (file: string) =>
-    readArtefact(repo.file(file)).mutants.map(({ duration_ms: _, cpu_ms: _cpu, ...rest }) => rest);
-  const forward = untimed('forward.json');
+  const judged = (file: string) => untimed(readArtefact(repo.file(file)));
+  const forward = judged('forward.json');
   t.true(forward.length >= 4);
   t.true(forward.some((m) => m.status === 'killed'));
   t.true(forward.some((m) => m.status === 'survived'));
-  t.deepEqual(untimed('reverse.json'), forward);
-  t.deepEqual(untimed('shuffle:7.json'), forward);
+  t.deepEqual(judged('reverse.json'), forward);
+  t.deepEqual(judged('shuffle:7.json'), forward);
 });
 
 test('exit 3 on bad flags: a missing test command, a malformed shard, an unknown flag', async (t) => {
