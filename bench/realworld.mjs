@@ -3,7 +3,8 @@
  * The gate on real repositories: clones each bundle in ../shared/realworld/, judges every
  * honest commit its README lists with `pipelines/gate.sh --base C^ --head C` and no other
  * setting (what a new user types), and prints per commit the verdict, the reason codes, the
- * time per stage and whether a careful reviewer would agree; then the totals. Appends the
+ * time, whether a careful reviewer would agree, and ag-mutate's time beside the suite's own
+ * run (the gate's test command once more, alone, on the head commit); then the totals. Appends the
  * table and the machine to bench/RESULTS.md (bench/lib/results.mjs); --no-record only prints.
  *
  *   node bench/realworld.mjs [--only fresh,camelcase] [--work DIR] [--no-record]
@@ -12,10 +13,11 @@
  * their suites (minutes per commit).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { childEnv, freshIdentity, runningAsRoot } from '../tools/ag-core/dist/index.js';
 import { benchRecorder, markdownTable } from './lib/results.mjs';
 
 const recorder = benchRecorder(import.meta.url);
@@ -113,6 +115,54 @@ function clone(project, branch) {
   return dir;
 }
 
+/**
+ * The suite's own run: the test command the gate ran on the patch (run.json's full suite),
+ * once more alone in a clean export of the head commit, timed. Null when it does not pass
+ * there (a project whose dependencies the gate installed for itself).
+ */
+function suiteSeconds(dir, commit, out) {
+  let command;
+  try {
+    command = JSON.parse(readFileSync(path.join(out, 'run.json'), 'utf8')).full_suite?.patch?.command;
+  } catch {
+    return null;
+  }
+  if (typeof command !== 'string') return null;
+  const tree = mkdtempSync(path.join(os.tmpdir(), 'ag-suite-'));
+  try {
+    execFileSync('sh', ['-c', `git -C "$1" archive "$2" | tar -x -C "$3"`, 'sh', dir, commit, tree]);
+    // As the gate runs a suite: its allowlisted environment and, as root, a fresh uid that owns the tree.
+    const env = childEnv({ home: path.join(tree, '.home') });
+    mkdirSync(env.HOME);
+    const user = runningAsRoot() ? freshIdentity() : null;
+    if (user !== null) execFileSync('chown', ['-R', `${user.uid}:${user.gid}`, tree]);
+    const t0 = Date.now();
+    const r = spawnSync('sh', ['-c', command], { cwd: tree, env, stdio: 'ignore', timeout: 600_000, ...(user ?? {}) });
+    return r.status === 0 ? (Date.now() - t0) / 1000 : null;
+  } finally {
+    rmSync(tree, { recursive: true, force: true });
+  }
+}
+
+/** ag-mutate's time (mutation.json's `total_ms`) beside the suite's own run. */
+function mutationTime(dir, commit, out) {
+  let m;
+  try {
+    m = JSON.parse(readFileSync(path.join(out, 'mutation.json'), 'utf8'));
+  } catch {
+    return '—';
+  }
+  const { total_ms: total, baseline_ms: own } = m.timing ?? {};
+  if (total === undefined) return '—';
+  const sec = (ms) => `${(ms / 1000).toFixed(1)} s`;
+  const suite = suiteSeconds(dir, commit, out);
+  const parts = [`${sec(total)} for ${m.mutants.length} mutants`];
+  if (own) parts.push(`${(total / own).toFixed(2)} × its own plain run of the suite (${sec(own)})`);
+  if (suite !== null)
+    parts.push(`${(total / (suite * 1000)).toFixed(2)} × the suite run alone (${suite.toFixed(1)} s)`);
+  return parts.join('; ');
+}
+
 const rows = [];
 for (const c of COMMITS.filter((x) => only === undefined || only.includes(x.project))) {
   const dir = clone(c.project, c.branch);
@@ -139,9 +189,10 @@ for (const c of COMMITS.filter((x) => only === undefined || only.includes(x.proj
     codes = [`no verdict.json (gate.sh exit ${r.status}): ${(r.stderr ?? '').trim().split('\n').pop()}`];
   }
   const agrees = c.accept.includes(verdict);
-  rows.push({ ...c, verdict, codes, seconds, agrees });
+  const mutation = mutationTime(dir, c.commit, out);
+  rows.push({ ...c, verdict, codes, seconds, agrees, mutation });
   console.log(
-    `${c.project} ${c.commit} ${verdict} ${agrees ? 'agrees' : 'DISAGREES'} ${seconds.toFixed(0)} s  ${codes.join(' ')}`,
+    `${c.project} ${c.commit} ${verdict} ${agrees ? 'agrees' : 'DISAGREES'} ${seconds.toFixed(0)} s  ${codes.join(' ')}  mutation: ${mutation}`,
   );
 }
 
@@ -160,7 +211,7 @@ else
   recorder.record(
     [
       markdownTable(
-        ['project', 'commit', 'what', 'verdict', 'a reviewer says', 'reasons', 'time'],
+        ['project', 'commit', 'what', 'verdict', 'a reviewer says', 'reasons', 'time', 'ag-mutate'],
         rows.map((r) => [
           r.project,
           r.commit,
@@ -169,6 +220,7 @@ else
           r.accept.join(' or '),
           r.codes.join(', '),
           `${r.seconds.toFixed(0)} s`,
+          r.mutation,
         ]),
       ),
       '',

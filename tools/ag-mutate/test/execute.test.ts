@@ -3,7 +3,8 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, w
 import os from 'node:os';
 import path from 'node:path';
 import type { Site } from '../src/engines/site.js';
-import { CPU_SLACK_MS, execute, mutantCpuBudget, mutantTimeout, TIMEOUT_SLACK_MS } from '../src/exec/execute.js';
+import { execute } from '../src/exec/execute.js';
+import { CPU_SLACK_MS, mutantCpuBudget, mutantTimeout, TIMEOUT_SLACK_MS } from '../src/exec/limits.js';
 
 function tree() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ag-mutate-exec-'));

@@ -15,6 +15,7 @@ import type { RunStatus } from './outcome.js';
 import { StandaloneChecks } from './standalone.js';
 import type { ExecOptions, ExecStatus } from './types.js';
 import { Workspace } from './workspace.js';
+import { mutantCpuBudget, mutantTimeout } from './limits.js';
 import { judgingOrder } from '../select.js';
 import { chooseWarmHost } from '../warm/choose.js';
 import { WarmHosts } from '../warm/warm-hosts.js';
@@ -60,26 +61,6 @@ export interface ExecResult {
   readonly phases: Readonly<Record<string, number>>;
   /** Whether the mutants were judged on warm vitest hosts, and why not or why they stopped (null: no reason). */
   readonly warmHost: { readonly used: boolean; readonly note: string | null };
-}
-
-/** Extra slack added to every mutant timeout (process start jitter). */
-export const TIMEOUT_SLACK_MS = 2000;
-
-/** The per-mutant wall-clock limit, a backstop: the measured baseline time × factor, plus a fixed slack. */
-export function mutantTimeout(baselineMs: number, factor: number): number {
-  return Math.ceil(baselineMs * factor) + TIMEOUT_SLACK_MS;
-}
-
-/** The CPU a mutant run may use beyond twice the clean run's (ms). */
-export const CPU_SLACK_MS = 2000;
-
-/**
- * The per-mutant CPU budget: twice the clean run's CPU time plus 2 CPU-seconds. CPU time
- * does not grow when the machine is loaded (wall time does), so a mutant that is only slowed
- * by other work is never stopped by it; an infinite loop is, long before the wall limit.
- */
-export function mutantCpuBudget(baselineCpuMs: number): number {
-  return Math.ceil(2 * baselineCpuMs) + CPU_SLACK_MS;
 }
 
 const isGreen = (r: ProcessResult) =>
@@ -261,6 +242,10 @@ export async function execute(
       phases.warm_host_starts = warm.stats.starts;
       phases.warm_host_clean_checks = warm.stats.checks;
       phases.warm_host_rejudged = warm.stats.rejudged;
+      if (warm.referenceCpuMs !== null && cpuBudgetMs !== null) {
+        phases.warm_host_clean_cpu_ms = warm.referenceCpuMs;
+        phases.warm_host_cpu_budget_ms = warm.budget();
+      }
     }
     const warmHost = {
       used: warm !== undefined && warm.stats.mutants > 0,

@@ -11,6 +11,7 @@ import type { Identity } from '@adversary-gate/core';
 import type { HostResult } from '../records/vitest-host.js';
 import type { RunStatus } from '../exec/outcome.js';
 import type { Workspace } from '../exec/workspace.js';
+import { mutantCpuBudget } from '../exec/limits.js';
 import { VitestHost } from './host-process.js';
 import type { HostPlan } from './vitest-eligible.js';
 
@@ -78,7 +79,8 @@ export class WarmHosts {
   private readonly slots: Slot[];
   private files: readonly string[] | null = null;
   private reference: string | null = null;
-  private referenceCpuMs: number | null = null;
+  /** The CPU of the first clean run on a host (ms), null until one ran: the hosts' budget comes from it. */
+  referenceCpuMs: number | null = null;
   private generations = 0;
 
   constructor(
@@ -157,14 +159,17 @@ export class WarmHosts {
   }
 
   /**
-   * The CPU budget of a mutant run on the host: the fresh run's budget less what a fresh run
-   * spends before its tests (the fresh baseline's CPU beyond the host's clean run).
+   * The CPU budget of a mutant run on the host: the fresh run's rule (twice the clean run's
+   * CPU plus the slack) applied to the host's own clean run, never more than the fresh run's
+   * budget less what a fresh run spends starting vitest (the fresh baseline's CPU beyond the
+   * host's clean run).
    */
-  private budget(): number {
+  budget(): number {
     const { cpuBudgetMs, baselineCpuMs } = this.limits;
     if (cpuBudgetMs === null) return Number.POSITIVE_INFINITY;
-    const start = baselineCpuMs !== null && this.referenceCpuMs !== null ? baselineCpuMs - this.referenceCpuMs : 0;
-    return Math.max(1, cpuBudgetMs - Math.max(0, start));
+    if (this.referenceCpuMs === null) return cpuBudgetMs;
+    const start = baselineCpuMs !== null ? Math.max(0, baselineCpuMs - this.referenceCpuMs) : 0;
+    return Math.max(1, Math.min(cpuBudgetMs - start, mutantCpuBudget(this.referenceCpuMs)));
   }
 
   /**
