@@ -7,7 +7,10 @@
  *   node bench/equality.mjs [--cases a,b] [--work DIR]
  *
  * Projects: generated ones for node:test, mocha, vitest, jest and pytest (a module-level
- * cache, import-time code, a strong and a weak test), and the four bench commits when their
+ * cache, import-time code, a strong and a weak test); adversarial vitest ones
+ * (equality-adversarial.mjs: a plugin counting runs and a stateful globalSetup, which must be
+ * judged by fresh processes; an app holding state in memory and a test reading the source,
+ * which the warm hosts judge); and the four bench commits when their
  * checkouts exist in --work (default /tmp/agm-bench; `node bench/compare.mjs` prepares them).
  * Per project: the truth (`--select whole --warm-host off`), then the fast path forward,
  * reversed and shuffled, `--jobs` 1 and 2. A project that cannot be prepared is "not
@@ -20,6 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CASES } from './cases.mjs';
+import { adversarialProjects } from './equality-adversarial.mjs';
 
 const BIN = fileURLToPath(new URL('../bin/ag-mutate.js', import.meta.url));
 const ROOT_MODULES = fileURLToPath(new URL('../../../node_modules', import.meta.url));
@@ -242,8 +246,16 @@ function check(name, project) {
   return { name, mutants: want.size, counts, runs, seconds: Math.round((Date.now() - t0) / 1000) };
 }
 
+/** An adversarial vitest project (equality-adversarial.mjs), with whether the warm hosts may judge it. */
+function adversarial(a) {
+  const files = { 'package.json': '{"type":"module"}\n', ...a.files };
+  const p = commitProject(files, ROOT_MODULES);
+  return { ...p, test: RUNNERS.vitest.test, mutant: RUNNERS.vitest.mutant, warm: a.warm };
+}
+
 const projects = [
   ...['node:test', 'mocha', 'vitest', 'jest', 'pytest'].map((r) => [`generated ${r}`, () => generated(r)]),
+  ...adversarialProjects(JS_LIB(true)).map((a) => [a.name, () => adversarial(a)]),
   ...Object.entries(CASES).map(([name, c]) => [
     name,
     () => {
@@ -268,11 +280,17 @@ for (const [name, make] of projects) {
       (x) =>
         `${x.agree}/${r.mutants}${x.warm ? ` (${x.warm} warm)` : ''}${x.differ.length ? ` ✗ ${x.differ.join(' ')}` : ''}`,
     );
-    if (r.runs.some((x) => x.differ.length > 0) || r.mutants === 0) failed = true;
+    // A project the hosts must not judge fails on any warm verdict; one they may, on none.
+    const warmWrong =
+      project.warm === false
+        ? r.runs.some((x) => x.warm > 0)
+        : project.warm === true && r.runs.every((x) => x.warm === 0);
+    if (r.runs.some((x) => x.differ.length > 0) || r.mutants === 0 || warmWrong) failed = true;
     const counts = Object.entries(r.counts)
       .map(([k, v]) => `${v} ${k}`)
       .join(', ');
-    console.log(`| ${name} | ${r.mutants}: ${counts} | ${cells.join(' | ')} | ${r.seconds} |`);
+    const note = warmWrong ? (project.warm ? ' ✗ no run on a warm host' : ' ✗ judged on a warm host') : '';
+    console.log(`| ${name}${note} | ${r.mutants}: ${counts} | ${cells.join(' | ')} | ${r.seconds} |`);
   } catch (e) {
     failed = true;
     console.log(`| ${name} | not measured: ${e instanceof Error ? e.message.split('\n')[0] : String(e)} |`);
