@@ -7,7 +7,6 @@
  */
 
 const HEAD = "import { test } from 'vitest';\nimport assert from 'node:assert/strict';\n";
-const it = (name, body) => `test('${name}', () => { ${body} });\n`;
 
 // A plugin in vitest's main process that counts the runs it serves and lets the tests see the
 // count: one fresh run sees 1, a second run in the same main process would see 2.
@@ -54,8 +53,11 @@ export function find(id) {
 `;
 const CLIENT = "import * as app from '../src/app.js';\nexport const client = { ...app };\n";
 
-/** The projects: name, files, whether the warm hosts may judge them. */
-export function adversarialProjects(lib) {
+/**
+ * The projects: name, files, whether the warm hosts may judge them. `lib` is the generated
+ * library's ESM text, `it` writes one vitest test (both from equality.mjs).
+ */
+export function adversarialProjects(lib, it) {
   const libTests = (extra) =>
     HEAD +
     "import * as lib from '../src/lib.js';\n" +
