@@ -17,7 +17,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { childEnv, freshIdentity, runningAsRoot } from '../tools/ag-core/dist/index.js';
+import { childEnv, freshIdentity, runningAsRoot, runProcess } from '../tools/ag-core/dist/index.js';
 import { benchRecorder, markdownTable } from './lib/results.mjs';
 
 const recorder = benchRecorder(import.meta.url);
@@ -120,7 +120,7 @@ function clone(project, branch) {
  * once more alone in a clean export of the head commit, timed. Null when it does not pass
  * there (a project whose dependencies the gate installed for itself).
  */
-function suiteSeconds(dir, commit, out) {
+async function suiteSeconds(dir, commit, out) {
   let command;
   try {
     command = JSON.parse(readFileSync(path.join(out, 'run.json'), 'utf8')).full_suite?.patch?.command;
@@ -136,16 +136,22 @@ function suiteSeconds(dir, commit, out) {
     mkdirSync(env.HOME);
     const user = runningAsRoot() ? freshIdentity() : null;
     if (user !== null) execFileSync('chown', ['-R', `${user.uid}:${user.gid}`, tree]);
-    const t0 = Date.now();
-    const r = spawnSync('sh', ['-c', command], { cwd: tree, env, stdio: 'ignore', timeout: 600_000, ...(user ?? {}) });
-    return r.status === 0 ? (Date.now() - t0) / 1000 : null;
+    const r = await runProcess({
+      argv: ['/bin/sh', '-c', command],
+      cwd: tree,
+      env,
+      timeoutMs: 600_000,
+      sweep: true,
+      ...(user !== null ? { user, ownUid: user.uid } : {}),
+    });
+    return r.exitCode === 0 && !r.timedOut ? r.durationMs / 1000 : null;
   } finally {
     rmSync(tree, { recursive: true, force: true });
   }
 }
 
 /** ag-mutate's time (mutation.json's `total_ms`) beside the suite's own run. */
-function mutationTime(dir, commit, out) {
+async function mutationTime(dir, commit, out) {
   let m;
   try {
     m = JSON.parse(readFileSync(path.join(out, 'mutation.json'), 'utf8'));
@@ -155,7 +161,7 @@ function mutationTime(dir, commit, out) {
   const { total_ms: total, baseline_ms: own } = m.timing ?? {};
   if (total === undefined) return '—';
   const sec = (ms) => `${(ms / 1000).toFixed(1)} s`;
-  const suite = suiteSeconds(dir, commit, out);
+  const suite = await suiteSeconds(dir, commit, out);
   const parts = [`${sec(total)} for ${m.mutants.length} mutants`];
   if (own) parts.push(`${(total / own).toFixed(2)} × its own plain run of the suite (${sec(own)})`);
   if (suite !== null)
@@ -189,7 +195,7 @@ for (const c of COMMITS.filter((x) => only === undefined || only.includes(x.proj
     codes = [`no verdict.json (gate.sh exit ${r.status}): ${(r.stderr ?? '').trim().split('\n').pop()}`];
   }
   const agrees = c.accept.includes(verdict);
-  const mutation = mutationTime(dir, c.commit, out);
+  const mutation = await mutationTime(dir, c.commit, out);
   rows.push({ ...c, verdict, codes, seconds, agrees, mutation });
   console.log(
     `${c.project} ${c.commit} ${verdict} ${agrees ? 'agrees' : 'DISAGREES'} ${seconds.toFixed(0)} s  ${codes.join(' ')}  mutation: ${mutation}`,

@@ -6,7 +6,7 @@
  * @module
  */
 
-const HEAD = "import { test } from 'vitest';\nimport assert from 'node:assert/strict';\n";
+const APP_HEAD = "import { test } from 'vitest';\nimport assert from 'node:assert/strict';\n";
 
 // A plugin in vitest's main process that counts the runs it serves and lets the tests see the
 // count: one fresh run sees 1, a second run in the same main process would see 2.
@@ -55,12 +55,12 @@ const CLIENT = "import * as app from '../src/app.js';\nexport const client = { .
 
 /**
  * The projects: name, files, whether the warm hosts may judge them. `lib` is the generated
- * library's ESM text, `it` writes one vitest test (both from equality.mjs).
+ * library's ESM text; `vitest` the generated vitest project's `head` (the imports of a test
+ * file of the library) and `it` (one test), both from equality.mjs.
  */
-export function adversarialProjects(lib, it) {
+export function adversarialProjects(lib, { head, it }) {
   const libTests = (extra) =>
-    HEAD +
-    "import * as lib from '../src/lib.js';\n" +
+    head +
     it('prices', 'assert.equal(lib.price(2, 3), 6); assert.equal(lib.price(10, 1), 9);') +
     it('labels', "assert.equal(lib.label(20), 'big'); assert.equal(lib.label(12), 'small');") +
     extra;
@@ -94,7 +94,7 @@ export function adversarialProjects(lib, it) {
         'src/app.js': APP,
         'test/client.js': CLIENT,
         'test/app.test.js':
-          HEAD +
+          APP_HEAD +
           "import { client } from './client.js';\n" +
           it(
             'registers',

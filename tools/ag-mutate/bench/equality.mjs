@@ -255,7 +255,7 @@ function adversarial(a) {
 
 const projects = [
   ...['node:test', 'mocha', 'vitest', 'jest', 'pytest'].map((r) => [`generated ${r}`, () => generated(r)]),
-  ...adversarialProjects(JS_LIB(true), RUNNERS.vitest.it).map((a) => [a.name, () => adversarial(a)]),
+  ...adversarialProjects(JS_LIB(true), RUNNERS.vitest).map((a) => [a.name, () => adversarial(a)]),
   ...Object.entries(CASES).map(([name, c]) => [
     name,
     () => {

@@ -242,8 +242,8 @@ export async function execute(
       phases.warm_host_starts = warm.stats.starts;
       phases.warm_host_clean_checks = warm.stats.checks;
       phases.warm_host_rejudged = warm.stats.rejudged;
-      if (warm.referenceCpuMs !== null && cpuBudgetMs !== null) {
-        phases.warm_host_clean_cpu_ms = warm.referenceCpuMs;
+      if (warm.cleanCpuMs !== null && cpuBudgetMs !== null) {
+        phases.warm_host_clean_cpu_ms = warm.cleanCpuMs;
         phases.warm_host_cpu_budget_ms = warm.budget();
       }
     }

@@ -79,8 +79,7 @@ export class WarmHosts {
   private readonly slots: Slot[];
   private files: readonly string[] | null = null;
   private reference: string | null = null;
-  /** The CPU of the first clean run on a host (ms), null until one ran: the hosts' budget comes from it. */
-  referenceCpuMs: number | null = null;
+  private referenceCpuMs: number | null = null;
   private generations = 0;
 
   constructor(
@@ -156,6 +155,11 @@ export class WarmHosts {
       return this.fail('a clean run on the host ran other tests than the first') ?? false;
     slot.sinceCheck = 0;
     return true;
+  }
+
+  /** The CPU of the first clean run on a host (ms), null until one ran: the hosts' budget comes from it. */
+  get cleanCpuMs(): number | null {
+    return this.referenceCpuMs;
   }
 
   /**
