@@ -12,9 +12,17 @@
 // {"type": "ready", "version", "files"} (the test files the command's filters select) or
 // {"type": "error", "message"}; anything it cannot do ends it with an error line.
 //
-// argv: a JSON object {"filters": [...], "bail": N | null, "config": path | null}.
+// With "reuse": true it keeps each fork for the next test file instead of starting a new one
+// (vitest still drops every module but its own before each file). Every file then starts with
+// the fresh-state probe (vitest-fresh-probe.mjs); when any file of a run saw state a fresh
+// process would not have, the forks are replaced, the run is made again on a new fork, and
+// reuse ends for this host. A result says which it was: "fork": "reused" | "new", and
+// "stale" (what differed) when a run had to be made again.
+//
+// argv: a JSON object {"filters": [...], "bail": N | null, "config": path | null, "reuse": bool}.
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
@@ -25,6 +33,8 @@ const fail = (message) => {
   send({ type: 'error', message: String(message).slice(0, 2000) });
   out.end(() => process.exit(3));
 };
+
+const PROBE = path.join(path.dirname(new URL(import.meta.url).pathname), 'vitest-fresh-probe.mjs');
 
 const rel = (file) => path.relative(process.cwd(), file).split(path.sep).join('/');
 
@@ -80,10 +90,58 @@ function describe(ended) {
   };
 }
 
+/**
+ * Keep tinypool's forks between test files while `reuse()` says so: the pools vitest makes
+ * are caught as they run their first task. Null when tinypool is not as expected.
+ */
+async function forkKeeper(vitestFile, reuse) {
+  const require = createRequire(vitestFile);
+  const { Tinypool } = await import(pathToFileURL(require.resolve('tinypool')).href);
+  const run = Tinypool?.prototype?.run;
+  if (typeof run !== 'function' || typeof Tinypool.prototype.recycleWorkers !== 'function') return null;
+  const pools = new Set();
+  Tinypool.prototype.run = function (...args) {
+    pools.add(this);
+    this.options.isolateWorkers = !reuse();
+    return run.apply(this, args);
+  };
+  return {
+    /** End every kept fork (the next file gets a new one). */
+    async replace() {
+      for (const pool of pools) {
+        pool.options.isolateWorkers = false;
+        await pool.recycleWorkers();
+        pool.options.isolateWorkers = !reuse();
+      }
+    },
+  };
+}
+
+/**
+ * What the probe said about the run that wrote `lines`: `stale` (what differed, or a test file
+ * whose tests ran without an answer) or null, and whether any file ran on a kept fork. A file
+ * that --bail stopped before it started has neither tests that ran nor an answer.
+ */
+function probed(lines, result) {
+  const answers = lines.filter((l) => l.trim() !== '').map((l) => JSON.parse(l));
+  const reused = answers.some((a) => a.first === false);
+  const differs = answers.find((a) => a.differs !== undefined);
+  if (differs !== undefined) return { stale: differs.differs.join(', '), reused };
+  const answered = new Set(answers.map((a) => (typeof a.file === 'string' ? rel(a.file) : null)));
+  const ran = new Set(result.tests.filter((t) => t.state === 'passed' || t.state === 'failed').map((t) => t.file));
+  const silent = [...ran].find((f) => !answered.has(f));
+  return { stale: silent === undefined ? null : `no answer from the probe in ${silent}`, reused };
+}
+
 async function main() {
   const spec = JSON.parse(process.argv[2] ?? '{}');
   const { file, version } = vitestNodeEntry();
   const { createVitest } = await import(pathToFileURL(file).href);
+  if (spec.reuse === true)
+    process.env.AG_FRESH_PROBE_LOG = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ag-probe-')), 'probe.jsonl');
+  let reuse = spec.reuse === true;
+  const keeper = reuse ? await forkKeeper(file, () => reuse) : null;
+  if (keeper === null) reuse = false;
   let ended = null;
   const reporter = {
     onTestRunEnd(modules, unhandled, reason) {
@@ -100,6 +158,7 @@ async function main() {
     ...(spec.bail !== null && spec.bail !== undefined ? { bail: spec.bail } : {}),
     ...(spec.config ? { config: spec.config } : {}),
   });
+  if (reuse) for (const project of vitest.projects) project.config.setupFiles = [PROBE, ...project.config.setupFiles];
   const selected = await vitest.globTestSpecifications(spec.filters ?? []);
   send({ type: 'ready', version, files: [...new Set(selected.map((s) => rel(s.moduleId)))].sort() });
   const lines = readline.createInterface({ input: process.stdin });
@@ -109,12 +168,32 @@ async function main() {
     forgetModules(vitest);
     vitest.clearSpecificationsCache();
     const specs = (await vitest.globTestSpecifications(spec.filters ?? [])).filter((s) => wanted.has(rel(s.moduleId)));
-    ended = null;
-    const run = await vitest.runTestSpecifications(specs, true);
-    if (ended === null) throw new Error('the run ended without a report');
-    send({ type: 'result', id: request.id, ...describe({ ...ended, unhandled: run.unhandledErrors ?? [] }) });
+    const once = async () => {
+      ended = null;
+      const run = await vitest.runTestSpecifications(specs, true);
+      if (ended === null) throw new Error('the run ended without a report');
+      return describe({ ...ended, unhandled: run.unhandledErrors ?? [] });
+    };
+    if (!reuse) {
+      send({ type: 'result', id: request.id, fork: 'new', ...(await once()) });
+      continue;
+    }
+    const log = process.env.AG_FRESH_PROBE_LOG;
+    fs.writeFileSync(log, '');
+    const result = await once();
+    const { stale, reused } = probed(fs.readFileSync(log, 'utf8').split('\n'), result);
+    if (stale === null) {
+      send({ type: 'result', id: request.id, fork: reused ? 'reused' : 'new', ...result });
+      continue;
+    }
+    reuse = false;
+    await keeper.replace();
+    forgetModules(vitest);
+    send({ type: 'result', id: request.id, fork: 'new', stale: stale.slice(0, 500), ...(await once()) });
   }
   await vitest.close();
+  if (process.env.AG_FRESH_PROBE_LOG)
+    fs.rmSync(path.dirname(process.env.AG_FRESH_PROBE_LOG), { recursive: true, force: true });
   out.end(() => process.exit(0));
 }
 

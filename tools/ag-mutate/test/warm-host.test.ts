@@ -88,3 +88,58 @@ test.serial('vitest: a config with plugins is judged by fresh processes, as the 
   );
   t.true(m.mutants.length > 0);
 });
+
+/**
+ * Tests that leave state behind them in their process, each beside a mutant that survives:
+ * a run on a fork kept from an earlier run would see that state and fail, a fresh process
+ * never does. The fresh-state probe must see it, and the run must be made again on a new fork.
+ */
+const LEFTOVERS: Record<string, string> = {
+  'a global': `expect(globalThis.seenBefore).toBe(undefined); globalThis.seenBefore = true;`,
+  'an environment variable': `expect(process.env.SEEN_BEFORE).toBe(undefined); process.env.SEEN_BEFORE = '1';`,
+  'a patched built-in': `expect(Array.prototype.seen).toBe(undefined); Array.prototype.seen = () => 1;`,
+  'a process listener': `expect(process.listenerCount('beforeExit')).toBe(0); process.on('beforeExit', () => {});`,
+  'a module required natively': `const { createRequire } = await import('node:module');
+  expect(createRequire(import.meta.url)('./counter.cjs').bump()).toBe(1);`,
+};
+/** The patch changes `half` alone, so that its few mutants are all the leaving test runs for. */
+const HALF_BEFORE: Files = {
+  'src/calc.js': CALC_JS.replace('x / 2', 'x * 0.5'),
+  'test/counter.cjs': 'let n = 0;\nexports.bump = () => ++n;\n',
+};
+
+for (const [what, body] of Object.entries(LEFTOVERS))
+  test.serial(`vitest: a test leaving ${what} behind gets a fresh process's verdicts on the warm host`, async (t) => {
+    t.timeout(120_000);
+    const leaves = `import { expect, test } from 'vitest';
+import { half } from '../src/calc.js';
+test('half gives a number', async () => { expect(typeof half(5)).toBe('number'); ${body} });
+`;
+    const repo = makeRepo(
+      { ...BASE, ...HALF_BEFORE, 'test/leaves.test.js': leaves },
+      { 'src/calc.js': CALC_JS },
+      {
+        linkModules: true,
+      },
+    );
+    t.teardown(repo.cleanup);
+    const args = ['--diff', repo.diff, '--tree', repo.tree, '--test-command', VITEST, '--mutant-command', MUTANT];
+    const [warm, fresh] = await Promise.all([
+      measured(t, [...args, '--jobs', '1', '--warm-host', 'auto'], repo.file('warm.json')),
+      measured(t, [...args, '--jobs', '1', '--warm-host', 'off'], repo.file('fresh.json')),
+    ]);
+    t.true(warm.mutants.length >= 2, JSON.stringify(warm.counts));
+    t.deepEqual(statuses(warm), statuses(fresh));
+    t.true(warm.counts.survived > 0, JSON.stringify(warm.counts));
+    t.true((warm.timing?.warm_host_mutants ?? 0) > 0, JSON.stringify(warm.timing));
+    t.true((warm.timing?.warm_host_stale_fork_runs ?? 0) >= 1, JSON.stringify(warm.timing));
+  });
+
+test.serial('vitest: tests that leave nothing behind run on kept forks', async (t) => {
+  const repo = makeRepo(BASE, PROJECT, { linkModules: true });
+  t.teardown(repo.cleanup);
+  const args = ['--diff', repo.diff, '--tree', repo.tree, '--test-command', VITEST, '--mutant-command', MUTANT];
+  const m = await measured(t, [...args, '--jobs', '1', '--max', '4', '--warm-host', 'auto'], repo.file('m.json'));
+  t.true((m.timing?.warm_host_reused_fork_runs ?? 0) >= 3, JSON.stringify(m.timing));
+  t.is(m.timing?.warm_host_stale_fork_runs, 0, JSON.stringify(m.timing));
+});

@@ -242,6 +242,8 @@ export async function execute(
       phases.warm_host_starts = warm.stats.starts;
       phases.warm_host_clean_checks = warm.stats.checks;
       phases.warm_host_rejudged = warm.stats.rejudged;
+      phases.warm_host_reused_fork_runs = warm.stats.reusedForks;
+      phases.warm_host_stale_fork_runs = warm.stats.staleForks;
       if (warm.cleanCpuMs !== null && cpuBudgetMs !== null) {
         phases.warm_host_clean_cpu_ms = warm.cleanCpuMs;
         phases.warm_host_cpu_budget_ms = warm.budget();

@@ -27,10 +27,17 @@ export const HostTest = v.strictObject({
   state: v.string(),
 });
 
-/** One run's answer: how vitest said it ended, the files it ran, every test, the errors beside the tests. */
+/**
+ * One run's answer: how vitest said it ended, the files it ran, every test, the errors beside
+ * the tests; whether it ran on forks kept from earlier runs (each file's fresh-state probe
+ * passed) or on new ones, and, when the probe found state a fresh process would not have had
+ * and the run was made again on a new fork, what differed.
+ */
 export const HostResult = v.strictObject({
   type: v.literal('result'),
   id: Count,
+  fork: v.picklist(['reused', 'new']),
+  stale: v.optional(v.string()),
   reason: v.string(),
   files: v.array(v.string()),
   tests: v.array(HostTest),

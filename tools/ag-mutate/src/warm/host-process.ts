@@ -99,7 +99,12 @@ export class VitestHost {
 
   /** Start a host; it is ready when its first line says so. */
   static async start(spec: HostStart): Promise<VitestHost | { readonly failed: string }> {
-    const plan = JSON.stringify({ filters: spec.plan.filters, bail: spec.plan.bail, config: spec.plan.config });
+    const plan = JSON.stringify({
+      filters: spec.plan.filters,
+      bail: spec.plan.bail,
+      config: spec.plan.config,
+      reuse: true,
+    });
     let child: ChildProcess;
     try {
       child = spawn('node', [VITEST_HOST, plan], {

@@ -74,8 +74,11 @@ const sameFiles = (a: readonly string[], b: readonly string[]) =>
 export class WarmHosts {
   /** Why fresh processes judge the rest of the execution (null while the hosts serve). */
   off: string | null = null;
-  /** Mutants judged on a host, hosts started, clean checks run, mutants judged again. */
-  readonly stats = { mutants: 0, starts: 0, checks: 0, rejudged: 0 };
+  /**
+   * Mutants judged on a host, hosts started, clean checks run, mutants judged again; runs on a
+   * kept fork, and runs made again on a new fork after the fresh-state probe found a difference.
+   */
+  readonly stats = { mutants: 0, starts: 0, checks: 0, rejudged: 0, reusedForks: 0, staleForks: 0 };
   private readonly slots: Slot[];
   private files: readonly string[] | null = null;
   private reference: string | null = null;
@@ -144,6 +147,7 @@ export class WarmHosts {
     const r = await host.run(this.files!, this.limits.cpuBudgetMs ?? Number.POSITIVE_INFINITY, this.limits.timeoutMs);
     if (r.kind !== 'result')
       return this.fail(`a clean run on the host ${r.kind === 'timeout' ? 'timed out' : `broke: ${r.why}`}`) ?? false;
+    this.countFork(r.result);
     if (!sameFiles(r.result.files, this.files!))
       return this.fail('a clean run on the host ran other files than asked') ?? false;
     const signature = cleanSignature(r.result);
@@ -155,6 +159,11 @@ export class WarmHosts {
       return this.fail('a clean run on the host ran other tests than the first') ?? false;
     slot.sinceCheck = 0;
     return true;
+  }
+
+  private countFork(r: HostResult): void {
+    if (r.fork === 'reused') this.stats.reusedForks++;
+    if (r.stale !== undefined) this.stats.staleForks++;
   }
 
   /** The CPU of the first clean run on a host (ms), null until one ran: the hosts' budget comes from it. */
@@ -200,6 +209,7 @@ export class WarmHosts {
       return { status: 'timeout', output: '', ...cost };
     }
     if (r.kind === 'broken') return this.fail(`the host broke: ${r.why}`);
+    this.countFork(r.result);
     if (!sameFiles(r.result.files, this.files!)) return this.fail('the host ran other files than asked');
     const status = statusOf(r.result);
     if (status === null) return null;
