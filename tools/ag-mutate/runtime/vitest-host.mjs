@@ -95,8 +95,8 @@ function describe(ended) {
  * are caught as they run their first task. Null when tinypool is not as expected.
  */
 async function forkKeeper(vitestFile, reuse) {
-  const require = createRequire(vitestFile);
-  const { Tinypool } = await import(pathToFileURL(require.resolve('tinypool')).href);
+  // The project's own vitest's tinypool, as that vitest resolves it.
+  const { Tinypool } = await import(pathToFileURL(createRequire(vitestFile).resolve('tinypool')).href);
   const run = Tinypool?.prototype?.run;
   if (typeof run !== 'function' || typeof Tinypool.prototype.recycleWorkers !== 'function') return null;
   const pools = new Set();

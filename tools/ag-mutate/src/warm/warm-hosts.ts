@@ -152,11 +152,12 @@ export class WarmHosts {
       return this.fail('a clean run on the host ran other files than asked') ?? false;
     const signature = cleanSignature(r.result);
     if (signature === null) return this.fail('a clean run on the host did not pass') ?? false;
-    if (this.reference === null) {
-      this.reference = signature;
-      this.referenceCpuMs = r.cpuMs;
-    } else if (signature !== this.reference)
+    if (this.reference === null) this.reference = signature;
+    else if (signature !== this.reference)
       return this.fail('a clean run on the host ran other tests than the first') ?? false;
+    // The latest clean run: on a kept fork it costs what a mutant's run there costs, without
+    // the new fork and the cold transforms of a host's first run.
+    if (r.cpuMs !== null) this.referenceCpuMs = r.cpuMs;
     slot.sinceCheck = 0;
     return true;
   }
@@ -166,14 +167,14 @@ export class WarmHosts {
     if (r.stale !== undefined) this.stats.staleForks++;
   }
 
-  /** The CPU of the first clean run on a host (ms), null until one ran: the hosts' budget comes from it. */
+  /** The CPU of the latest clean run on a host (ms), null until one ran: the hosts' budget comes from it. */
   get cleanCpuMs(): number | null {
     return this.referenceCpuMs;
   }
 
   /**
    * The CPU budget of a mutant run on the host: the fresh run's rule (twice the clean run's
-   * CPU plus the slack) applied to the host's own clean run, never more than the fresh run's
+   * CPU plus the slack) applied to the hosts' latest clean run, never more than the fresh run's
    * budget less what a fresh run spends starting vitest (the fresh baseline's CPU beyond the
    * host's clean run).
    */
