@@ -137,8 +137,13 @@ async function main() {
   const spec = JSON.parse(process.argv[2] ?? '{}');
   const { file, version } = vitestNodeEntry();
   const { createVitest } = await import(pathToFileURL(file).href);
+  // The probe's answers live under the copy's HOME, which ag-mutate removes with the copy even
+  // when the host is killed (a loop past its budget) and never gets to clean up.
   if (spec.reuse === true)
-    process.env.AG_FRESH_PROBE_LOG = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ag-probe-')), 'probe.jsonl');
+    process.env.AG_FRESH_PROBE_LOG = path.join(
+      fs.mkdtempSync(path.join(process.env.HOME ?? os.tmpdir(), '.ag-probe-')),
+      'probe.jsonl',
+    );
   let reuse = spec.reuse === true;
   const keeper = reuse ? await forkKeeper(file, () => reuse) : null;
   if (keeper === null) reuse = false;
