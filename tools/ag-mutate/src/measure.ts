@@ -177,19 +177,26 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
   const started = performance.now();
   const changes = sortChanges(opts.diff.model, opts.classify);
   const faults: Fault[] = [];
-  // The patch tree as the tests found it (the link to the installed packages a pipeline adds left out).
+  // The patch tree as the tests found it (the link to the installed packages a pipeline adds
+  // left out), hashed beside the rest: the tests run in copies, never in the tree itself.
   const treeIdStarted = performance.now();
-  const patchTree = await gitTreeId(opts.tree, ['node_modules']).catch((e: unknown) => {
-    faults.push({
-      code: 'TREE_ID',
-      message: `the patch tree's git id could not be computed: ${e instanceof Error ? e.message : String(e)}`,
-    });
-    return undefined;
-  });
-  const treeIdMs = Math.round(performance.now() - treeIdStarted);
-  const common = {
+  let treeIdMs = 0;
+  const patchTreeId = gitTreeId(opts.tree, ['node_modules']).then(
+    (id): string | undefined => {
+      treeIdMs = Math.round(performance.now() - treeIdStarted);
+      return id;
+    },
+    (e: unknown) => {
+      treeIdMs = Math.round(performance.now() - treeIdStarted);
+      faults.unshift({
+        code: 'TREE_ID',
+        message: `the patch tree's git id could not be computed: ${e instanceof Error ? e.message : String(e)}`,
+      });
+      return undefined;
+    },
+  );
+  const unbound = {
     diffSha256: opts.diff.sha256,
-    patchTree,
     inputs: [
       { role: 'diff', path: opts.diff.file, sha256: opts.diff.sha256 },
       ...(opts.policyInput ? [opts.policyInput] : []),
@@ -201,9 +208,10 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     engine: 'ag-mutate' as const,
     sandbox: opts.sandbox ?? 'none',
   };
-  const nothing = (reason: NonNullable<MutationArtefact['reason']>, unjudged = false) =>
+  const bound = async () => ({ ...unbound, patchTree: await patchTreeId });
+  const nothing = async (reason: NonNullable<MutationArtefact['reason']>, unjudged = false) =>
     buildArtefact({
-      ...common,
+      ...(await bound()),
       faults,
       mutants: [],
       reason,
@@ -264,6 +272,7 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
   });
   for (const message of exec.faults) faults.push({ code: 'SANDBOX_SETUP', message });
   const testSelection = exec.selection;
+  const common = await bound();
   const timing = {
     total_ms: Math.round(performance.now() - started),
     tree_id_ms: treeIdMs,

@@ -45,9 +45,14 @@ function gitOrder(a: TreeEntry, b: TreeEntry): number {
   return Buffer.compare(key(a), key(b));
 }
 
+/** How long the walk holds the event loop before it lets other work run (ms). */
+const SLICE_MS = 20;
+
 // Synchronous calls: a tree of installed packages has tens of thousands of files, and one
-// promise per file system call made the walk several times slower than the hashing.
-function treeOf(dir: string, exclude: ReadonlySet<string>): Buffer | null {
+// promise per file system call made the walk several times slower than the hashing. Instead
+// the walk is a generator that yields when its slice is used up, so that a caller can go on
+// with other work (its child processes' events) while a large tree is hashed.
+function* treeOf(dir: string, exclude: ReadonlySet<string>, slice: { end: number }): Generator<void, Buffer | null> {
   const entries: TreeEntry[] = [];
   for (const d of readdirSync(dir, { withFileTypes: true })) {
     if (d.name === '.git' || (d.isSymbolicLink() && exclude.has(d.name))) continue;
@@ -55,7 +60,7 @@ function treeOf(dir: string, exclude: ReadonlySet<string>): Buffer | null {
     if (d.isSymbolicLink()) {
       entries.push({ mode: '120000', name: d.name, id: objectId('blob', Buffer.from(readlinkSync(full))) });
     } else if (d.isDirectory()) {
-      const id = treeOf(full, new Set());
+      const id = yield* treeOf(full, new Set(), slice);
       if (id !== null) entries.push({ mode: '40000', name: d.name, id });
     } else if (d.isFile()) {
       const st = lstatSync(full);
@@ -67,6 +72,7 @@ function treeOf(dir: string, exclude: ReadonlySet<string>): Buffer | null {
     } else {
       throw new Error(`${full} is neither a file, a folder nor a link: no git tree holds it`);
     }
+    if (performance.now() > slice.end) yield;
   }
   if (entries.length === 0) return null;
   entries.sort(gitOrder);
@@ -74,9 +80,18 @@ function treeOf(dir: string, exclude: ReadonlySet<string>): Buffer | null {
   return objectId('tree', body);
 }
 
-/** The git tree id (40 hex digits) of `dir`, leaving out the top-level links named in `exclude`. */
+/**
+ * The git tree id (40 hex digits) of `dir`, leaving out the top-level links named in `exclude`.
+ * The walk gives the event loop back every SLICE_MS, so it can run beside other work.
+ */
 export async function gitTreeId(dir: string, exclude: readonly string[] = []): Promise<string> {
-  const id = treeOf(dir, new Set(exclude));
-  // The empty tree has an id of its own.
-  return (id ?? objectId('tree', Buffer.alloc(0))).toString('hex');
+  const slice = { end: 0 };
+  const walk = treeOf(dir, new Set(exclude), slice);
+  for (;;) {
+    slice.end = performance.now() + SLICE_MS;
+    const step = walk.next();
+    // The empty tree has an id of its own.
+    if (step.done === true) return (step.value ?? objectId('tree', Buffer.alloc(0))).toString('hex');
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
 }
