@@ -19,6 +19,12 @@
 // reuse ends for this host. A result says which it was: "fork": "reused" | "new", and
 // "stale" (what differed) when a run had to be made again.
 //
+// Whatever a run's tests left running is killed when it ends, as a fresh run's group is.
+// {"abort": N} while run N goes on (a mutant past its budget) kills that run's forks and every
+// process they started; the run then answers {"type": "aborted", "id": N} instead of a result,
+// and the host takes the next request on new forks. An abort of a run that already answered
+// is answered the same way at once.
+//
 // argv: a JSON object {"filters": [...], "bail": N | null, "config": path | null, "reuse": bool}.
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
@@ -26,6 +32,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
+import { killStrays } from './vitest-strays.mjs';
 
 const out = fs.createWriteStream('', { fd: 3 });
 const send = (record) => out.write(`${JSON.stringify(record)}\n`);
@@ -91,14 +98,15 @@ function describe(ended) {
 }
 
 /**
- * Keep tinypool's forks between test files while `reuse()` says so: the pools vitest makes
- * are caught as they run their first task. Null when tinypool is not as expected.
+ * Track the pools vitest makes (caught as they run their first task) and keep their forks
+ * between test files while `reuse()` says so. Null when tinypool is not as expected.
  */
 async function forkKeeper(vitestFile, reuse) {
   // The project's own vitest's tinypool, as that vitest resolves it.
   const { Tinypool } = await import(pathToFileURL(createRequire(vitestFile).resolve('tinypool')).href);
   const run = Tinypool?.prototype?.run;
-  if (typeof run !== 'function' || typeof Tinypool.prototype.recycleWorkers !== 'function') return null;
+  const threads = Object.getOwnPropertyDescriptor(Tinypool?.prototype ?? {}, 'threads')?.get;
+  if (typeof run !== 'function' || typeof Tinypool.prototype.recycleWorkers !== 'function' || !threads) return null;
   const pools = new Set();
   Tinypool.prototype.run = function (...args) {
     pools.add(this);
@@ -113,6 +121,15 @@ async function forkKeeper(vitestFile, reuse) {
         await pool.recycleWorkers();
         pool.options.isolateWorkers = !reuse();
       }
+    },
+    /**
+     * The pids of the forks alive now; with `ending`, each is told it is ending: tinypool then
+     * sends it nothing more (a send on a dead fork's channel is an unhandled rejection that ends vitest).
+     */
+    forks(ending) {
+      const workers = [...pools].flatMap((pool) => pool.threads).filter((w) => Number.isInteger(w?.process?.pid));
+      if (ending) for (const w of workers) w.isTerminating = true;
+      return workers.map((w) => w.process.pid);
     },
   };
 }
@@ -133,6 +150,42 @@ function probed(lines, result) {
   return { stale: silent === undefined ? null : `no answer from the probe in ${silent}`, reused };
 }
 
+/**
+ * The requests read from stdin, one at a time. An abort is acted on as it arrives: of the
+ * request being answered, its forks are killed (the request is marked `aborted`); of any other,
+ * it is answered at once. An abort the host cannot act on (no forks to tell apart) is not
+ * answered, and ag-mutate kills the whole host.
+ */
+function requestQueue(keeper) {
+  const queue = [];
+  let current = null;
+  let closed = false;
+  let wake = null;
+  const lines = readline.createInterface({ input: process.stdin });
+  lines.on('line', (line) => {
+    const request = JSON.parse(line);
+    if (request.abort === undefined) queue.push(request);
+    else if (current?.id === request.abort) {
+      if (killStrays(keeper, true)) current.aborted = true;
+    } else send({ type: 'aborted', id: request.abort });
+    wake?.();
+  });
+  lines.on('close', () => {
+    closed = true;
+    wake?.();
+  });
+  return {
+    async next() {
+      while (queue.length === 0 && !closed) await new Promise((resolve) => (wake = resolve));
+      current = queue.shift() ?? null;
+      return current;
+    },
+    done() {
+      current = null;
+    },
+  };
+}
+
 async function main() {
   const spec = JSON.parse(process.argv[2] ?? '{}');
   const { file, version } = vitestNodeEntry();
@@ -145,7 +198,7 @@ async function main() {
       'probe.jsonl',
     );
   let reuse = spec.reuse === true;
-  const keeper = reuse ? await forkKeeper(file, () => reuse) : null;
+  const keeper = await forkKeeper(file, () => reuse);
   if (keeper === null) reuse = false;
   let ended = null;
   const reporter = {
@@ -166,9 +219,8 @@ async function main() {
   if (reuse) for (const project of vitest.projects) project.config.setupFiles = [PROBE, ...project.config.setupFiles];
   const selected = await vitest.globTestSpecifications(spec.filters ?? []);
   send({ type: 'ready', version, files: [...new Set(selected.map((s) => rel(s.moduleId)))].sort() });
-  const lines = readline.createInterface({ input: process.stdin });
-  for await (const line of lines) {
-    const request = JSON.parse(line);
+  /** The answer to one request, after its run (made again on a new fork when the probe saw stale state). */
+  const answerOf = async (request) => {
     const wanted = new Set(request.files);
     forgetModules(vitest);
     vitest.clearSpecificationsCache();
@@ -179,22 +231,30 @@ async function main() {
       if (ended === null) throw new Error('the run ended without a report');
       return describe({ ...ended, unhandled: run.unhandledErrors ?? [] });
     };
-    if (!reuse) {
-      send({ type: 'result', id: request.id, fork: 'new', ...(await once()) });
-      continue;
-    }
+    if (!reuse) return { type: 'result', id: request.id, fork: 'new', ...(await once()) };
     const log = process.env.AG_FRESH_PROBE_LOG;
     fs.writeFileSync(log, '');
     const result = await once();
     const { stale, reused } = probed(fs.readFileSync(log, 'utf8').split('\n'), result);
-    if (stale === null) {
-      send({ type: 'result', id: request.id, fork: reused ? 'reused' : 'new', ...result });
-      continue;
-    }
+    if (stale === null) return { type: 'result', id: request.id, fork: reused ? 'reused' : 'new', ...result };
     reuse = false;
     await keeper.replace();
     forgetModules(vitest);
-    send({ type: 'result', id: request.id, fork: 'new', stale: stale.slice(0, 500), ...(await once()) });
+    return { type: 'result', id: request.id, fork: 'new', stale: stale.slice(0, 500), ...(await once()) };
+  };
+  const requests = requestQueue(keeper);
+  for (let request; (request = await requests.next()) !== null;) {
+    const answer = await answerOf(request).catch((error) => {
+      if (!request.aborted) throw error;
+    });
+    if (request.aborted) {
+      await keeper.replace();
+      send({ type: 'aborted', id: request.id });
+    } else {
+      killStrays(keeper, false);
+      send(answer);
+    }
+    requests.done();
   }
   await vitest.close();
   if (process.env.AG_FRESH_PROBE_LOG)

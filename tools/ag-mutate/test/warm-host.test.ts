@@ -53,13 +53,13 @@ for (const jobs of ['1', '2'])
       t.deepEqual(warm.test_selection, { runner: 'vitest', mode: 'whole-command' });
       t.true(warm.mutants.length >= 8, JSON.stringify(warm.counts));
       t.deepEqual(statuses(warm), statuses(fresh));
-      // The warm hosts judged them, one or more per copy (the loop's timeout ends its host, and a
-      // new one starts only when that copy has a mutant left to judge).
       t.true((warm.timing?.warm_host_mutants ?? 0) > 0, JSON.stringify(warm.timing));
-      t.true((warm.timing?.warm_host_starts ?? 0) >= Number(jobs), JSON.stringify(warm.timing));
       t.is(fresh.timing?.warm_host_mutants, undefined);
       const loop = warm.mutants.find((x) => x.line === 8 && x.replacement === '--');
       t.is(loop?.status, 'timeout');
+      // The loop cost its forks, not its host: one host per copy, nothing judged again.
+      t.is(warm.timing?.warm_host_starts, Number(jobs), JSON.stringify(warm.timing));
+      t.is(warm.timing?.warm_host_rejudged, 0, JSON.stringify(warm.timing));
       // Its budget is the fresh rule applied to the host's own clean run (twice its CPU plus
       // 2 CPU-s), below a fresh run's.
       const { warm_host_clean_cpu_ms: clean, warm_host_cpu_budget_ms: budget } = warm.timing ?? {};
@@ -142,4 +142,58 @@ test.serial('vitest: tests that leave nothing behind run on kept forks', async (
   const m = await measured(t, [...args, '--jobs', '1', '--max', '4', '--warm-host', 'auto'], repo.file('m.json'));
   t.true((m.timing?.warm_host_reused_fork_runs ?? 0) >= 3, JSON.stringify(m.timing));
   t.is(m.timing?.warm_host_stale_fork_runs, 0, JSON.stringify(m.timing));
+});
+
+/**
+ * A function that, when its guard is mutated, starts a process and leaves it to be adopted
+ * (a shell that starts it in the background and ends); the test file first checks that no such
+ * process from an earlier run is still running in its copy. A fresh run's group is killed when
+ * it ends, so a fresh process never sees one.
+ */
+const LAUNCH_JS = `import { spawn } from 'node:child_process';
+export function launch(n) {
+  if (n > 1) spawn('sh', ['-c', '"$0" -e "setInterval(() => {}, 1000) // ag-stray" &', process.execPath], { stdio: 'ignore' });
+  return n + 1;
+}
+export const half = (x) => x / 2;
+`;
+const STRAY_TEST = `import fs from 'node:fs';
+import { expect, test } from 'vitest';
+import { half, launch } from '../src/launch.js';
+const here = fs.realpathSync(process.cwd());
+const strays = () => fs.readdirSync('/proc').filter((p) => /^\\d+$/.test(p)).filter((p) => {
+  try {
+    return fs.readFileSync(\`/proc/\${p}/cmdline\`, 'utf8').includes('ag-stray') && fs.realpathSync(\`/proc/\${p}/cwd\`) === here;
+  } catch { return false; }
+});
+test('nothing an earlier run started is running', () => { expect(strays()).toEqual([]); });
+test('launch counts on', () => { expect(launch(1)).toBe(2); });
+test('half halves', () => { expect(half(4)).toBe(2); });
+`;
+
+test.serial('vitest: what a mutant run leaves running ends with it on the warm host, as in a fresh run', async (t) => {
+  t.timeout(180_000);
+  const before = LAUNCH_JS.replace('n > 1', 'n > 9').replace('x / 2', 'x * 0.5');
+  const repo = makeRepo(
+    { ...BASE, 'src/launch.js': before, 'test/launch.test.js': STRAY_TEST },
+    { 'src/launch.js': LAUNCH_JS },
+    { linkModules: true },
+  );
+  t.teardown(repo.cleanup);
+  const args = ['--diff', repo.diff, '--tree', repo.tree, '--test-command', VITEST, '--mutant-command', MUTANT];
+  const [forward, reverse, fresh] = await Promise.all([
+    measured(t, [...args, '--jobs', '1', '--warm-host', 'auto'], repo.file('forward.json')),
+    measured(t, [...args, '--jobs', '1', '--warm-host', 'auto', '--order', 'reverse'], repo.file('reverse.json')),
+    measured(t, [...args, '--jobs', '1', '--warm-host', 'off'], repo.file('fresh.json')),
+  ]);
+  // Some mutants of the guard start the process and survive; every later run must not see it.
+  const launching = fresh.mutants.filter((x) => x.line === 3 && x.status === 'survived');
+  t.true(launching.length >= 1, JSON.stringify(fresh.mutants.map((x) => [x.line, x.replacement, x.status])));
+  t.true(fresh.mutants.length >= 4, JSON.stringify(fresh.counts));
+  t.deepEqual(statuses(forward), statuses(fresh));
+  t.deepEqual(statuses(reverse), statuses(fresh));
+  for (const warm of [forward, reverse]) {
+    t.is(warm.timing?.warm_host_mutants, warm.mutants.length, JSON.stringify(warm.timing));
+    t.is(warm.timing?.warm_host_rejudged, 0, JSON.stringify(warm.timing));
+  }
 });

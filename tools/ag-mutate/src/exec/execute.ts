@@ -224,7 +224,7 @@ export async function execute(
         }
         verdicts[i] = verdict;
         tally[bucket(verdict)]++;
-        // A timeout stands as a fresh run's would (that host was killed); the rest wait for a clean check.
+        // A timeout stands as a fresh run's would (its forks, or its host, were killed); the rest wait for a clean check.
         if (verdict.host !== undefined && verdict.status !== 'timeout') pending.push(i);
         if (!redo) done++;
         opts.onProgress?.(done, sites.length, tally);
@@ -244,8 +244,9 @@ export async function execute(
       phases.warm_host_rejudged = warm.stats.rejudged;
       phases.warm_host_reused_fork_runs = warm.stats.reusedForks;
       phases.warm_host_stale_fork_runs = warm.stats.staleForks;
-      if (warm.cleanCpuMs !== null && cpuBudgetMs !== null) {
-        phases.warm_host_clean_cpu_ms = warm.cleanCpuMs;
+      const cleanCpuMs = warm.cleanCpuMs();
+      if (cleanCpuMs !== null && cpuBudgetMs !== null) {
+        phases.warm_host_clean_cpu_ms = cleanCpuMs;
         phases.warm_host_cpu_budget_ms = warm.budget();
       }
     }

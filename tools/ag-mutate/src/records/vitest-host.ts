@@ -46,8 +46,14 @@ export const HostResult = v.strictObject({
   messages: v.string(),
 });
 
+/** A run past its limits was aborted: its forks and what they started are gone, the host goes on. */
+export const HostAborted = v.strictObject({
+  type: v.literal('aborted'),
+  id: Count,
+});
+
 /** Any line the host writes. */
-export const HostLine = v.variant('type', [HostReady, HostError, HostResult]);
+export const HostLine = v.variant('type', [HostReady, HostError, HostResult, HostAborted]);
 
 export type HostResult = v.InferOutput<typeof HostResult>;
 export type HostReady = v.InferOutput<typeof HostReady>;

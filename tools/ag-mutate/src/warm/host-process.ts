@@ -1,9 +1,10 @@
 /**
  * One warm vitest host process: started in its own process group (as the copy's uid when
  * ag-mutate runs as root), asked to run test files one request at a time, its group's CPU
- * watched during every run, and killed, group and uid alike, past the budget or the wall
- * limit. Every line it writes is read through a schema; a line that does not parse, a
- * host that ends, or an answer that never comes makes the host broken, never a verdict.
+ * watched during every run; past the budget or the wall limit the host is asked to kill that
+ * run's forks, and is killed, group and uid alike, when it does not. Every line it writes is
+ * read through a schema; a line that does not parse, a host that ends, or an answer that never
+ * comes makes the host broken, never a verdict.
  * @module
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -18,6 +19,8 @@ import type { HostPlan } from './vitest-eligible.js';
 
 /** How often a run's CPU is sampled (ms). */
 const SAMPLE_MS = 100;
+/** How long a host may take to kill an aborted run's forks and say so (ms). */
+const ABORT_MS = 5000;
 
 /** What a run on the host gave. */
 export type HostRun =
@@ -137,39 +140,58 @@ export class VitestHost {
     return this.stderr.text().trim().split('\n').slice(-1)[0] ?? '';
   }
 
-  /** Run `files` once: past `cpuBudgetMs` of the group's CPU or `wallMs` the host is killed and the run is a timeout. */
+  /**
+   * Run `files` once. Past `cpuBudgetMs` of the group's CPU or `wallMs` the run is a timeout:
+   * the host is asked to kill that run's forks and goes on; a host that does not say it did
+   * within ABORT_MS is killed, group and all.
+   */
   async run(files: readonly string[], cpuBudgetMs: number, wallMs: number): Promise<HostRun> {
     const t0 = performance.now();
     const pgid = this.pgid;
     const cpu0 = pgid === undefined ? null : groupCpuMs(pgid);
+    const id = this.nextId++;
     let cpuMs: number | null = null;
-    let over = false;
+    let aborting: ReturnType<typeof setTimeout> | null = null;
+    const abort = () => {
+      if (aborting !== null) return;
+      aborting = setTimeout(() => this.kill(), ABORT_MS);
+      this.write({ abort: id });
+    };
     const sample = () => {
       const now = pgid === undefined ? null : groupCpuMs(pgid);
       if (now !== null && cpu0 !== null) cpuMs = Math.max(cpuMs ?? 0, now - cpu0);
-      if (cpuMs !== null && cpuMs > cpuBudgetMs && !over) {
-        over = true;
-        this.kill();
-      }
+      if (cpuMs !== null && cpuMs > cpuBudgetMs) abort();
     };
     const timer = setInterval(sample, SAMPLE_MS);
-    const id = this.nextId++;
     const answer = this.next(wallMs);
-    this.child.stdin!.write(`${JSON.stringify({ id, files })}\n`);
-    const line = await answer;
+    this.write({ id, files });
+    let line = await answer;
     clearInterval(timer);
-    if (!over && line.type !== 'gone') sample();
-    const ms = performance.now() - t0;
-    if (over) return { kind: 'timeout', ms, cpuMs };
-    if (line.type === 'gone' && line.why.startsWith('no answer')) {
-      this.kill();
-      return { kind: 'timeout', ms, cpuMs };
+    if (aborting === null && line.type !== 'gone') sample();
+    const lapsed = (l: typeof line) => l.type === 'gone' && this.gone === null;
+    if (aborting === null && lapsed(line)) abort();
+    if (aborting !== null) {
+      // The run's own answer may come before the abort's; a lapse of the wall limit is not an answer.
+      for (let n = 0; n < 2 && (lapsed(line) || (line.type === 'result' && line.id === id)); n++)
+        line = await this.next(ABORT_MS);
+      clearTimeout(aborting);
+      if (line.type !== 'aborted' || line.id !== id) this.kill();
+      return { kind: 'timeout', ms: performance.now() - t0, cpuMs };
     }
+    const ms = performance.now() - t0;
     if (line.type === 'result' && line.id === id) return { kind: 'result', result: line, ms, cpuMs };
     this.kill();
     const why =
       line.type === 'gone' ? line.why : line.type === 'error' ? line.message.split('\n')[0]! : 'an answer out of turn';
     return { kind: 'broken', why, ms, cpuMs };
+  }
+
+  private write(request: object): void {
+    try {
+      this.child.stdin!.write(`${JSON.stringify(request)}\n`);
+    } catch {
+      // a host that is gone answers nothing; its exit says why
+    }
   }
 
   /** True while the host can take a request. */

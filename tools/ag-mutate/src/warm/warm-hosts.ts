@@ -2,9 +2,9 @@
  * The warm vitest hosts of one execution, one per tree copy, and the checks that keep every
  * verdict they give equal to a fresh process's: each host answers for exactly the files
  * asked, starts with a clean run that must pass with the same tests as the first host's,
- * and every few mutants runs the clean tree again. A failed check, a host that breaks or
- * cannot start, turns the hosts off for the rest of the execution (fresh processes judge
- * every later mutant, and the caller re-judges those since the last good check).
+ * and runs the clean tree again every few mutants and after a timeout. A failed check, a
+ * host that breaks or cannot start, turns the hosts off for the rest of the execution (fresh
+ * processes judge every later mutant, and the caller re-judges those since the last good check).
  * @module
  */
 import type { Identity } from '@adversary-gate/core';
@@ -47,6 +47,8 @@ interface Slot {
   host: VitestHost | null;
   generation: number;
   sinceCheck: number;
+  /** The host keeps forks between runs (until the fresh-state probe finds a difference). */
+  reusing: boolean;
 }
 
 /** The tests and states of a clean run as one comparable text, null when the run was not clean. */
@@ -82,7 +84,8 @@ export class WarmHosts {
   private readonly slots: Slot[];
   private files: readonly string[] | null = null;
   private reference: string | null = null;
-  private referenceCpuMs: number | null = null;
+  /** The CPU of the latest clean run on a kept fork and on a new one (ms). */
+  private readonly cleanCpu: { reused: number | null; new: number | null } = { reused: null, new: null };
   private generations = 0;
 
   constructor(
@@ -90,7 +93,7 @@ export class WarmHosts {
     private readonly plan: HostPlan,
     private readonly limits: HostLimits,
   ) {
-    this.slots = ws.copies.map(() => ({ host: null, generation: 0, sinceCheck: 0 }));
+    this.slots = ws.copies.map(() => ({ host: null, generation: 0, sinceCheck: 0, reusing: true }));
   }
 
   private turnOff(why: string): void {
@@ -131,7 +134,12 @@ export class WarmHosts {
     this.files ??= ready.files;
     slot.generation = ++this.generations;
     slot.sinceCheck = 0;
-    return (await this.clean(slot, user)) ? slot : null;
+    slot.reusing = true;
+    if (!(await this.clean(slot, user))) return null;
+    // A host's first run starts a fork and transforms every module cold; until a clean run on
+    // a kept fork has been measured once, the budget would come from that dearer run.
+    if (this.cleanCpu.reused === null && slot.reusing && !(await this.clean(slot, user))) return null;
+    return slot;
   }
 
   private fail(why: string): null {
@@ -147,7 +155,7 @@ export class WarmHosts {
     const r = await host.run(this.files!, this.limits.cpuBudgetMs ?? Number.POSITIVE_INFINITY, this.limits.timeoutMs);
     if (r.kind !== 'result')
       return this.fail(`a clean run on the host ${r.kind === 'timeout' ? 'timed out' : `broke: ${r.why}`}`) ?? false;
-    this.countFork(r.result);
+    this.countFork(slot, r.result);
     if (!sameFiles(r.result.files, this.files!))
       return this.fail('a clean run on the host ran other files than asked') ?? false;
     const signature = cleanSignature(r.result);
@@ -155,35 +163,43 @@ export class WarmHosts {
     if (this.reference === null) this.reference = signature;
     else if (signature !== this.reference)
       return this.fail('a clean run on the host ran other tests than the first') ?? false;
-    // The latest clean run: on a kept fork it costs what a mutant's run there costs, without
-    // the new fork and the cold transforms of a host's first run.
-    if (r.cpuMs !== null) this.referenceCpuMs = r.cpuMs;
+    // The latest clean run of each kind: on a kept fork it costs what a mutant's run there
+    // costs, without the new fork and the cold transforms of a host's first run.
+    if (r.cpuMs !== null) this.cleanCpu[r.result.fork] = r.cpuMs;
     slot.sinceCheck = 0;
     return true;
   }
 
-  private countFork(r: HostResult): void {
+  private countFork(slot: Slot, r: HostResult): void {
     if (r.fork === 'reused') this.stats.reusedForks++;
-    if (r.stale !== undefined) this.stats.staleForks++;
-  }
-
-  /** The CPU of the latest clean run on a host (ms), null until one ran: the hosts' budget comes from it. */
-  get cleanCpuMs(): number | null {
-    return this.referenceCpuMs;
+    if (r.stale !== undefined) {
+      this.stats.staleForks++;
+      slot.reusing = false;
+    }
   }
 
   /**
-   * The CPU budget of a mutant run on the host: the fresh run's rule (twice the clean run's
-   * CPU plus the slack) applied to the hosts' latest clean run, never more than the fresh run's
+   * The CPU of the latest clean run like the runs a host makes (ms), null until one ran: on a
+   * kept fork while the host keeps forks, else on a new fork. The host's budget comes from it.
+   */
+  cleanCpuMs(w = 0): number | null {
+    const reusing = this.slots[w]?.reusing ?? true;
+    return reusing ? (this.cleanCpu.reused ?? this.cleanCpu.new) : this.cleanCpu.new;
+  }
+
+  /**
+   * The CPU budget of a mutant run on copy `w`'s host: the fresh run's rule (twice the clean
+   * run's CPU plus the slack) applied to the clean run like that host's runs, never more than the fresh run's
    * budget less what a fresh run spends starting vitest (the fresh baseline's CPU beyond the
    * host's clean run).
    */
-  budget(): number {
+  budget(w = 0): number {
     const { cpuBudgetMs, baselineCpuMs } = this.limits;
+    const reference = this.cleanCpuMs(w);
     if (cpuBudgetMs === null) return Number.POSITIVE_INFINITY;
-    if (this.referenceCpuMs === null) return cpuBudgetMs;
-    const start = baselineCpuMs !== null ? Math.max(0, baselineCpuMs - this.referenceCpuMs) : 0;
-    return Math.max(1, Math.min(cpuBudgetMs - start, mutantCpuBudget(this.referenceCpuMs)));
+    if (reference === null) return cpuBudgetMs;
+    const start = baselineCpuMs !== null ? Math.max(0, baselineCpuMs - reference) : 0;
+    return Math.max(1, Math.min(cpuBudgetMs - start, mutantCpuBudget(reference)));
   }
 
   /**
@@ -198,19 +214,21 @@ export class WarmHosts {
     write();
     let r;
     try {
-      r = await host.run(this.files!, this.budget(), this.limits.timeoutMs);
+      r = await host.run(this.files!, this.budget(w), this.limits.timeoutMs);
     } finally {
       undo();
     }
     const cost = { ms: r.ms, cpuMs: r.cpuMs, generation: slot.generation };
     if (r.kind === 'timeout') {
-      // Killed with its whole group; the next mutant starts a new host.
-      slot.host = null;
+      // The run's forks were killed and the host goes on, checked clean before it vouches for
+      // anything more; a host that could not abort was killed, and the next mutant starts one.
+      if (host.alive) slot.sinceCheck = CLEAN_CHECK_EVERY;
+      else slot.host = null;
       this.stats.mutants++;
       return { status: 'timeout', output: '', ...cost };
     }
     if (r.kind === 'broken') return this.fail(`the host broke: ${r.why}`);
-    this.countFork(r.result);
+    this.countFork(slot, r.result);
     if (!sameFiles(r.result.files, this.files!)) return this.fail('the host ran other files than asked');
     const status = statusOf(r.result);
     if (status === null) return null;
