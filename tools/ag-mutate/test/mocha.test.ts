@@ -1,4 +1,8 @@
 import test from 'ava';
+import { randomUUID } from 'node:crypto';
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { findMutant, measured } from './helpers/artefact.js';
 import { makeRepo, type Files } from './helpers/repo.js';
 
@@ -33,6 +37,9 @@ describe('loading', () => {
   it('works', () => {});
 });
 `;
+
+/** More tests than the mocha hook records one by one: the suite is then recorded per test file. */
+const FILLER = `describe('filler', () => {\n  for (let i = 0; i < 201; i++) it('case ' + i, () => {});\n});\n`;
 
 const PROJECT: Files = {
   'src/price.js': PRICE_JS,
@@ -164,9 +171,119 @@ describe('calc', () => {
   t.is(findMutant(m, 3, '/').killed_by, 'test/calc.test.js::calc doubles');
 });
 
+test('mocha: kills in one selection at different tests are confirmed by one clean run of the whole selection', async (t) => {
+  // Both tests execute scale(). "is odd" runs first (the other is slower); `*` → `/` fails it,
+  // `+` → `-` passes it and fails "scales": two kills whose runs stopped at different tests.
+  // One clean run of both tests confirms every such kill (each stopped inside what it ran).
+  const scale = `exports.scale = (x) => x * 2 + 1;\n`;
+  const spec = `const assert = require('node:assert');
+const { scale } = require('../src/scale.js');
+describe('scale', () => {
+  it('is odd', () => { assert.equal(scale(3) % 2, 1); });
+  it('scales', () => {
+    const until = Date.now() + 150;
+    while (Date.now() < until);
+    assert.equal(scale(3), 7);
+  });
+});
+`;
+  const repo = makeRepo({}, { 'src/scale.js': scale, 'test/scale.test.js': spec }, { linkModules: true });
+  t.teardown(repo.cleanup);
+  const m = await measured(
+    t,
+    [
+      '--diff',
+      repo.diff,
+      '--tree',
+      repo.tree,
+      '--test-command',
+      MOCHA,
+      '--mutant-command',
+      `${MOCHA} --bail`,
+      '--jobs',
+      '2',
+    ],
+    repo.file('m.json'),
+  );
+  t.is(m.test_selection?.mode, 'per-test');
+  t.is(findMutant(m, 1, '/').killed_by, 'test/scale.test.js::scale is odd');
+  t.is(findMutant(m, 1, '-').killed_by, 'test/scale.test.js::scale scales');
+  t.true(
+    m.mutants.every((x) => x.status === 'killed'),
+    JSON.stringify(m.mutants),
+  );
+  t.is(m.timing?.subset_clean_runs, 1);
+});
+
+test('mocha, per test file: the file that killed a mutant runs first for the next ones; a likely killer that does not kill is not run for them', async (t) => {
+  // test/area.test.js is named for src/area.js (a likely killer) and calls it, but checks
+  // nothing, and logs each run of its test; the killer is in another file. Once that file
+  // killed a mutant, the next mutants of the file run it first and stop there. The weak test
+  // runs in the three baseline runs of one copy (recorded, plain, neutral edit), for the
+  // removal of the whole statement (code run at load belongs to no test: the whole command)
+  // and for the first mutant judged by its tests; then never again (without the known killer
+  // first, once for each of the three mutants after it). The filler makes the suite large, so
+  // it is recorded per test file.
+  const ranLog = path.join(os.tmpdir(), `agm-area-${randomUUID()}.log`);
+  writeFileSync(ranLog, '');
+  chmodSync(ranLog, 0o666); // the tests may run as another uid
+  t.teardown(() => rmSync(ranLog, { force: true }));
+  const weak = `const { appendFileSync } = require('node:fs');
+const { area } = require('../src/area.js');
+describe('area', () => {
+  it('runs', () => {
+    appendFileSync(${JSON.stringify(ranLog)}, 'x');
+    if (typeof area === 'function') area(3, 4);
+  });
+});
+`;
+  const strong = `const assert = require('node:assert');
+const { area } = require('../src/area.js');
+describe('room', () => {
+  it('has the area less one', () => { assert.equal(area(3, 4), 11); });
+});
+`;
+  const repo = makeRepo(
+    {},
+    {
+      'src/area.js': `exports.area = (w, h) => w * h - 1;\n`,
+      'test/area.test.js': weak,
+      'test/room.test.js': strong,
+      'test/filler.test.js': FILLER,
+    },
+    { linkModules: true },
+  );
+  t.teardown(repo.cleanup);
+  const m = await measured(
+    t,
+    [
+      '--diff',
+      repo.diff,
+      '--tree',
+      repo.tree,
+      '--test-command',
+      MOCHA,
+      '--mutant-command',
+      `${MOCHA} --bail`,
+      '--jobs',
+      '1',
+    ],
+    repo.file('m.json'),
+  );
+  t.is(m.test_selection?.mode, 'per-test-file');
+  const killed = m.mutants.filter((x) => x.status === 'killed');
+  t.true(killed.length >= 3 && killed.length === m.mutants.length, JSON.stringify(m.mutants));
+  t.true(
+    killed
+      .filter((x) => x.operator !== 'StatementRemoval')
+      .every((x) => x.killed_by === 'test/room.test.js::room has the area less one'),
+    JSON.stringify(killed),
+  );
+  t.is(readFileSync(ranLog, 'utf8'), 'xxxxx');
+});
+
 test('mocha: a large suite is recorded per test file; the kill still names the failing test', async (t) => {
-  const many = `describe('filler', () => {\n  for (let i = 0; i < 201; i++) it('case ' + i, () => {});\n});\n`;
-  const repo = makeRepo({}, { ...PROJECT, 'test/filler.test.js': many }, { linkModules: true });
+  const repo = makeRepo({}, { ...PROJECT, 'test/filler.test.js': FILLER }, { linkModules: true });
   t.teardown(repo.cleanup);
   const m = await measured(
     t,

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Site } from '../src/engines/site.js';
-import { likelyKillersFirst, nodeTestMap, orderTests, pytestMap, stem } from '../src/exec/test-map.js';
+import { killersFirst, likelyKillersFirst, nodeTestMap, orderTests, pytestMap, stem } from '../src/exec/test-map.js';
 
 test('a test file and its source share a stem', (t) => {
   t.is(stem('src/price.js'), 'price');
@@ -61,6 +61,36 @@ test('likely killers run on their own first: the tests named for the mutated fil
     ['test/req.fresh.js::a', 'test/app.js::b', 'test/request.js::c'],
   ]);
   t.deepEqual(ids(likelyKillersFirst(units.slice(0, 1), 'lib/request.js')), [['test/req.fresh.js::a']]);
+});
+
+test('known killers run on their own before the likely killers; every covering unit runs once; none known changes nothing', (t) => {
+  const units = [
+    { id: 'test/req.fresh.js::a', ms: 1 },
+    { id: 'test/app.js::b', ms: 2 },
+    { id: 'test/request.js::c', ms: 3 },
+  ];
+  const ids = (runs: { units: { id: string }[]; known: boolean }[]) =>
+    runs.map((r) => [r.known, r.units.map((u) => u.id)]);
+  t.deepEqual(ids(killersFirst(units, 'lib/request.js', new Set(['test/app.js::b']))), [
+    [true, ['test/app.js::b']],
+    [false, ['test/req.fresh.js::a', 'test/request.js::c']],
+  ]);
+  // A per-file unit holds the killer named by its test's id.
+  const files = [
+    { id: 'test/req.fresh.js', ms: 1 },
+    { id: 'test/app.js', ms: 2 },
+  ];
+  t.deepEqual(ids(killersFirst(files, 'lib/request.js', new Set(['test/req.fresh.js::req .fresh works']))), [
+    [true, ['test/req.fresh.js']],
+    [false, ['test/app.js']],
+  ]);
+  t.deepEqual(ids(killersFirst(units, 'lib/request.js', new Set(['test/gone.js::x']))), [
+    [false, ['test/req.fresh.js::a', 'test/request.js::c']],
+    [false, ['test/app.js::b']],
+  ]);
+  t.deepEqual(ids(killersFirst(units.slice(1, 2), 'lib/request.js', new Set(['test/app.js::b']))), [
+    [true, ['test/app.js::b']],
+  ]);
 });
 
 const site = (over: Partial<Site>): Site => ({

@@ -8,7 +8,7 @@ import type { ProcessResult } from '@adversary-gate/core';
 import type { Site } from '../engines/site.js';
 import type { RunnerName } from '../runners/runner.js';
 import { checkEquivalence } from './equivalence.js';
-import { judgeMutant, type MutantVerdict } from './mutant-run.js';
+import { judgeMutant, selectionUses, type MutantVerdict } from './mutant-run.js';
 import { instrumentation, type Instrumented } from './instrument.js';
 import { runNeutral, survivesNeutralEdit } from './neutral-edit.js';
 import type { RunStatus } from './outcome.js';
@@ -200,6 +200,9 @@ export async function execute(
       map,
       coverage: base.instrumented.v8(),
       cleanPasses: new Map<string, Promise<boolean>>(),
+      cleanRuns: { runs: 0, ms: 0 },
+      killers: new Map<string, Set<string>>(),
+      ...(opts.runner?.name === 'mocha' ? { selectionUses: selectionUses(map, sites) } : {}),
       standalone,
       ...(warm !== undefined ? { warm } : {}),
     };
@@ -237,6 +240,10 @@ export async function execute(
       await warm?.close();
     }
     phases.mutants_ms = Math.round(performance.now() - t2);
+    if (ctx.cleanRuns.runs > 0) {
+      phases.subset_clean_runs = ctx.cleanRuns.runs;
+      phases.subset_clean_ms = Math.round(ctx.cleanRuns.ms);
+    }
     if (warm !== undefined) {
       phases.warm_host_mutants = verdicts.filter((v) => v.host !== undefined).length;
       phases.warm_host_starts = warm.stats.starts;

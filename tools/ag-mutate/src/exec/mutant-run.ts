@@ -15,7 +15,15 @@ import type { ExecOptions, ExecStatus } from './types.js';
 import { MOCHA_HOOK } from '../package-files.js';
 import { pytestPluginEnv } from './instrument.js';
 import { classifyRun, passed, type RunVerdict } from './outcome.js';
-import { likelyKillersFirst, orderTests, unitFile, type Coverers, type TestMap, type TestUnit } from './test-map.js';
+import {
+  killersFirst,
+  likelyKillersFirst,
+  orderTests,
+  unitFile,
+  type Coverers,
+  type TestMap,
+  type TestUnit,
+} from './test-map.js';
 import { neverRan, type CoverageMap } from './v8-coverage.js';
 import { RanLine } from '../records/hooks.js';
 import { parseRecord } from '../records/read.js';
@@ -55,6 +63,12 @@ export interface MutantContext {
   readonly coverage: CoverageMap;
   /** Whether a subset command passes on the unmutated tree, by command and selection (computed once). */
   readonly cleanPasses: Map<string, Promise<boolean>>;
+  /** The clean-tree runs those checks took: how many, and their wall-clock time (ms). */
+  readonly cleanRuns: { runs: number; ms: number };
+  /** Per mutated file, the tests whose confirmed kill of one of its mutants named them: tried first for the next. */
+  readonly killers?: Map<string, Set<string>>;
+  /** How many mutants each mocha selection serves, by its test list (`selectionUses`): a shared one is checked whole, once. */
+  readonly selectionUses?: ReadonlyMap<string, number>;
   /** The stillborn checks apart from the tests (absent: none beyond the engine's parse). */
   readonly standalone?: StandaloneChecks;
   /** The warm vitest hosts, when the whole command may be judged on one (absent: fresh processes). */
@@ -102,6 +116,8 @@ interface Attempt {
   readonly killer: () => string | null;
   /** The cheaper clean-tree check of a kill, when the run says which tests it ran up to the failure (mocha). */
   readonly confirm?: () => Attempt | null;
+  /** The whole selection on the clean tree, when other mutants run the same selection (mocha): one check for all. */
+  readonly shared?: Attempt;
 }
 
 /** The subset runs for a mutant that some tests cover, likely killers first. */
@@ -110,20 +126,29 @@ function attempts(ctx: MutantContext, w: number, site: Site, cov: Coverers): Att
   const command = opts.mutantCommand ?? opts.command;
   if (cov.kind !== 'tests') return [];
   const ordered = orderTests(cov.tests, site.file);
+  // Where a unit is a test file (a process, or the files a mocha run loads), the files that
+  // killed earlier mutants of this file run first, on their own.
+  const byFile = (): { units: TestUnit[]; known: boolean }[] =>
+    killersFirst(ordered, site.file, ctx.killers?.get(site.file) ?? new Set());
   if (ctx.map?.mode === 'per-test-file' && opts.runner?.nodeTestPrefix != null) {
     const runner = opts.runner;
-    return ordered.map((unit) => {
-      const cmd = nodeTestFileCommand(runner, unit.id);
-      return { command: cmd, env: {}, key: cmd, killer: () => unit.id };
-    });
+    return byFile()
+      .flatMap((r) => r.units)
+      .map((unit) => {
+        const cmd = nodeTestFileCommand(runner, unit.id);
+        return { command: cmd, env: {}, key: cmd, killer: () => unit.id };
+      });
   }
   const mocha = opts.runner?.name === 'mocha' ? withMochaRequire(command, MOCHA_HOOK) : null;
   if (ctx.map === null || (opts.runner?.name !== 'pytest' && mocha === null)) return [];
-  if (mocha === null) return [selection(ctx, `select${w}`, command, pytestPluginEnv(opts.passEnv), ordered, false)];
+  if (mocha === null)
+    return [selection(ctx, `select${w}`, command, pytestPluginEnv(opts.passEnv), ordered, false, false)];
   // mocha loads every test file it is given: the likely killers' files alone start faster.
-  return likelyKillersFirst(ordered, site.file).map((units, i) =>
-    selection(ctx, `select${w}-${i}`, mocha, {}, units, true),
-  );
+  const runs =
+    ctx.map.mode === 'per-test-file'
+      ? byFile()
+      : likelyKillersFirst(ordered, site.file).map((units) => ({ units, known: false }));
+  return runs.map((r, i) => selection(ctx, `select${w}-${i}`, mocha, {}, r.units, true, r.known));
 }
 
 /** One run of a selection of tests (written to a scratch folder of its own), bailing at the first failure. */
@@ -134,6 +159,7 @@ function selection(
   baseEnv: Record<string, string>,
   units: readonly TestUnit[],
   mocha: boolean,
+  known: boolean,
 ): Attempt {
   const dir = ctx.ws.scratch(scratch);
   const select = path.join(dir, 'tests.txt');
@@ -154,13 +180,50 @@ function selection(
   const ran = path.join(dir, 'ran.jsonl');
   rmSync(ran, { force: true });
   const skip = skippedTestFiles(ctx.map, units, dir);
+  const key = `${run}\0${list}\0${skip.key}`;
+  const shared = known || (ctx.selectionUses?.get(list) ?? 0) > 1;
   return {
     command: run,
     env: { ...env, ...skip.env, AG_MUTATE_RAN: ran },
-    key: `${run}\0${list}\0${skip.key}`,
+    key,
     killer,
     confirm: () => ranUpToFailure(dir, run, ran, killer(), skip),
+    ...(shared
+      ? { shared: { command: run, env: { ...skip.env, AG_MUTATE_SELECT: select }, key, killer: () => null } }
+      : {}),
   };
+}
+
+/**
+ * How many mutants each mocha selection serves, keyed by its test list as the mocha hook reads
+ * it: computed from the baseline's map before any mutant runs, the same in every copy.
+ */
+export function selectionUses(map: TestMap | null, sites: readonly Site[]): Map<string, number> {
+  const uses = new Map<string, number>();
+  if (map === null) return uses;
+  for (const site of sites) {
+    if (!site.parses) continue;
+    const cov = map.coverers(site);
+    if (cov.kind !== 'tests') continue;
+    for (const units of likelyKillersFirst(orderTests(cov.tests, site.file), site.file)) {
+      const list = JSON.stringify(units.map((t) => t.id));
+      uses.set(list, (uses.get(list) ?? 0) + 1);
+    }
+  }
+  return uses;
+}
+
+/**
+ * Does a kill by a subset stand? When the same tests, in the same order, pass on the clean
+ * tree, the failure was the mutant's. A selection other mutants share is run whole on the
+ * clean tree once: every run of it that failed at some test ran, up to that test, exactly what
+ * the clean run passed. Otherwise (or when the whole one fails there) the tests up to the
+ * failure are run, or the whole subset when the run does not say which ran.
+ */
+async function killStands(ctx: MutantContext, w: number, attempt: Attempt): Promise<boolean> {
+  const upToFailure = attempt.confirm?.() ?? null; // read before another run rewrites the records
+  if (attempt.shared !== undefined && (await cleanPasses(ctx, w, attempt.shared))) return true;
+  return cleanPasses(ctx, w, upToFailure ?? attempt);
 }
 
 /**
@@ -229,6 +292,8 @@ function cleanPasses(ctx: MutantContext, w: number, attempt: Attempt): Promise<b
     known = (async () => {
       const r = await ctx.ws.run(w, attempt.command, ctx.timeoutMs, attempt.env);
       ctx.ws.copies[w]!.restore();
+      ctx.cleanRuns.runs++;
+      ctx.cleanRuns.ms += r.durationMs;
       return passed(r);
     })();
     ctx.cleanPasses.set(key, known);
@@ -302,7 +367,10 @@ export async function judgeMutant(ctx: MutantContext, w: number, site: Site): Pr
       continue;
     }
     const killedBy = attempt.killer();
-    if (await cleanPasses(ctx, w, attempt.confirm?.() ?? attempt)) return verdictOf(v, killedBy);
+    if (await killStands(ctx, w, attempt)) {
+      if (killedBy !== null) ctx.killers?.set(site.file, (ctx.killers.get(site.file) ?? new Set()).add(killedBy));
+      return verdictOf(v, killedBy);
+    }
     // The subset fails without the mutant too: its verdict proves nothing; the whole command decides.
     return verdictOf(await runMutant(whole, {}), null);
   }

@@ -176,6 +176,29 @@ export function likelyKillersFirst(ordered: readonly TestUnit[], mutatedFile: st
   return [near, ordered.filter((t) => !isNear(t))];
 }
 
+/** Whether a unit holds one of the tests that killed: the test itself, or its file (a per-file unit). */
+function holdsKiller(unit: TestUnit, killers: ReadonlySet<string>): boolean {
+  return killers.has(unit.id) || [...killers].some((k) => unitFile(k) === unit.id);
+}
+
+/**
+ * The runs for a mutant, known killers first: the covering units that hold a test which killed
+ * an earlier mutant of the same file make a run of their own (`known`), then the likely
+ * killers and the rest as {@link likelyKillersFirst} splits them. The runs together hold every
+ * covering unit once, so a mutant survives only when every covering test passed.
+ */
+export function killersFirst(
+  ordered: readonly TestUnit[],
+  mutatedFile: string,
+  killers: ReadonlySet<string>,
+): { units: TestUnit[]; known: boolean }[] {
+  const known = killers.size === 0 ? [] : ordered.filter((t) => holdsKiller(t, killers));
+  const rest = known.length === 0 ? ordered : ordered.filter((t) => !known.includes(t));
+  const split =
+    rest.length === 0 ? [] : likelyKillersFirst(rest, mutatedFile).map((units) => ({ units, known: false }));
+  return known.length === 0 ? split : [{ units: known, known: true }, ...split];
+}
+
 /** The test file of a unit: a test id is `file::name` (pytest node ids, mocha titles), a per-file unit is the file. */
 export function unitFile(unit: string): string {
   const at = unit.indexOf('::');
