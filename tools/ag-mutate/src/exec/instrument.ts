@@ -96,7 +96,10 @@ export function instrumentation(
     env.AG_MUTATE_MOCHA_RECORD = mochaDir;
     env.AG_MUTATE_MOCHA_SITES = sitesFile;
   }
-  if (js.size > 0) env.NODE_V8_COVERAGE = coverDir;
+  // vitest and jest compile every module before it runs: V8's counters would be offsets into
+  // their output, never the file's own (such a file is unknown), so nothing is recorded.
+  const transformsAll = opts.runner?.name === 'vitest' || opts.runner?.name === 'jest';
+  if (js.size > 0 && !transformsAll) env.NODE_V8_COVERAGE = coverDir;
   let entryDir = '';
   if (nodeTest) {
     entryDir = ws.scratch('entries');
