@@ -18,9 +18,14 @@ test('the neutral edit appends a comment the language ignores', (t) => {
 
 const DOUBLE_JS = 'export function double(x) {\n  return x + 2;\n}\n';
 
-test('a suite that pins the source bytes kills every mutant for nothing: strength is not measured (neutral_edit_failed)', async (t) => {
-  // The test passes only on the patch's exact file: any mutant "fails" it, whatever it changes.
-  const pin = `import test from 'node:test';
+const HONEST = `import test from 'node:test';
+import assert from 'node:assert/strict';
+import { double } from '../src/double.js';
+test('double', () => { assert.equal(double(2), 4); });
+`;
+
+/** The pinning suite passes only on the patch's exact file: any mutant "fails" it, whatever it changes. */
+const PIN = `import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { double } from '../src/double.js';
@@ -29,26 +34,41 @@ test('double', () => {
   assert.equal(readFileSync(new URL('../src/double.js', import.meta.url), 'utf8'), ${JSON.stringify(DOUBLE_JS)});
 });
 `;
+
+async function judged(spec: string, jobs: string): Promise<MutationArtefact> {
   const repo = makeRepo(
     { 'package.json': '{"type":"module"}\n' },
-    { 'src/double.js': DOUBLE_JS, 'test/double.test.js': pin },
+    { 'src/double.js': DOUBLE_JS, 'test/double.test.js': spec },
   );
-  t.teardown(repo.cleanup);
-  const r = await runBin([
-    '--diff',
-    repo.diff,
-    '--tree',
-    repo.tree,
-    '--test-command',
-    'node --test',
-    '--jobs',
-    '2',
-    '--out',
-    repo.file('m.json'),
-  ]);
-  t.is(r.code, 0, r.stderr);
-  const m = JSON.parse(readFileSync(repo.file('m.json'), 'utf8')) as MutationArtefact;
-  t.is(m.suite_strength, null);
-  t.is(m.reason, 'neutral_edit_failed');
-  t.deepEqual(m.mutants, []);
-});
+  try {
+    const args = ['--diff', repo.diff, '--tree', repo.tree, '--test-command', 'node --test', '--jobs', jobs];
+    const r = await runBin([...args, '--out', repo.file('m.json')]);
+    if (r.code !== 0) throw new Error(r.stderr);
+    return JSON.parse(readFileSync(repo.file('m.json'), 'utf8')) as MutationArtefact;
+  } finally {
+    repo.cleanup();
+  }
+}
+
+/** The kinds of the baseline runs, sorted (two copies run theirs side by side, in whatever order they end). */
+const kinds = (m: MutationArtefact) => m.baseline_runs?.map((r) => r.kind).sort();
+
+for (const jobs of ['1', '2']) {
+  test(`--jobs ${jobs}: a suite that pins the source bytes kills every mutant for nothing: strength is not measured (neutral_edit_failed)`, async (t) => {
+    const m = await judged(PIN, jobs);
+    t.is(m.suite_strength, null);
+    t.is(m.reason, 'neutral_edit_failed');
+    t.deepEqual(m.mutants, []);
+    // The edited run failed, so a plain one told green twice, and the edit was asked again on its own.
+    t.deepEqual(kinds(m), ['neutral', 'plain', 'recorded']);
+    t.is(typeof m.timing?.neutral_edit_ms, 'number');
+  });
+
+  test(`--jobs ${jobs}: control: an honest suite takes two baseline runs, the second with the neutral edit, and is measured`, async (t) => {
+    const m = await judged(HONEST, jobs);
+    t.is(m.reason, null);
+    t.true(m.mutants.length > 0);
+    t.deepEqual(kinds(m), ['neutral', 'recorded']);
+    t.is(m.timing?.neutral_edit_ms, undefined);
+  });
+}

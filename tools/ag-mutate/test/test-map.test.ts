@@ -63,7 +63,7 @@ test('likely killers run on their own first: the tests named for the mutated fil
   t.deepEqual(ids(likelyKillersFirst(units.slice(0, 1), 'lib/request.js')), [['test/req.fresh.js::a']]);
 });
 
-test('known killers run on their own before the likely killers; every covering unit runs once; none known changes nothing', (t) => {
+test('known killers run on their own, then every other covering unit in one run; none known changes nothing', (t) => {
   const units = [
     { id: 'test/req.fresh.js::a', ms: 1 },
     { id: 'test/app.js::b', ms: 2 },
@@ -74,6 +74,11 @@ test('known killers run on their own before the likely killers; every covering u
   t.deepEqual(ids(killersFirst(units, 'lib/request.js', new Set(['test/app.js::b']))), [
     [true, ['test/app.js::b']],
     [false, ['test/req.fresh.js::a', 'test/request.js::c']],
+  ]);
+  // After the known killers, the likely killers and the rest in one run.
+  t.deepEqual(ids(killersFirst(units, 'lib/request.js', new Set(['test/request.js::c']))), [
+    [true, ['test/request.js::c']],
+    [false, ['test/req.fresh.js::a', 'test/app.js::b']],
   ]);
   // A per-file unit holds the killer named by its test's id.
   const files = [

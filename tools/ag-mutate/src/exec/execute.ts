@@ -67,10 +67,11 @@ const isGreen = (r: ProcessResult) =>
   r.exitCode === 0 && !r.timedOut && r.signal === null && !r.outputCapHit && r.spawnError === null;
 
 /**
- * Two runs of the unmutated suite: one recording what the tests execute, and (with two
- * copies) one with the neutral edit, which, when green, answers both "green twice?" and
- * "does the suite survive the neutral edit?" in one run. When the edited run fails, a
- * plain run takes its place and the neutral edit is asked again later on its own.
+ * Two runs of the unmutated suite: one recording what the tests execute, and one with the
+ * neutral edit (beside it with two copies, after it with one), which, when green, answers
+ * both "green twice?" and "does the suite survive the neutral edit?" in one run. When the
+ * edited run fails, a plain run takes its place and the neutral edit is asked again later on
+ * its own.
  */
 async function baseline(
   ws: Workspace,
@@ -92,15 +93,12 @@ async function baseline(
   const recording = Object.keys(inst.env).length > 0 || inst.command !== null;
   const recorded = async () =>
     log(recording ? 'recorded' : 'plain', await runOnce(0, inst.env, inst.command ?? opts.command));
-  const pair = ws.copies.length >= 2;
-  const results = pair
-    ? await Promise.all([
-        recorded(),
-        runNeutral(ws, 1, opts.command, texts, opts.baselineTimeoutMs).then((r) => log('neutral', r)),
-      ])
-    : [await recorded(), log('plain', await runOnce(0))];
-  const neutralPassed = pair && isGreen(results[1]!);
-  if (pair && !neutralPassed) results[1] = log('plain', await runOnce(1));
+  // The second run carries the neutral edit: beside the recorded one with two copies, after it with one.
+  const second = ws.copies.length >= 2 ? 1 : 0;
+  const neutral = async () => log('neutral', await runNeutral(ws, second, opts.command, texts, opts.baselineTimeoutMs));
+  const results = second === 1 ? await Promise.all([recorded(), neutral()]) : [await recorded(), await neutral()];
+  const neutralPassed = isGreen(results[1]!);
+  if (!neutralPassed) results[1] = log('plain', await runOnce(second));
   // The recording must not change the outcome: when the recorded run alone failed, it is
   // run again plainly and nothing recorded is used.
   let instrumented = inst;

@@ -183,9 +183,11 @@ function holdsKiller(unit: TestUnit, killers: ReadonlySet<string>): boolean {
 
 /**
  * The runs for a mutant, known killers first: the covering units that hold a test which killed
- * an earlier mutant of the same file make a run of their own (`known`), then the likely
- * killers and the rest as {@link likelyKillersFirst} splits them. The runs together hold every
- * covering unit once, so a mutant survives only when every covering test passed.
+ * an earlier mutant of the same file make a run of their own (`known`), then every other
+ * covering unit in one run (after a known killer failed to kill, what is left mostly proves a
+ * survivor, and each run more is a process more). None known: the likely killers and the rest
+ * as {@link likelyKillersFirst} splits them. Either way the runs hold every covering unit
+ * once, so a mutant survives only when every covering test passed.
  */
 export function killersFirst(
   ordered: readonly TestUnit[],
@@ -193,10 +195,14 @@ export function killersFirst(
   killers: ReadonlySet<string>,
 ): { units: TestUnit[]; known: boolean }[] {
   const known = killers.size === 0 ? [] : ordered.filter((t) => holdsKiller(t, killers));
-  const rest = known.length === 0 ? ordered : ordered.filter((t) => !known.includes(t));
-  const split =
-    rest.length === 0 ? [] : likelyKillersFirst(rest, mutatedFile).map((units) => ({ units, known: false }));
-  return known.length === 0 ? split : [{ units: known, known: true }, ...split];
+  if (known.length === 0) return likelyKillersFirst(ordered, mutatedFile).map((units) => ({ units, known: false }));
+  const rest = ordered.filter((t) => !known.includes(t));
+  return rest.length === 0
+    ? [{ units: known, known: true }]
+    : [
+        { units: known, known: true },
+        { units: rest, known: false },
+      ];
 }
 
 /** The test file of a unit: a test id is `file::name` (pytest node ids, mocha titles), a per-file unit is the file. */
