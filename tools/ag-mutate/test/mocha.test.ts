@@ -4,7 +4,7 @@ import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { findMutant, measured } from './helpers/artefact.js';
-import { makeRepo, type Files } from './helpers/repo.js';
+import { makeRepo, type Files, type Repo } from './helpers/repo.js';
 
 const MOCHA = 'node_modules/.bin/mocha test/';
 
@@ -40,6 +40,12 @@ describe('loading', () => {
 
 /** More tests than the mocha hook records one by one: the suite is then recorded per test file. */
 const FILLER = `describe('filler', () => {\n  for (let i = 0; i < 201; i++) it('case ' + i, () => {});\n});\n`;
+
+/** ag-mutate's arguments for `repo` with mocha, each mutant's run bailing at its first failure. */
+const bailing = (repo: Repo, jobs: string) => [
+  ...['--diff', repo.diff, '--tree', repo.tree, '--test-command', MOCHA],
+  ...['--mutant-command', `${MOCHA} --bail`, '--jobs', jobs],
+];
 
 const PROJECT: Files = {
   'src/price.js': PRICE_JS,
@@ -91,22 +97,7 @@ describe('state', () => {
 `;
   const repo = makeRepo({}, { 'src/state.js': state, 'test/state.test.js': spec }, { linkModules: true });
   t.teardown(repo.cleanup);
-  const m = await measured(
-    t,
-    [
-      '--diff',
-      repo.diff,
-      '--tree',
-      repo.tree,
-      '--test-command',
-      MOCHA,
-      '--mutant-command',
-      `${MOCHA} --bail`,
-      '--jobs',
-      '2',
-    ],
-    repo.file('m.json'),
-  );
+  const m = await measured(t, bailing(repo, '2'), repo.file('m.json'));
   t.is(m.test_selection?.mode, 'per-test');
   t.is(findMutant(m, 5, '""').status, 'survived');
   // Always throwing is a real kill, but "labels" alone fails anyway: judged by the whole command.
@@ -150,22 +141,7 @@ describe('calc', () => {
     { linkModules: true },
   );
   t.teardown(repo.cleanup);
-  const m = await measured(
-    t,
-    [
-      '--diff',
-      repo.diff,
-      '--tree',
-      repo.tree,
-      '--test-command',
-      MOCHA,
-      '--mutant-command',
-      `${MOCHA} --bail`,
-      '--jobs',
-      '2',
-    ],
-    repo.file('m.json'),
-  );
+  const m = await measured(t, bailing(repo, '2'), repo.file('m.json'));
   t.is(m.test_selection?.mode, 'per-test');
   t.is(findMutant(m, 3, '/').status, 'killed');
   t.is(findMutant(m, 3, '/').killed_by, 'test/calc.test.js::calc doubles');
@@ -189,22 +165,7 @@ describe('scale', () => {
 `;
   const repo = makeRepo({}, { 'src/scale.js': scale, 'test/scale.test.js': spec }, { linkModules: true });
   t.teardown(repo.cleanup);
-  const m = await measured(
-    t,
-    [
-      '--diff',
-      repo.diff,
-      '--tree',
-      repo.tree,
-      '--test-command',
-      MOCHA,
-      '--mutant-command',
-      `${MOCHA} --bail`,
-      '--jobs',
-      '2',
-    ],
-    repo.file('m.json'),
-  );
+  const m = await measured(t, bailing(repo, '2'), repo.file('m.json'));
   t.is(m.test_selection?.mode, 'per-test');
   t.is(findMutant(m, 1, '/').killed_by, 'test/scale.test.js::scale is odd');
   t.is(findMutant(m, 1, '-').killed_by, 'test/scale.test.js::scale scales');
@@ -254,22 +215,7 @@ describe('room', () => {
     { linkModules: true },
   );
   t.teardown(repo.cleanup);
-  const m = await measured(
-    t,
-    [
-      '--diff',
-      repo.diff,
-      '--tree',
-      repo.tree,
-      '--test-command',
-      MOCHA,
-      '--mutant-command',
-      `${MOCHA} --bail`,
-      '--jobs',
-      '1',
-    ],
-    repo.file('m.json'),
-  );
+  const m = await measured(t, bailing(repo, '1'), repo.file('m.json'));
   t.is(m.test_selection?.mode, 'per-test-file');
   const killed = m.mutants.filter((x) => x.status === 'killed');
   t.true(killed.length >= 3 && killed.length === m.mutants.length, JSON.stringify(m.mutants));
