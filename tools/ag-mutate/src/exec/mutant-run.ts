@@ -15,15 +15,7 @@ import type { ExecOptions, ExecStatus } from './types.js';
 import { MOCHA_HOOK } from '../package-files.js';
 import { pytestPluginEnv } from './instrument.js';
 import { classifyRun, passed, type RunVerdict } from './outcome.js';
-import {
-  killersFirst,
-  likelyKillersFirst,
-  orderTests,
-  unitFile,
-  type Coverers,
-  type TestMap,
-  type TestUnit,
-} from './test-map.js';
+import { killersFirst, orderTests, unitFile, type Coverers, type TestMap, type TestUnit } from './test-map.js';
 import { neverRan, type CoverageMap } from './v8-coverage.js';
 import { RanLine } from '../records/hooks.js';
 import { parseRecord } from '../records/read.js';
@@ -66,7 +58,7 @@ export interface MutantContext {
   /** The clean-tree runs those checks took: how many, and their wall-clock time (ms). */
   readonly cleanRuns: { runs: number; ms: number };
   /** Per mutated file, the tests whose confirmed kill of one of its mutants named them: tried first for the next. */
-  readonly killers?: Map<string, Set<string>>;
+  readonly killers: Map<string, Set<string>>;
   /** How many mutants each mocha selection serves, by its test list (`selectionUses`): a shared one is checked whole, once. */
   readonly selectionUses?: ReadonlyMap<string, number>;
   /** The stillborn checks apart from the tests (absent: none beyond the engine's parse). */
@@ -74,6 +66,8 @@ export interface MutantContext {
   /** The warm vitest hosts, when the whole command may be judged on one (absent: fresh processes). */
   readonly warm?: WarmHosts;
 }
+
+const NO_KILLERS: ReadonlySet<string> = new Set();
 
 /** A run's verdict and the output it was read from. */
 type Ran = RunVerdict & { readonly output: string };
@@ -127,12 +121,12 @@ function attempts(ctx: MutantContext, w: number, site: Site, cov: Coverers): Att
   if (cov.kind !== 'tests') return [];
   const ordered = orderTests(cov.tests, site.file);
   // Where a unit is a test file (a process, or the files a mocha run loads), the files that
-  // killed earlier mutants of this file run first, on their own.
-  const byFile = (): { units: TestUnit[]; known: boolean }[] =>
-    killersFirst(ordered, site.file, ctx.killers?.get(site.file) ?? new Set());
+  // killed earlier mutants of this file run first, on their own; per-test units keep their order.
+  const killers = ctx.map?.mode === 'per-test-file' ? (ctx.killers.get(site.file) ?? NO_KILLERS) : NO_KILLERS;
+  const runs = killersFirst(ordered, site.file, killers);
   if (ctx.map?.mode === 'per-test-file' && opts.runner?.nodeTestPrefix != null) {
     const runner = opts.runner;
-    return byFile()
+    return runs
       .flatMap((r) => r.units)
       .map((unit) => {
         const cmd = nodeTestFileCommand(runner, unit.id);
@@ -144,10 +138,6 @@ function attempts(ctx: MutantContext, w: number, site: Site, cov: Coverers): Att
   if (mocha === null)
     return [selection(ctx, `select${w}`, command, pytestPluginEnv(opts.passEnv), ordered, false, false)];
   // mocha loads every test file it is given: the likely killers' files alone start faster.
-  const runs =
-    ctx.map.mode === 'per-test-file'
-      ? byFile()
-      : likelyKillersFirst(ordered, site.file).map((units) => ({ units, known: false }));
   return runs.map((r, i) => selection(ctx, `select${w}-${i}`, mocha, {}, r.units, true, r.known));
 }
 
@@ -205,7 +195,7 @@ export function selectionUses(map: TestMap | null, sites: readonly Site[]): Map<
     if (!site.parses) continue;
     const cov = map.coverers(site);
     if (cov.kind !== 'tests') continue;
-    for (const units of likelyKillersFirst(orderTests(cov.tests, site.file), site.file)) {
+    for (const { units } of killersFirst(orderTests(cov.tests, site.file), site.file, NO_KILLERS)) {
       const list = JSON.stringify(units.map((t) => t.id));
       uses.set(list, (uses.get(list) ?? 0) + 1);
     }
@@ -218,12 +208,12 @@ export function selectionUses(map: TestMap | null, sites: readonly Site[]): Map<
  * tree, the failure was the mutant's. A selection other mutants share is run whole on the
  * clean tree once: every run of it that failed at some test ran, up to that test, exactly what
  * the clean run passed. Otherwise (or when the whole one fails there) the tests up to the
- * failure are run, or the whole subset when the run does not say which ran.
+ * failure are run, or the whole subset when the run does not say which ran (the shared run
+ * writes neither record those are read from).
  */
 async function killStands(ctx: MutantContext, w: number, attempt: Attempt): Promise<boolean> {
-  const upToFailure = attempt.confirm?.() ?? null; // read before another run rewrites the records
   if (attempt.shared !== undefined && (await cleanPasses(ctx, w, attempt.shared))) return true;
-  return cleanPasses(ctx, w, upToFailure ?? attempt);
+  return cleanPasses(ctx, w, attempt.confirm?.() ?? attempt);
 }
 
 /**
@@ -368,7 +358,7 @@ export async function judgeMutant(ctx: MutantContext, w: number, site: Site): Pr
     }
     const killedBy = attempt.killer();
     if (await killStands(ctx, w, attempt)) {
-      if (killedBy !== null) ctx.killers?.set(site.file, (ctx.killers.get(site.file) ?? new Set()).add(killedBy));
+      if (killedBy !== null) ctx.killers.set(site.file, (ctx.killers.get(site.file) ?? new Set()).add(killedBy));
       return verdictOf(v, killedBy);
     }
     // The subset fails without the mutant too: its verdict proves nothing; the whole command decides.

@@ -176,11 +176,6 @@ export function likelyKillersFirst(ordered: readonly TestUnit[], mutatedFile: st
   return [near, ordered.filter((t) => !isNear(t))];
 }
 
-/** Whether a unit holds one of the tests that killed: the test itself, or its file (a per-file unit). */
-function holdsKiller(unit: TestUnit, killers: ReadonlySet<string>): boolean {
-  return killers.has(unit.id) || [...killers].some((k) => unitFile(k) === unit.id);
-}
-
 /**
  * The runs for a mutant, known killers first: the covering units that hold a test which killed
  * an earlier mutant of the same file make a run of their own (`known`), then every other
@@ -194,9 +189,12 @@ export function killersFirst(
   mutatedFile: string,
   killers: ReadonlySet<string>,
 ): { units: TestUnit[]; known: boolean }[] {
-  const known = killers.size === 0 ? [] : ordered.filter((t) => holdsKiller(t, killers));
+  // A unit holds a killer when it is that test, or its file (a per-file unit).
+  const files = new Set([...killers].map(unitFile));
+  const holds = (t: TestUnit) => killers.has(t.id) || files.has(t.id);
+  const known = ordered.filter(holds);
   if (known.length === 0) return likelyKillersFirst(ordered, mutatedFile).map((units) => ({ units, known: false }));
-  const rest = ordered.filter((t) => !known.includes(t));
+  const rest = ordered.filter((t) => !holds(t));
   return rest.length === 0
     ? [{ units: known, known: true }]
     : [
