@@ -5,7 +5,9 @@
  * @module
  */
 import { randomInt } from 'node:crypto';
-import { promises as fs, readFileSync, statSync } from 'node:fs';
+import { existsSync, promises as fs, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { pidsWhere } from './proc.js';
 
 /** A uid/gid pair to run a child as. */
@@ -71,9 +73,50 @@ export function tasksOfUser(uid: number): number {
 }
 
 /**
+ * Where uids are claimed, one file per uid naming the claiming process: machine-wide, so two
+ * gates on one host (two CI jobs, two test workers) never pick the same uid between one's
+ * pick and its first process, when the uid still owns nothing. Without the claim, the first
+ * run to end would sweep that uid and kill the other's tests.
+ */
+const CLAIMS_DIR = existsSync('/run') ? '/run/adversary-gate-uids' : path.join(os.tmpdir(), 'adversary-gate-uids');
+const claimedHere = new Set<string>();
+let releaseAtExit = false;
+
+/**
+ * Claim uid `id` in `dir` for this process until it exits: false when a claim holds it already,
+ * even a stale one left by a process that was killed (skipped, never taken over: taking over
+ * races with another taker).
+ */
+export function claimUid(id: number, dir: string = CLAIMS_DIR): boolean {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = path.join(dir, String(id));
+  try {
+    writeFileSync(file, `${process.pid}\n`, { flag: 'wx' });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw e;
+  }
+  claimedHere.add(file);
+  if (!releaseAtExit) {
+    releaseAtExit = true;
+    process.on('exit', () => {
+      for (const f of claimedHere) {
+        try {
+          unlinkSync(f);
+        } catch {
+          // already gone
+        }
+      }
+    });
+  }
+  return true;
+}
+
+/**
  * A fresh unprivileged uid/gid (equal numbers) for one execution: mapped in this user
- * namespace, named in neither /etc/passwd nor /etc/group, and owning no process. Picked at
- * random from 100000–164999 (or 20000–59999 where only the low ids are mapped).
+ * namespace, named in neither /etc/passwd nor /etc/group, owning no process, and claimed for
+ * this process until it exits (see CLAIMS_DIR). Picked at random from 100000–164999 (or
+ * 20000–59999 where only the low ids are mapped).
  */
 export function freshIdentity(): Identity {
   const uids = mappedRanges('/proc/self/uid_map');
@@ -83,7 +126,7 @@ export function freshIdentity(): Identity {
   for (let attempt = 0; attempt < 64; attempt++) {
     const id = randomInt(low, high);
     if (!mapped(id, uids) || !mapped(id, gids) || taken.has(id)) continue;
-    if (processesOfUser(id).length > 0) continue;
+    if (processesOfUser(id).length > 0 || !claimUid(id)) continue;
     return { uid: id, gid: id };
   }
   throw new Error('no free unprivileged uid found for the test processes');
