@@ -267,3 +267,37 @@ test('mocha: a mutant command the hook cannot join (shell syntax) runs whole, an
   t.is(findMutant(m, 2, '+').status, 'killed');
   t.is(findMutant(m, 2, '+').killed_by, null);
 });
+
+/** Runs discount() only in a child process it starts; price() runs in the mocha process itself. */
+const CHILD_TEST = `const assert = require('node:assert');
+const { execFileSync } = require('node:child_process');
+const path = require('node:path');
+const { price } = require('../src/price.js');
+describe('price', () => {
+  it('multiplies', () => { assert.equal(price(2, 3), 6); });
+});
+describe('discount in a child process', () => {
+  it('takes the rate off', () => {
+    const file = path.join(__dirname, '../src/price.js');
+    const out = execFileSync(process.execPath, ['-e', 'process.stdout.write(String(require(process.argv[1]).discount(100, 0.25)))', file]);
+    assert.equal(out.toString(), '75');
+  });
+});
+`;
+
+test('mocha: code the tests run only in a child process is recorded there, never no_coverage, and its mutants are killed', async (t) => {
+  const repo = makeRepo({}, { 'src/price.js': PRICE_JS, 'test/child.test.js': CHILD_TEST }, { linkModules: true });
+  t.teardown(repo.cleanup);
+  const m = await measured(t, bailing(repo, '2'), repo.file('m.json'));
+  t.deepEqual(m.test_selection, { runner: 'mocha', mode: 'per-test' });
+  // discount() ran in the child alone: the mocha process's recording cannot see it, the
+  // child's V8 coverage does, so its mutants run the whole command instead of counting as unrun.
+  const discount = m.mutants.filter((x) => x.line === 2);
+  t.true(discount.length >= 2);
+  t.true(
+    discount.every((x) => x.status === 'killed'),
+    JSON.stringify(discount.map((x) => [x.replacement, x.status])),
+  );
+  t.is(findMutant(m, 1, '/').killed_by, 'test/child.test.js::price multiplies');
+  t.is(findMutant(m, 3, '-').status, 'no_coverage');
+});
