@@ -31,6 +31,23 @@ const recorder = benchRecorder(import.meta.url);
 
 const BIN = fileURLToPath(new URL('../bin/ag-mutate.js', import.meta.url));
 const args = process.argv.slice(2);
+const USAGE = `usage: node bench/compare.mjs [--work DIR] [--bench DIR] [--runs N] [--jobs N] [--cases a,b]
+  [--express-git GITDIR] [--ptr-git GITDIR] [--no-stryker] [--generated-only | --no-generated]
+  [--warm-host auto|off] [--no-record]`;
+const VALUE_FLAGS = ['work', 'bench', 'runs', 'jobs', 'cases', 'express-git', 'ptr-git', 'warm-host'];
+const BARE_FLAGS = ['no-stryker', 'generated-only', 'no-generated', 'no-record'];
+for (let i = 0; i < args.length; i++) {
+  const name = args[i].startsWith('--') ? args[i].slice(2) : null;
+  if (name === 'help') {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  if (name !== null && VALUE_FLAGS.includes(name) && i + 1 < args.length) i++;
+  else if (name === null || !BARE_FLAGS.includes(name)) {
+    console.error(`compare.mjs: unknown or incomplete argument ${args[i]}\n${USAGE}`);
+    process.exit(2);
+  }
+}
 const opt = (name, dflt) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : dflt;
