@@ -24,45 +24,56 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { benchRecorder, markdownTable } from '../../../bench/lib/results.mjs';
 import { CASES } from './cases.mjs';
 
 const recorder = benchRecorder(import.meta.url);
 
 const BIN = fileURLToPath(new URL('../bin/ag-mutate.js', import.meta.url));
-const args = process.argv.slice(2);
 const USAGE = `usage: node bench/compare.mjs [--work DIR] [--bench DIR] [--runs N] [--jobs N] [--cases a,b]
   [--express-git GITDIR] [--ptr-git GITDIR] [--no-stryker] [--generated-only | --no-generated]
   [--warm-host auto|off] [--no-record]`;
-const VALUE_FLAGS = ['work', 'bench', 'runs', 'jobs', 'cases', 'express-git', 'ptr-git', 'warm-host'];
-const BARE_FLAGS = ['no-stryker', 'generated-only', 'no-generated', 'no-record'];
-for (let i = 0; i < args.length; i++) {
-  const name = args[i].startsWith('--') ? args[i].slice(2) : null;
-  if (name === 'help') {
-    console.log(USAGE);
-    process.exit(0);
-  }
-  if (name !== null && VALUE_FLAGS.includes(name) && i + 1 < args.length) i++;
-  else if (name === null || !BARE_FLAGS.includes(name)) {
-    console.error(`compare.mjs: unknown or incomplete argument ${args[i]}\n${USAGE}`);
-    process.exit(2);
-  }
+const text = { type: 'string' };
+const flag = { type: 'boolean', default: false };
+let args;
+try {
+  ({ values: args } = parseArgs({
+    options: {
+      work: { ...text, default: '/tmp/agm-bench' },
+      bench: { ...text, default: fileURLToPath(new URL('../../../../shared/bench/mutate', import.meta.url)) },
+      runs: { ...text, default: '1' },
+      jobs: { ...text, default: String(os.availableParallelism()) },
+      cases: { ...text, default: Object.keys(CASES).join(',') },
+      'express-git': text,
+      'ptr-git': text,
+      'warm-host': { ...text, default: 'off' },
+      'no-stryker': flag,
+      'generated-only': flag,
+      'no-generated': flag,
+      'no-record': flag,
+      help: flag,
+    },
+  }));
+} catch (err) {
+  console.error(`compare.mjs: ${err.message}\n${USAGE}`);
+  process.exit(2);
 }
-const opt = (name, dflt) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : dflt;
-};
-const WORK = opt('work', '/tmp/agm-bench');
-const BENCH = opt('bench', fileURLToPath(new URL('../../../../shared/bench/mutate', import.meta.url)));
-const RUNS = Number(opt('runs', '1'));
-const JOBS = opt('jobs', String(os.availableParallelism()));
-const STRYKER = !args.includes('--no-stryker');
-const WARM_HOST = opt('warm-host', 'off');
+if (args.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const WORK = args.work;
+const BENCH = args.bench;
+const RUNS = Number(args.runs);
+const JOBS = args.jobs;
+const STRYKER = !args['no-stryker'];
+const WARM_HOST = args['warm-host'];
 
 function prepare(name, spec) {
   const dir = path.join(WORK, name);
   if (!existsSync(path.join(dir, 'node_modules'))) {
-    const gitDir = opt(spec.git);
+    const gitDir = args[spec.git];
     if (!gitDir) return null;
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
@@ -263,8 +274,8 @@ const fmtStryker = (c) =>
 
 mkdirSync(WORK, { recursive: true });
 const rows = [];
-const selected = (opt('cases') ?? Object.keys(CASES).join(',')).split(',');
-if (!args.includes('--generated-only')) {
+const selected = args.cases.split(',');
+if (!args['generated-only']) {
   for (const name of selected) {
     const spec = CASES[name];
     const tree = prepare(name, spec);
@@ -299,7 +310,7 @@ if (!args.includes('--generated-only')) {
     }
   }
 }
-const gen = args.includes('--no-generated') ? null : generated();
+const gen = args['no-generated'] ? null : generated();
 for (let i = 0; gen !== null && i < RUNS; i++) {
   for (const select of ['auto', 'whole']) {
     const plain = plainRun(gen.tree, gen.test);

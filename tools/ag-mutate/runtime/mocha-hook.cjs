@@ -61,12 +61,9 @@ function recorder(recordDir) {
   };
   // NODE_V8_COVERAGE is set for the processes the tests start; this process's own dump at exit
   // would be of counters the snapshots keep resetting, never read, and costly to write (V8
-  // gathers every script's functions): stopped here, the session below keeps the counting on.
-  try {
-    require('node:v8').stopCoverage();
-  } catch {
-    // not started (no NODE_V8_COVERAGE): nothing to stop
-  }
+  // gathers every script's functions): stopped here (a no-op when it never started), the
+  // session below keeps the counting on.
+  require('node:v8').stopCoverage();
   post('Profiler.enable');
   post('Profiler.startPreciseCoverage', { callCount: true, detailed: true });
   const record = { pid: process.pid, granularity: 'test', units: {}, outside: {}, extents: {}, durations: {} };
