@@ -13,8 +13,8 @@ function strays(forks, withForks) {
     if (!/^\d+$/.test(name)) continue;
     try {
       const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-      const [, ppid, pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      procs.set(Number(name), { ppid: Number(ppid), pgrp: Number(pgrp) });
+      const [state, ppid, pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      procs.set(Number(name), { state, ppid: Number(ppid), pgrp: Number(pgrp) });
     } catch {
       // ended meanwhile
     }
@@ -32,8 +32,12 @@ function strays(forks, withForks) {
       }
   }
   if (!withForks) for (const pid of forks) from.delete(pid);
-  return [...from];
+  // A zombie is already dead (its parent, or the reaper, collects it).
+  return [...from].filter((pid) => procs.has(pid) && procs.get(pid).state !== 'Z');
 }
+
+/** The most sweeps of /proc one kill makes (each finds what the last one's victims started meanwhile). */
+const MAX_SWEEPS = 200;
 
 /**
  * Kill what the tests left running and, with `withForks`, the forks themselves; false when
@@ -41,11 +45,17 @@ function strays(forks, withForks) {
  */
 export function killStrays(keeper, withForks) {
   if (keeper === null || !fs.existsSync('/proc/self/stat')) return false;
-  for (const pid of strays(keeper.forks(withForks), withForks)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // already gone
+  // One look at /proc misses a process started after it (a shell that forks its background
+  // child while the sweep reads): sweep again until a sweep finds nothing alive.
+  for (let sweep = 0; sweep < MAX_SWEEPS; sweep++) {
+    const found = strays(keeper.forks(withForks), withForks);
+    if (found.length === 0) break;
+    for (const pid of found) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
     }
   }
   return true;
