@@ -270,6 +270,8 @@ if (measured)
     argv.python,
     '--sandbox',
     argv.sandbox,
+    // ag-run's full-suite run on the patch stands for ag-mutate's second baseline run when bound to the same work.
+    ...(fs.existsSync(path.join(out, 'run.json')) ? ['--run', path.join(out, 'run.json')] : []),
     ...policyArgs,
     '--quiet',
     '--out',

@@ -165,6 +165,7 @@ $(O)/diffcov.json: $(O)/changes.diff $(O)/coverage.stamp
 
 $(O)/mutation.json: $(O)/changes.diff $(O)/trees $(O)/deps.stamp | $(O)/oracle.json $(O)/run.json
 	-$(ARGS) $(WITH_POLICY) $(DETECTED) rm -f $(call q,$@); if $(MEASURED); then \
+	  if [ -f $(call q,$(OUT)/run.json) ]; then set -- "$$@" --run $(call q,$(OUT)/run.json); fi; \
 	  $(call q,$(BIN)/ag-mutate) --diff $(call q,$<) --tree $(call q,$(OUT)/patch) \
 	  --test-command $(TEST) --max $(call q,$(MUTATE_MAX)) --timeout $(call q,$(TIMEOUT)) \
 	  --python $(call q,$(PYTHON)) --sandbox $(call q,$(SANDBOX)) "$$@" --quiet --out $(call q,$@); fi

@@ -278,6 +278,8 @@ MUTATION=$OUT/mutation.json
 if [ "$measure" = yes ]; then
   set -- --max "$MUTATE_MAX" --timeout "$TIMEOUT" --python "$PYTHON" --sandbox "$SANDBOX"
   [ -n "$SHARD" ] && MUTATION=$OUT/mutation-${SHARD%/*}.json && set -- "$@" --shard "$SHARD"
+  # ag-run's full-suite run on the patch stands for ag-mutate's second baseline run when bound to the same work.
+  [ -z "$SHARD" ] && [ -f "$OUT/run.json" ] && set -- "$@" --run "$OUT/run.json"
   with_policy "$BIN/ag-mutate" 9>&- --diff "$OUT/changes.diff" --tree "$OUT/patch" --test-command "$TEST_COMMAND" \
     "$@" --quiet --out "$MUTATION" || true
 fi

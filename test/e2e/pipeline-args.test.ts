@@ -4,7 +4,7 @@
 // policy only when there is one. Each run is the real pipeline with the real binaries behind
 // logging wrappers, and the verdict is asserted too.
 import test from 'ava';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   codes,
@@ -46,6 +46,18 @@ for (const pipeline of PIPELINES) {
       t.is(path.resolve(repo, flag(c.args, '--policy') ?? ''), policy, `${c.tool}'s --policy`);
     for (const tool of ['ag-run', 'ag-mutate'])
       t.is(flag(calls.find((c) => c.tool === tool)!.args, '--timeout'), '47', `${tool}'s --timeout`);
+    // ag-run's full-suite run on the patch is bound to ag-mutate's work: it stands for the second baseline run.
+    const mutate = calls.find((c) => c.tool === 'ag-mutate')!.args;
+    t.is(path.resolve(repo, flag(mutate, '--run') ?? ''), path.join(repo, OUT, 'run.json'), "ag-mutate's --run");
+    const mutation = JSON.parse(readFileSync(path.join(repo, OUT, 'mutation.json'), 'utf8')) as {
+      second_green_run?: unknown;
+      baseline_runs?: { kind: string }[];
+    };
+    t.deepEqual(mutation.second_green_run, { source: 'run_json', note: null });
+    t.deepEqual(
+      mutation.baseline_runs?.map((r) => r.kind),
+      ['recorded'],
+    );
     const diffcov = calls.find((c) => c.tool === 'ag-diffcov')!.args;
     t.true(
       existsSync(path.resolve(repo, flag(diffcov, '--coverage') ?? '')),

@@ -156,6 +156,15 @@ export const MutationArtefact = v.strictObject({
   executable_line_count: v.optional(Count),
   /** ag-mutate's own runs of the unmutated patch tree, before any mutant. */
   baseline_runs: v.optional(v.array(BaselineRun)),
+  /**
+   * Where the baseline's second green run came from (present when the baseline ran): `run_json`,
+   * ag-run's full-suite execution on the patch (`--run`), bound to the same diff, patch tree,
+   * command, sandbox and passed environment; or `own`, a `plain` run in `baseline_runs`.
+   * `note`: why a given run.json was not taken (null otherwise).
+   */
+  second_green_run: v.optional(
+    v.strictObject({ source: v.picklist(['run_json', 'own']), note: v.nullable(v.string()) }),
+  ),
 });
 
 export type MutationArtefact = v.InferOutput<typeof MutationArtefact>;

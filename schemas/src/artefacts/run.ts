@@ -4,7 +4,7 @@
  */
 import * as v from 'valibot';
 import { envelopeEntries } from '../envelope.js';
-import { Count, NonNegative } from '../primitives.js';
+import { Count, NonNegative, Sha256 } from '../primitives.js';
 
 /** How one execution of one command ended. Only `FAIL` counts as evidence against a patch. */
 export const RunOutcome = v.picklist(['PASS', 'FAIL', 'UNRUNNABLE', 'TIMED_OUT']);
@@ -239,6 +239,13 @@ export const RunArtefact = v.strictObject({
    * `caller` (ag-run's own uid).
    */
   run_as: v.optional(v.picklist(['caller', 'unprivileged'])),
+  /**
+   * Written by ag-run 0.1 and later (optional so older evidence still reads): a digest of the
+   * caller variables every execution was given (`--pass-env`: each name, sorted, with its value
+   * or null), never the values. ag-mutate compares it with its own before it takes the
+   * full-suite execution on the patch as one of its baseline runs.
+   */
+  pass_env_sha256: v.optional(Sha256),
   limits: v.strictObject({
     timeout_seconds: NonNegative,
     output_cap_bytes: Count,

@@ -63,6 +63,7 @@ export interface ArtefactParts {
   readonly executableLineCount?: number;
   /** ag-mutate's own runs of the unmutated tree. */
   readonly baselineRuns?: MutationArtefact['baseline_runs'];
+  readonly secondGreenRun?: MutationArtefact['second_green_run'];
 }
 
 /**
@@ -101,5 +102,6 @@ export function buildArtefact(p: ArtefactParts): MutationArtefact {
     artefact.executable_line_count = p.executableLineCount ?? 0;
   }
   if (p.baselineRuns !== undefined) artefact.baseline_runs = p.baselineRuns.map((r) => ({ ...r }));
+  if (p.secondGreenRun !== undefined) artefact.second_green_run = { ...p.secondGreenRun };
   return artefact;
 }

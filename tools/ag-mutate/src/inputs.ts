@@ -1,12 +1,12 @@
 /**
- * The files the commands read (the diff, the policy, a StrykerJS report) and the probe of
+ * The files the commands read (the diff, the policy, ag-run's run.json, a StrykerJS report) and the probe of
  * the sandbox: everything between checked flags and a measurement that touches the disk.
  * Every refusal is an InputError or a UsageError (exit 3).
  * @module
  */
 import os from 'node:os';
 import { childEnv, loadPolicyClasses, probeBwrap, readDiff, UsageError, type BoundDiff } from '@adversary-gate/core';
-import { loadJson, sha256 } from '@adversary-gate/schemas';
+import { loadArtefact, loadJson, sha256 } from '@adversary-gate/schemas';
 import { StrykerReport } from './import-stryker.js';
 import type { MutateOptions } from './measure.js';
 import type { ImportFlags, MutateFlags } from './options.js';
@@ -18,6 +18,7 @@ export async function loadMutateInputs(
 ): Promise<MutateOptions> {
   const diff = await readDiff(flags.diff);
   const classes = await loadPolicyClasses(flags.policy);
+  const run = flags.run === undefined ? undefined : await loadArtefact(flags.run, 'run');
   if (flags.sandbox === 'bwrap') {
     const probe = await probeBwrap(childEnv({ home: os.tmpdir() }), os.tmpdir());
     if (!probe.ok) throw new UsageError(`--sandbox bwrap: ${probe.problem}; refusing to run unsandboxed`);
@@ -36,6 +37,9 @@ export async function loadMutateInputs(
     passEnv: flags.passEnv,
     classify: classes.classify,
     policyInput: classes.input,
+    ...(run !== undefined && flags.run !== undefined
+      ? { priorRun: { file: flags.run, sha256: sha256(run.bytes), value: run.value } }
+      : {}),
     onProgress,
     sandbox: flags.sandbox,
     warmHost: flags.warmHost,

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { gitTreeId, InputError, type BoundDiff, type FileClass } from '@adversary-gate/core';
+import { gitTreeId, InputError, passedEnvSha256, type BoundDiff, type FileClass } from '@adversary-gate/core';
 import type { Mutant, MutationArtefact } from '@adversary-gate/schemas';
 import { buildArtefact } from './artefact.js';
 import { sortChanges, type MutableFile } from './changes.js';
@@ -17,6 +17,7 @@ import type { MutantVerdict } from './exec/mutant-run.js';
 import { unmutatedLines } from './parts.js';
 import { detectRunner } from './runners/runner.js';
 import { selectSites, shardSites, type MutantOrder, type Shard } from './select.js';
+import { priorRunUse, type PriorRun, type PriorRunUse } from './prior-run.js';
 
 type Fault = MutationArtefact['faults'][number];
 
@@ -38,6 +39,8 @@ export interface MutateOptions {
   readonly classify: (path: string) => FileClass;
   /** The policy file that shaped `classify`, listed among the inputs. */
   readonly policyInput?: { readonly role: 'policy'; readonly path: string; readonly sha256: `sha256:${string}` } | null;
+  /** ag-run's run.json (`--run`): its full-suite execution on the patch may stand for the second baseline run. */
+  readonly priorRun?: PriorRun;
   readonly onProgress?: ExecOptions['onProgress'];
   /** Run every command inside bubblewrap (the caller has probed that it works). */
   readonly sandbox?: 'none' | 'bwrap';
@@ -172,6 +175,19 @@ function baselineRun({ kind, result: r }: BaselineRunResult): NonNullable<Mutati
   };
 }
 
+/** Whether `opts.priorRun` stands for the second baseline run, once the patch tree's id is known. */
+function priorGreen(opts: MutateOptions, patchTreeId: Promise<string | undefined>): Promise<PriorRunUse> {
+  return patchTreeId.then((patchTree) =>
+    priorRunUse(opts.priorRun!.value, {
+      diffSha256: opts.diff.sha256,
+      patchTree,
+      command: opts.command,
+      sandbox: opts.sandbox ?? 'none',
+      passEnvSha256: passedEnvSha256(opts.passEnv),
+    }),
+  );
+}
+
 /** Measure suite strength on the diff's added lines. @throws InputError when the tree does not match the diff */
 export async function measureMutation(opts: MutateOptions): Promise<MutationArtefact> {
   const started = performance.now();
@@ -200,6 +216,7 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     inputs: [
       { role: 'diff', path: opts.diff.file, sha256: opts.diff.sha256 },
       ...(opts.policyInput ? [opts.policyInput] : []),
+      ...(opts.priorRun ? [{ role: 'run', path: opts.priorRun.file, sha256: opts.priorRun.sha256 }] : []),
     ],
     foreign: changes.foreign,
     deleted: changes.deleted,
@@ -269,6 +286,7 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     order: opts.order,
     python: opts.python,
     onProgress: opts.onProgress,
+    ...(opts.priorRun !== undefined ? { priorGreen: priorGreen(opts, patchTreeId) } : {}),
   });
   for (const message of exec.faults) faults.push({ code: 'SANDBOX_SETUP', message });
   const testSelection = exec.selection;
@@ -284,7 +302,15 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     ...(exec.mutantCpuBudgetMs !== null ? { mutant_cpu_budget_ms: exec.mutantCpuBudgetMs } : {}),
   };
   const baselineRuns = exec.baseline.runs.map(baselineRun);
-  const rest = { ...common, faults, unjudged, timing, testSelection, baselineRuns };
+  const rest = {
+    ...common,
+    faults,
+    unjudged,
+    timing,
+    testSelection,
+    baselineRuns,
+    secondGreenRun: exec.secondGreenRun,
+  };
   if (exec.baseline.status !== 'green') {
     return buildArtefact({
       ...rest,

@@ -88,6 +88,12 @@ export const mutateArgs = {
     description: 'Policy file whose "files" globs override the test / not-code classes (as ag-decide applies them)',
     valueHint: 'FILE',
   },
+  run: {
+    type: 'string',
+    description:
+      "ag-run's run.json for the same diff and patch tree: its full-suite execution on the patch, when it passed with the same command, sandbox and passed environment, stands for ag-mutate's second baseline run",
+    valueHint: 'FILE',
+  },
   select: selectFlag,
   equivalence: equivalenceFlag,
   sandbox: sandboxFlag,
@@ -144,6 +150,7 @@ export interface MutateFlags extends OutputFlags, MeasuredAsGiven {
   readonly diff: string;
   readonly mutantCommand: string | undefined;
   readonly policy: string | undefined;
+  readonly run: string | undefined;
   readonly select: 'auto' | 'whole';
   readonly equivalence: 'check' | 'off';
   readonly sandbox: 'none' | 'bwrap';
@@ -197,6 +204,7 @@ export function parseMutateFlags(
     python,
     passEnv: repeatedArg(rawArgs, 'pass-env'),
     policy: optionalArg(args.policy, 'policy'),
+    run: optionalArg(args.run, 'run'),
     select,
     equivalence,
     sandbox,

@@ -59,16 +59,19 @@ for (const jobs of ['1', '2']) {
     t.is(m.suite_strength, null);
     t.is(m.reason, 'neutral_edit_failed');
     t.deepEqual(m.mutants, []);
-    // The edited run failed, so a plain one told green twice, and the edit was asked again on its own.
-    t.deepEqual(kinds(m), ['neutral', 'plain', 'recorded']);
+    // The recorded run carries the edit and failed; so did the edit without the recording; a
+    // plain run took its place (green twice with the other plain one), and the edit was asked
+    // once more on its own.
+    t.deepEqual(kinds(m), ['neutral', 'plain', 'plain', 'recorded']);
     t.is(typeof m.timing?.neutral_edit_ms, 'number');
   });
 
-  test(`--jobs ${jobs}: control: an honest suite takes two baseline runs, the second with the neutral edit, and is measured`, async (t) => {
+  test(`--jobs ${jobs}: control: an honest suite takes two baseline runs, the recorded one with the neutral edit, and is measured`, async (t) => {
     const m = await judged(HONEST, jobs);
     t.is(m.reason, null);
     t.true(m.mutants.length > 0);
-    t.deepEqual(kinds(m), ['neutral', 'recorded']);
+    t.deepEqual(kinds(m), ['plain', 'recorded']);
+    t.deepEqual(m.second_green_run, { source: 'own', note: null });
     t.is(m.timing?.neutral_edit_ms, undefined);
   });
 }

@@ -61,7 +61,7 @@ test('sub-command help names the binary: USAGE ag-mutate merge, USAGE ag-mutate 
   }
 });
 
-test('usage errors are one line and exit 3: a negative timeout, a stray word, a mode that is no choice, a missing tree', async (t) => {
+test('usage errors are one line and exit 3: a negative timeout, a stray word, a mode that is no choice, a missing tree, a --run that is no run.json', async (t) => {
   const p = smallPatch();
   const out = path.join(p.dir, 'm.json');
   const base = ['--diff', p.diff, '--tree', p.patch, '--test-command', 'true', '--max', '0', '--out', out];
@@ -83,6 +83,9 @@ test('usage errors are one line and exit 3: a negative timeout, a stray word, a 
     ['mrege', '--out', out],
     /^ag-mutate: usage: unknown command "mrege" \(the commands are merge, import; or give only flags\)/,
   );
+  // --run is read through run.json's schema before anything runs: a file that is not one names itself.
+  await usageError(t, [...base, '--run', path.join(p.dir, 'no-run.json')], /no-run\.json: no such file$/m);
+  await usageError(t, [...base, '--run', p.diff], /in\.diff: /);
   t.deepEqual(readdirSync(p.dir).sort(), ['in-base', 'in-patch', 'in.diff']);
   const control = await runBin([...base, '--timeout', '30', '--select', 'whole', '--sandbox', 'none', '--quiet']);
   t.is(control.code, 0, control.stderr);

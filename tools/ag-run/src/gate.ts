@@ -15,6 +15,7 @@ import {
   isWithin,
   liesInside,
   probeBwrap,
+  passedEnvSha256,
   readDiff,
   removeTree,
   UsageError,
@@ -282,6 +283,7 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
       ...(judged.trustedTests !== null ? { trusted_tests: judged.trustedTests } : {}),
       write_watch: writeWatch,
       run_as: isolateUser ? 'unprivileged' : 'caller',
+      pass_env_sha256: passedEnvSha256(opts.passEnv),
       criteria:
         claimsFile === null
           ? []

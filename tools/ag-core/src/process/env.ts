@@ -2,6 +2,9 @@
  * The child environment: an allowlist, never the caller's secrets.
  * @module
  */
+import { sha256 } from '@adversary-gate/schemas';
+
+type Sha256Digest = `sha256:${string}`;
 
 /** Options for the child environment. */
 export interface ChildEnvOptions {
@@ -35,4 +38,14 @@ export function childEnv(opts: ChildEnvOptions): Record<string, string> {
   if (opts.seed !== undefined && opts.seed !== null) env.AG_SEED = String(opts.seed);
   for (const [k, v] of Object.entries(opts.extra ?? {})) env[k] = v;
   return env;
+}
+
+/**
+ * A digest of what `--pass-env` hands the tests: each name (sorted, once) with its value in
+ * `from`, or null when unset. Two tools that give the same digest gave their tests the same
+ * caller variables; the values themselves are never written anywhere.
+ */
+export function passedEnvSha256(passEnv: readonly string[], from: NodeJS.ProcessEnv = process.env): Sha256Digest {
+  const names = [...new Set(passEnv)].sort();
+  return sha256(JSON.stringify(names.map((name) => [name, from[name] ?? null])));
 }

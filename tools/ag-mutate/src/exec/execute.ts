@@ -1,7 +1,8 @@
 /**
- * Runs the test command: a baseline on the unmutated tree (twice, to see red or flaky; one
- * of the two records which tests execute the changed code), then each mutant in one of
- * `jobs` isolated copies, restored after every run.
+ * Runs the test command: a baseline on the unmutated tree (green twice, to see red or flaky:
+ * one run recording which tests execute the changed code under the neutral edit, the other
+ * ag-run's when bound to the same work, else its own), then each mutant in one of `jobs`
+ * isolated copies, restored after every run.
  * @module
  */
 import type { ProcessResult } from '@adversary-gate/core';
@@ -10,7 +11,8 @@ import type { RunnerName } from '../runners/runner.js';
 import { checkEquivalence } from './equivalence.js';
 import { judgeMutant, selectionUses, type MutantVerdict } from './mutant-run.js';
 import { instrumentation, type Instrumented } from './instrument.js';
-import { runNeutral, survivesNeutralEdit } from './neutral-edit.js';
+import { neutrallyEdited, runNeutral, survivesNeutralEdit } from './neutral-edit.js';
+import type { PriorRunUse } from '../prior-run.js';
 import type { RunStatus } from './outcome.js';
 import { StandaloneChecks } from './standalone.js';
 import type { ExecOptions, ExecStatus } from './types.js';
@@ -38,9 +40,16 @@ export interface Baseline {
   readonly runs: readonly BaselineRunResult[];
 }
 
+/** Where the baseline's second green run came from, and why a given run.json was not taken. */
+export interface SecondGreenRun {
+  readonly source: 'run_json' | 'own';
+  readonly note: string | null;
+}
+
 /** What execution produced. */
 export interface ExecResult {
   readonly baseline: Baseline;
+  readonly secondGreenRun: SecondGreenRun;
   /** Status per site, same order as the input; empty when the baseline was not green. */
   readonly statuses: readonly ExecStatus[];
   /** The test that killed each mutant, when the run named one (same order). */
@@ -67,60 +76,84 @@ const isGreen = (r: ProcessResult) =>
   r.exitCode === 0 && !r.timedOut && r.signal === null && !r.outputCapHit && r.spawnError === null;
 
 /**
- * Two runs of the unmutated suite: one recording what the tests execute, and one with the
- * neutral edit (beside it with two copies, after it with one), which, when green, answers
- * both "green twice?" and "does the suite survive the neutral edit?" in one run. When the
- * edited run fails, a plain run takes its place and the neutral edit is asked again later on
- * its own.
+ * Two green runs of the unmutated suite. The first records what the tests execute and
+ * carries the neutral edit (it only appends to each changed file, so every recorded offset
+ * and line holds): one run answers "green?", "which tests reach each site?" and "does the
+ * suite survive the neutral edit?". The second is ag-run's full-suite run on the patch when
+ * it is bound to the same work (`priorGreen`), else a plain run (beside the first with two
+ * copies, after it with one). When the first fails, it is run again without the recording
+ * (a recording must not change the outcome), then plainly; the neutral edit is then asked
+ * again later on its own.
  */
 async function baseline(
   ws: Workspace,
   opts: ExecOptions,
   texts: ReadonlyMap<string, string>,
   sites: readonly Site[],
-): Promise<Baseline & { instrumented: Instrumented; neutralPassed: boolean }> {
-  const inst = instrumentation(ws, opts, texts, sites);
+): Promise<Baseline & { instrumented: Instrumented; neutralPassed: boolean; second: SecondGreenRun }> {
+  const inst = instrumentation(ws, opts, neutrallyEdited(texts), sites);
   const runs: BaselineRunResult[] = [];
   const log = (kind: BaselineRunResult['kind'], result: ProcessResult) => {
     runs.push({ kind, result });
     return result;
   };
-  const runOnce = async (i: number, extra: Record<string, string> = {}, command = opts.command) => {
-    const r = await ws.run(i, command, opts.baselineTimeoutMs, extra);
-    ws.copies[i]!.restore();
-    return r;
-  };
   const recording = Object.keys(inst.env).length > 0 || inst.command !== null;
-  const recorded = async () =>
-    log(recording ? 'recorded' : 'plain', await runOnce(0, inst.env, inst.command ?? opts.command));
-  // The second run carries the neutral edit: beside the recorded one with two copies, after it with one.
-  const second = ws.copies.length >= 2 ? 1 : 0;
-  const neutral = async () => log('neutral', await runNeutral(ws, second, opts.command, texts, opts.baselineTimeoutMs));
-  const results = second === 1 ? await Promise.all([recorded(), neutral()]) : [await recorded(), await neutral()];
-  const neutralPassed = isGreen(results[1]!);
-  if (!neutralPassed) results[1] = log('plain', await runOnce(second));
-  // The recording must not change the outcome: when the recorded run alone failed, it is
-  // run again plainly and nothing recorded is used.
+  const edited = (extra: Record<string, string> = {}, command = opts.command) =>
+    runNeutral(ws, 0, command, texts, opts.baselineTimeoutMs, extra);
+  const plainRun = async (i: number) => {
+    const r = await ws.run(i, opts.command, opts.baselineTimeoutMs);
+    ws.copies[i]!.restore();
+    return log('plain', r);
+  };
+  const first = async () =>
+    log(recording ? 'recorded' : 'neutral', await edited(inst.env, inst.command ?? opts.command));
+  // The second run: ag-run's when bound, else our own plain run (decided once the tree's id is known).
+  const own = ws.copies.length >= 2 ? 1 : 0;
+  const prior = opts.priorGreen ?? Promise.resolve<PriorRunUse>({ used: false, why: '' });
+  const secondBeside = async () => {
+    const use = await prior;
+    return use.used ? null : plainRun(own);
+  };
+  let [r0, r1] =
+    own === 1 ? await Promise.all([first(), secondBeside()]) : [await first(), (await prior).used ? null : undefined];
+  if (r1 === undefined) r1 = await plainRun(0);
+  const use = await prior;
+  const second: SecondGreenRun =
+    r1 === null
+      ? { source: 'run_json', note: null }
+      : { source: 'own', note: opts.priorGreen === undefined || use.used ? null : use.why };
   let instrumented = inst;
-  let plain = recording ? results.slice(1) : results;
-  if (!isGreen(results[0]!) && isGreen(results[1]!) && recording) {
-    results[0] = log('plain', await runOnce(0));
+  let neutralPassed = isGreen(r0);
+  // The first run ran with the recording: the mutants' limits come from a run that did not
+  // record, when there is one.
+  let untimed = recording;
+  if (!neutralPassed) {
     instrumented = inst.discard();
-    plain = results;
+    if (recording && (r1 === null || isGreen(r1))) {
+      r0 = log('neutral', await edited());
+      neutralPassed = isGreen(r0);
+    }
+    if (!neutralPassed) r0 = await plainRun(0);
+    untimed = false;
   }
-  const green = results.map(isGreen);
+  const results = r1 === null ? [r0] : [r0, r1];
+  // ag-run's run, when it stands for the second, was green: a failing run of ours beside it is flaky.
+  const green = [...results.map(isGreen), ...(r1 === null ? [true] : [])];
   const status = green.every(Boolean) ? 'green' : green.some(Boolean) ? 'flaky' : 'red';
   // The mutants run without the recording, which slows a run (V8 coverage of every process,
-  // mocha's per-test snapshots): their limit comes from the runs that were not recorded.
-  const cpu = plain.map((r) => r.cpuMs);
+  // mocha's per-test snapshots): their limit comes from the runs that were not recorded, or
+  // from the recorded one when it is the only one (a longer limit, never a shorter one).
+  const timed = untimed && results.length > 1 ? results.slice(1) : results;
+  const cpu = timed.map((r) => r.cpuMs);
   return {
     status,
-    durationMs: Math.max(...plain.map((r) => r.durationMs)),
+    durationMs: Math.max(...timed.map((r) => r.durationMs)),
     cpuMs: cpu.every((c) => c !== undefined) ? Math.max(...cpu) : null,
     results,
     runs,
     instrumented,
     neutralPassed,
+    second,
   };
 }
 
@@ -162,6 +195,7 @@ export async function execute(
     };
     const done0 = {
       baseline: base,
+      secondGreenRun: base.second,
       mutantTimeoutMs: timeoutMs,
       mutantCpuBudgetMs: cpuBudgetMs,
       selection,

@@ -18,18 +18,27 @@ export function neutralEdit(file: string, text: string): string {
     : `${text}${sep}/* adversary-gate: a behaviour-neutral edit */\n`;
 }
 
-/** Run `command` once in copy `i` with every changed file neutrally edited; the copy is restored after. */
+/** Every changed file's text with the neutral edit. */
+export function neutrallyEdited(texts: ReadonlyMap<string, string>): Map<string, string> {
+  return new Map([...texts].map(([file, text]) => [file, neutralEdit(file, text)]));
+}
+
+/**
+ * Run `command` once in copy `i` with every changed file neutrally edited (and `extra` in its
+ * environment: the recording rides on the edited run); the copy is restored after.
+ */
 export async function runNeutral(
   ws: Workspace,
   i: number,
   command: string,
   texts: ReadonlyMap<string, string>,
   timeoutMs: number,
+  extra: Record<string, string> = {},
 ): Promise<ProcessResult> {
   const copy = ws.copies[i]!;
-  for (const [file, text] of texts) copy.write(file, neutralEdit(file, text));
+  for (const [file, text] of neutrallyEdited(texts)) copy.write(file, text);
   try {
-    return await ws.run(i, command, timeoutMs);
+    return await ws.run(i, command, timeoutMs, extra);
   } finally {
     for (const file of texts.keys()) copy.restoreFile(file);
     copy.restore();

@@ -5,6 +5,7 @@
 import type { Runner } from '../runners/runner.js';
 import type { MutantOrder } from '../select.js';
 import type { RunStatus } from './outcome.js';
+import type { PriorRunUse } from '../prior-run.js';
 
 /**
  * A mutant's status: what its run meant, no_coverage when no test executes its code, or
@@ -42,6 +43,8 @@ export interface ExecOptions {
   readonly sandbox?: 'none' | 'bwrap';
   /** The interpreter that checks, apart from the tests, whether a mutated Python module imports (default python3). */
   readonly python?: string;
+  /** Whether ag-run's run.json stands for the second baseline run (absent: ag-mutate runs it). */
+  readonly priorGreen?: Promise<PriorRunUse>;
   /** Called after each mutant with (done, total, tallies). */
   readonly onProgress?: (done: number, total: number, tally: Readonly<Record<RunStatus, number>>) => void;
 }
