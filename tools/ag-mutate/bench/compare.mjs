@@ -6,7 +6,7 @@
  *
  *   node bench/compare.mjs [--work DIR] [--bench DIR] [--runs N] [--jobs N] [--cases a,b]
  *                          [--express-git GITDIR] [--ptr-git GITDIR] [--no-stryker] [--generated-only | --no-generated]
- *                          [--warm-host auto|off] [--no-record]
+ *                          [--warm-host auto|off] [--no-prior-run] [--no-record]
  *
  * Checkouts live in WORK/<case> (default /tmp/agm-bench). A missing one is exported with
  * `git archive` from --express-git / --ptr-git (bare clones of expressjs/express and
@@ -15,12 +15,17 @@
  * timeoutFactor 1.5, the anchors' `mutate` lines, a single line given as `N-N`: StrykerJS reads
  * a bare `file:N` as a glob and mutates other sites). Each ag-mutate mutant is compared with
  * the anchors' fresh-process truth (the command-runner report where there is one) by the
- * mutated line it produces. Prints one JSON line per run and a Markdown table at the end (the
+ * mutated line it produces. As in the gate's pipelines, ag-mutate is given ag-run's run.json
+ * (`--run`) for the same diff and patch tree, made once per case before any timing (the
+ * baseline tree exported beside the checkout, its dependencies linked): ag-run's green run on
+ * the patch is then the baseline's second, and ag-mutate's own runs are the recorded one and
+ * the mutants', as StrykerJS's are its dry run and the mutants'. --no-prior-run leaves it out
+ * (ag-mutate runs the second green run itself). Prints one JSON line per run and a Markdown table at the end (the
  * 1-minute load average is in every row), which is appended with the machine to
  * bench/RESULTS.md (bench/lib/results.mjs at the repository root); --no-record only prints it.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,7 +38,7 @@ const recorder = benchRecorder(import.meta.url);
 const BIN = fileURLToPath(new URL('../bin/ag-mutate.js', import.meta.url));
 const USAGE = `usage: node bench/compare.mjs [--work DIR] [--bench DIR] [--runs N] [--jobs N] [--cases a,b]
   [--express-git GITDIR] [--ptr-git GITDIR] [--no-stryker] [--generated-only | --no-generated]
-  [--warm-host auto|off] [--no-record]`;
+  [--warm-host auto|off] [--no-prior-run] [--no-record]`;
 const text = { type: 'string' };
 const flag = { type: 'boolean', default: false };
 let args;
@@ -51,6 +56,7 @@ try {
       'no-stryker': flag,
       'generated-only': flag,
       'no-generated': flag,
+      'no-prior-run': flag,
       'no-record': flag,
       help: flag,
     },
@@ -69,6 +75,53 @@ const RUNS = Number(args.runs);
 const JOBS = args.jobs;
 const STRYKER = !args['no-stryker'];
 const WARM_HOST = args['warm-host'];
+const AG_RUN = fileURLToPath(new URL('../../ag-run/bin/ag-run.js', import.meta.url));
+
+/**
+ * ag-run's run.json for the case, as the gate's pipelines make it (one round, the full suite on
+ * the baseline and the patch), made once: the baseline tree is the commit's parent, exported
+ * beside the checkout with the checkout's node_modules linked in. Null when it cannot be made.
+ */
+function priorRun(name, spec, tree, diff) {
+  const out = path.join(WORK, `${name}.run.json`);
+  if (existsSync(out)) return out;
+  const base = path.join(WORK, `${name}.base`);
+  if (!existsSync(base)) {
+    const gitDir = args[spec.git];
+    if (!gitDir) return null;
+    mkdirSync(base, { recursive: true });
+    execFileSync('tar', ['-x', '-C', base], {
+      input: execFileSync('git', [`--git-dir=${gitDir}`, 'archive', `${spec.commit}~1`]),
+    });
+    symlinkSync(path.join(tree, 'node_modules'), path.join(base, 'node_modules'));
+  }
+  const r = spawnSync(
+    process.execPath,
+    [
+      AG_RUN,
+      '--baseline',
+      base,
+      '--patch',
+      tree,
+      '--diff',
+      diff,
+      '--test-command',
+      spec.test,
+      '--rounds',
+      '1',
+      '--out',
+      out,
+      '--quiet',
+    ],
+    { encoding: 'utf8' },
+  );
+  if (r.status !== 0) {
+    console.error(`${name}: ag-run exit ${r.status}, ag-mutate runs its own second green run: ${r.stderr.trim()}`);
+    rmSync(out, { force: true });
+    return null;
+  }
+  return out;
+}
 
 function prepare(name, spec) {
   const dir = path.join(WORK, name);
@@ -285,10 +338,11 @@ if (!args['generated-only']) {
     }
     const diff = path.join(BENCH, name, 'commit.diff');
     const measured = JSON.parse(readFileSync(path.join(BENCH, name, 'measured.json'), 'utf8'));
+    const prior = args['no-prior-run'] ? null : priorRun(name, spec, tree, diff);
     for (let i = 0; i < RUNS; i++) {
       const plain = { load: load(), wall: plainRun(tree, spec.test) };
       const stryker = runStryker(name, tree, spec);
-      const ours = runAgMutate(name, tree, diff, spec.test, spec.mutant);
+      const ours = runAgMutate(name, tree, diff, spec.test, spec.mutant, prior === null ? [] : ['--run', prior]);
       const row = {
         case: name,
         plain_s: plain.wall,
@@ -303,6 +357,7 @@ if (!args['generated-only']) {
         counts: ours.artefact.counts,
         strength: ours.artefact.suite_strength,
         selection: ours.artefact.test_selection,
+        second_green_run: ours.artefact.second_green_run?.source ?? null,
         truth: agreement(name, tree, ours.artefact),
       };
       console.log(JSON.stringify(row));
@@ -340,6 +395,7 @@ const table = markdownTable(
     'K / T / S / NC / SB',
     'strength',
     'selection',
+    'second green run',
     'wall s (load)',
     'mutants/s',
     'plain run s',
@@ -355,6 +411,7 @@ const table = markdownTable(
     fmtCounts(r.counts),
     r.strength === null ? 'null' : r.strength.toFixed(3),
     r.selection ? `${r.selection.runner} ${r.selection.mode}` : '—',
+    r.second_green_run === 'run_json' ? "ag-run's" : (r.second_green_run ?? '—'),
     `${r.wall_s} (${r.load_avg_1m})`,
     (r.mutants / r.wall_s).toFixed(2),
     r.plain_s,

@@ -1,10 +1,11 @@
 'use strict';
 // A mocha root hook plugin (`--require` of this file), loaded by ag-mutate only.
 //
-// Recording (AG_MUTATE_MOCHA_RECORD set, the baseline): V8 precise block coverage through an
-// inspector session in the test process. The counters are taken (and so reset) whenever
-// the unit changes: the unit is the test, or the test file when the suite has more than
-// PER_TEST_MAX tests (each snapshot costs V8 about 7-11 ms however little ran). What ran
+// Recording (AG_MUTATE_MOCHA_RECORD set, the baseline): the site counters the changed files
+// carry (AG_MUTATE_MOCHA_COUNTERS set; runtime/site-counter.cjs), else V8 precise block
+// coverage through an inspector session in the test process. The counts are taken (and so
+// reset) whenever the unit changes: the unit is the test, or the test file when the suite has
+// more than PER_TEST_MAX tests (each V8 snapshot costs about 7-11 ms however little ran). What ran
 // since the previous snapshot is credited to the unit that just ended (its tests and their
 // hooks) and, when a suite boundary lay in between (before/after hooks ran), also to the
 // unit that starts; what ran before the first test (loading the files, root and first
@@ -42,7 +43,8 @@ function countTests(suite) {
   return suite.tests.length + suite.suites.reduce((n, s) => n + countTests(s), 0);
 }
 
-function recorder(recordDir) {
+/** What ran since the previous look, from V8's precise coverage of this process: file → site offsets. */
+function v8Counts(record) {
   const { Session } = require('node:inspector');
   const { pathToFileURL } = require('node:url');
   const wanted = JSON.parse(fs.readFileSync(process.env.AG_MUTATE_MOCHA_SITES, 'utf8'));
@@ -66,7 +68,6 @@ function recorder(recordDir) {
   require('node:v8').stopCoverage();
   post('Profiler.enable');
   post('Profiler.startPreciseCoverage', { callCount: true, detailed: true });
-  const record = { pid: process.pid, granularity: 'test', units: {}, outside: {}, extents: {}, durations: {} };
   const innermostRan = (ranges, offset) => {
     let best = null;
     for (const r of ranges)
@@ -78,8 +79,7 @@ function recorder(recordDir) {
         best = r;
     return best !== null && best.count > 0;
   };
-  // The counters since the previous snapshot: file → offsets that ran.
-  const take = () => {
+  return () => {
     const ran = {};
     for (const script of post('Profiler.takePreciseCoverage').result) {
       const site = byUrl.get(script.url);
@@ -93,6 +93,30 @@ function recorder(recordDir) {
     }
     return ran;
   };
+}
+
+/**
+ * What ran since the previous look, from the site counters the changed files carry
+ * (AG_MUTATE_MOCHA_COUNTERS set): what they counted before this hook loaded ran outside every unit.
+ */
+function siteCounts(record) {
+  const counter = require('./site-counter.cjs');
+  let before = counter.attach();
+  return () => {
+    const ran = counter.take();
+    if (before !== null) {
+      for (const [file, offsets] of Object.entries(before))
+        ran[file] = [...new Set([...(ran[file] ?? []), ...offsets])];
+      before = null;
+    }
+    for (const [file, length] of Object.entries(counter.lengths())) record.extents[file] = length;
+    return ran;
+  };
+}
+
+function recorder(recordDir) {
+  const record = { pid: process.pid, granularity: 'test', units: {}, outside: {}, extents: {}, durations: {} };
+  const take = process.env.AG_MUTATE_MOCHA_COUNTERS ? siteCounts(record) : v8Counts(record);
   const credit = (into, ran) => {
     for (const [file, offsets] of Object.entries(ran)) into[file] = [...new Set([...(into[file] ?? []), ...offsets])];
   };

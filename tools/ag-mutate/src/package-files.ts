@@ -12,6 +12,8 @@ export const PACKAGE_ROOT = packageDir(import.meta.url);
 export const NODE_PRELOAD = path.join(PACKAGE_ROOT, 'runtime/record-entry.cjs');
 /** The mocha root hook plugin: records per-test coverage in the baseline, selects tests in a mutant run. */
 export const MOCHA_HOOK = path.join(PACKAGE_ROOT, 'runtime/mocha-hook.cjs');
+/** The site counters' runtime: the changed files of a recording run load it (src/exec/site-counters.ts). */
+export const SITE_COUNTER = path.join(PACKAGE_ROOT, 'runtime/site-counter.cjs');
 /** The folder holding the pytest plugin module `ag_mutate_pytest`. */
 export const PYTEST_PLUGIN_DIR = path.join(PACKAGE_ROOT, 'python/pytest-plugin');
 /** The helper that lists Python mutation sites with the interpreter's own `ast`. */

@@ -60,7 +60,7 @@ test('mocha records: the tests that ran a site cover it; a site run outside ever
   });
   writeFileSync(path.join(cover, 'coverage-7-1-0.json'), JSON.stringify(ranges(1)));
   writeFileSync(path.join(cover, 'coverage-8-1-0.json'), JSON.stringify(ranges(0)));
-  const map = mochaMap(records, cover, root, new Map([['src/a.js', 100]]))!;
+  const map = mochaMap(records, { v8: cover }, root, new Map([['src/a.js', 100]]))!;
   t.is(map.mode, 'per-test');
   t.deepEqual(map.coverers(site(10)), { kind: 'tests', tests: [{ id: 'test/a.js::a one', ms: 3 }] });
   t.is(map.coverers(site(20)).kind, 'tests');
@@ -80,10 +80,33 @@ test('mocha records: a script that is not the file text (a loader transformed it
     extents: { [file]: 982 },
     durations: {},
   };
-  t.is(mochaMap(records, cover, root, new Map([['src/a.js', 295]])), null);
+  t.is(mochaMap(records, { v8: cover }, root, new Map([['src/a.js', 295]])), null);
   writeFileSync(path.join(records, '7.json'), JSON.stringify(record));
-  const map = mochaMap(records, cover, root, new Map([['src/a.js', 295]]))!;
+  const map = mochaMap(records, { v8: cover }, root, new Map([['src/a.js', 295]]))!;
   t.is(map.mode, 'per-test-file');
   t.deepEqual(map.coverers(site(70)), { kind: 'unknown' });
   t.deepEqual(map.coverers(site(10)), { kind: 'unknown' });
+});
+
+test('mocha records with site counters: a site another process counted is unknown; a process whose counts were lost leaves no map', (t) => {
+  const { root, records, cover: counts, file } = setup(t);
+  const record: MochaRecord = {
+    pid: 7,
+    granularity: 'file',
+    units: { 'test/a.js': { [file]: [10, 20] } },
+    outside: {},
+    extents: { [file]: 100 },
+    durations: { 'test/a.js': 4 },
+  };
+  writeFileSync(path.join(records, '7.json'), JSON.stringify(record));
+  const child = { pid: 9, thread: 0, files: { [file]: [20] }, lengths: { [file]: 100 } };
+  writeFileSync(path.join(counts, '9-0.started'), '');
+  writeFileSync(path.join(counts, '9-0.json'), JSON.stringify(child));
+  const map = mochaMap(records, { counters: counts }, root, new Map([['src/a.js', 100]]))!;
+  t.deepEqual(map.coverers(site(10)), { kind: 'tests', tests: [{ id: 'test/a.js', ms: 4 }] });
+  t.deepEqual(map.coverers(site(20)), { kind: 'unknown' });
+  t.deepEqual(map.coverers(site(70)), { kind: 'none' });
+  // A child that loaded the file and was killed before it wrote its counts.
+  writeFileSync(path.join(counts, '11-0.started'), '');
+  t.is(mochaMap(records, { counters: counts }, root, new Map([['src/a.js', 100]])), null);
 });

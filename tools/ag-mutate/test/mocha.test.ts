@@ -290,8 +290,10 @@ test('mocha: code the tests run only in a child process is recorded there, never
   t.teardown(repo.cleanup);
   const m = await measured(t, bailing(repo, '2'), repo.file('m.json'));
   t.deepEqual(m.test_selection, { runner: 'mocha', mode: 'per-test' });
+  // The changed file carried site counters in the recording run.
+  t.is(m.timing?.site_counter_files, 1);
   // discount() ran in the child alone: the mocha process's recording cannot see it, the
-  // child's V8 coverage does, so its mutants run the whole command instead of counting as unrun.
+  // child's own counts do, so its mutants run the whole command instead of counting as unrun.
   const discount = m.mutants.filter((x) => x.line === 2);
   t.true(discount.length >= 2);
   t.true(
@@ -300,4 +302,34 @@ test('mocha: code the tests run only in a child process is recorded there, never
   );
   t.is(findMutant(m, 1, '/').killed_by, 'test/child.test.js::price multiplies');
   t.is(findMutant(m, 3, '-').status, 'no_coverage');
+});
+
+/** A child process that runs discount() and is killed before it can write what it counted. */
+const KILLED_CHILD_TEST = `const assert = require('node:assert');
+const { spawnSync } = require('node:child_process');
+const path = require('node:path');
+const { price } = require('../src/price.js');
+describe('price', () => {
+  it('multiplies', () => { assert.equal(price(2, 3), 6); });
+  it('survives a child that dies', () => {
+    const file = path.join(__dirname, '../src/price.js');
+    const r = spawnSync(process.execPath, ['-e', 'require(process.argv[1]).discount(100, 0.25); process.kill(process.pid, "SIGKILL")', file]);
+    assert.equal(r.signal, 'SIGKILL');
+  });
+});
+`;
+
+test('mocha: a child killed before it wrote its counts leaves nothing narrowed: every mutant runs the whole command, none is no_coverage', async (t) => {
+  const repo = makeRepo(
+    {},
+    { 'src/price.js': PRICE_JS, 'test/killed.test.js': KILLED_CHILD_TEST },
+    { linkModules: true },
+  );
+  t.teardown(repo.cleanup);
+  const m = await measured(t, bailing(repo, '2'), repo.file('m.json'));
+  t.is(m.timing?.site_counter_files, 1);
+  t.deepEqual(m.test_selection, { runner: 'mocha', mode: 'whole-command' });
+  t.false(m.mutants.some((x) => x.status === 'no_coverage'));
+  t.is(findMutant(m, 1, '/').status, 'killed');
+  t.is(findMutant(m, 3, '-').status, 'survived');
 });

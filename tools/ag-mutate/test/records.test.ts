@@ -58,7 +58,7 @@ test('a preload or plugin record of another shape is skipped as a missing one: t
   const entry = (unit: unknown) =>
     writeFileSync(path.join(entries, '11.json'), JSON.stringify({ unit, root: true, ms: 5 }));
   entry(path.join(root, 'test', 'a.test.js'));
-  const at = () => nodeTestMap(cover, entries, root, new Set(['src/a.js'])).coverers(site({}));
+  const at = () => nodeTestMap({ v8: cover }, entries, root, new Set(['src/a.js'])).coverers(site({}));
   t.deepEqual(at(), { kind: 'tests', tests: [{ id: 'test/a.test.js', ms: 5 }] });
   entry(42);
   t.deepEqual(at(), { kind: 'unknown' });

@@ -39,6 +39,8 @@ test('node --test: each mutant runs only the test files that execute it; a test 
   const args = ['--diff', repo.diff, '--tree', repo.tree, '--test-command', 'node --test', '--jobs', '2'];
   const m = await measured(t, [...args], repo.file('m.json'));
   t.deepEqual(m.test_selection, { runner: 'node-test', mode: 'per-test-file' });
+  // The ES module carried site counters (an import of the runtime) in the recording run.
+  t.is(m.timing?.site_counter_files, 1);
   t.is(m.sandbox, 'none');
   // checksum.test.js would kill every mutant; only price.test.js ran, so `*` → `/` survives.
   t.is(findMutant(m, 2, '/').status, 'survived');

@@ -176,11 +176,43 @@ test('node:test coverage: a process counts for the test file it was started for;
     JSON.stringify({ unit: path.join(root, 'test', 'b.test.js'), root: true, ms: 10 }),
   );
   writeFileSync(path.join(entries, '13.json'), JSON.stringify({ unit: null, root: false, ms: 5 }));
-  const map = nodeTestMap(cover, entries, root, new Set(['src/a.js']));
+  const map = nodeTestMap({ v8: cover }, entries, root, new Set(['src/a.js']));
   t.is(map.mode, 'per-test-file');
   const at = (start: number) => map.coverers(site({ file: 'src/a.js', start }));
   t.deepEqual(at(15), { kind: 'tests', tests: [{ id: 'test/a.test.js', ms: 30 }] });
   t.deepEqual(at(35), { kind: 'unknown' });
   t.deepEqual(at(55), { kind: 'none' });
   t.deepEqual(map.coverers(site({ file: 'src/other.js' })), { kind: 'unknown' });
+});
+
+test('node:test map from site counters: each test file process counts its own sites; one that ran outside a test file is unknown; a lost count is unknown everywhere', (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ag-mutate-counted-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const root = path.join(dir, 'tree');
+  const counts = path.join(dir, 'counts');
+  const entries = path.join(dir, 'entries');
+  for (const d of [root, counts, entries]) mkdirSync(d, { recursive: true });
+  const file = path.join(root, 'src', 'a.js');
+  const record = (pid: number, offsets: number[], unit: string | null) => {
+    writeFileSync(path.join(counts, `${pid}-0.started`), '');
+    writeFileSync(
+      path.join(counts, `${pid}-0.json`),
+      JSON.stringify({ pid, thread: 0, files: { [file]: offsets }, lengths: { [file]: 100 } }),
+    );
+    writeFileSync(path.join(entries, `${pid}.json`), JSON.stringify({ unit, root: unit !== null, ms: 7 }));
+  };
+  record(11, [15], path.join(root, 'test', 'a.test.js'));
+  record(12, [], path.join(root, 'test', 'b.test.js'));
+  record(13, [35], null);
+  const lengths = new Map([['src/a.js', 100]]);
+  const at = (start: number) =>
+    nodeTestMap({ counters: counts }, entries, root, new Set(['src/a.js']), lengths).coverers(
+      site({ file: 'src/a.js', start }),
+    );
+  t.deepEqual(at(15), { kind: 'tests', tests: [{ id: 'test/a.test.js', ms: 7 }] });
+  t.deepEqual(at(35), { kind: 'unknown' });
+  t.deepEqual(at(55), { kind: 'none' });
+  writeFileSync(path.join(counts, '14-0.started'), '');
+  t.deepEqual(at(15), { kind: 'unknown' });
+  t.deepEqual(at(55), { kind: 'unknown' });
 });

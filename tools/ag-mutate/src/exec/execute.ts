@@ -98,15 +98,15 @@ async function baseline(
     return result;
   };
   const recording = Object.keys(inst.env).length > 0 || inst.command !== null;
-  const edited = (extra: Record<string, string> = {}, command = opts.command) =>
-    runNeutral(ws, 0, command, texts, opts.baselineTimeoutMs, extra);
+  const edited = (extra: Record<string, string> = {}, command = opts.command, written?: ReadonlyMap<string, string>) =>
+    runNeutral(ws, 0, command, texts, opts.baselineTimeoutMs, extra, written);
   const plainRun = async (i: number) => {
     const r = await ws.run(i, opts.command, opts.baselineTimeoutMs);
     ws.copies[i]!.restore();
     return log('plain', r);
   };
   const first = async () =>
-    log(recording ? 'recorded' : 'neutral', await edited(inst.env, inst.command ?? opts.command));
+    log(recording ? 'recorded' : 'neutral', await edited(inst.env, inst.command ?? opts.command, inst.texts));
   // The second run: ag-run's when bound, else our own plain run (decided once the tree's id is known).
   const own = ws.copies.length >= 2 ? 1 : 0;
   const prior = opts.priorGreen ?? Promise.resolve<PriorRunUse>({ used: false, why: '' });
@@ -186,6 +186,7 @@ export async function execute(
       const own = base.runs.filter((r) => r.kind === kind);
       if (own.length > 0) phases[`baseline_${kind}_ms`] = Math.round(own.reduce((a, r) => a + r.result.durationMs, 0));
     }
+    if (base.instrumented.counted !== undefined) phases.site_counter_files = base.instrumented.counted;
     const timeoutMs = mutantTimeout(base.durationMs, opts.timeoutFactor);
     const cpuBudgetMs = base.cpuMs === null ? null : mutantCpuBudget(base.cpuMs);
     const map = base.instrumented.map();

@@ -5,13 +5,15 @@
  * and, for pytest, the plugin's per-test line trace.
  * @module
  */
-import { writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { MOCHA_HOOK, NODE_PRELOAD, PYTEST_PLUGIN_DIR } from '../package-files.js';
+import { MOCHA_HOOK, NODE_PRELOAD, PYTEST_PLUGIN_DIR, SITE_COUNTER } from '../package-files.js';
 import type { ExecOptions } from './types.js';
 import type { Site } from '../engines/site.js';
 import { withMochaRequire } from '../runners/runner.js';
 import { mochaMap } from './mocha-map.js';
+import { withSiteCounters } from './site-counters.js';
 import { nodeTestMap, pytestMap, type TestMap } from './test-map.js';
 import { readV8Coverage, type CoverageMap } from './v8-coverage.js';
 import type { Workspace } from './workspace.js';
@@ -22,6 +24,10 @@ export interface Instrumented {
   readonly env: Readonly<Record<string, string>>;
   /** The command the recording run runs instead of the test command (null: the test command). */
   readonly command: string | null;
+  /** The changed files' texts the recording run writes (the neutral edit with site counters), when not the neutral edit alone. */
+  readonly texts?: ReadonlyMap<string, string>;
+  /** How many of those files carry site counters. */
+  readonly counted?: number;
   /** Block coverage of the JavaScript files (empty when nothing was recorded). */
   v8(): CoverageMap;
   /** Which tests execute each site; null when the runner cannot select or nothing was recorded. */
@@ -63,6 +69,50 @@ function siteLines(root: string, sites: readonly Site[], py: ReadonlySet<string>
   return out;
 }
 
+/** How Node loads a `.js`, `.mjs` or `.cjs` file of the tree (the nearest package.json's `type`); null for any other file. */
+function moduleKind(root: string, file: string): 'commonjs' | 'module' | null {
+  if (file.endsWith('.mjs')) return 'module';
+  if (file.endsWith('.cjs')) return 'commonjs';
+  if (!file.endsWith('.js')) return null;
+  for (let dir = path.dirname(path.join(root, file)); ; dir = path.dirname(dir)) {
+    try {
+      const type = (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { type?: unknown }).type;
+      return type === 'module' ? 'module' : 'commonjs';
+    } catch {
+      // no package.json here (or not JSON, which Node would refuse too): look further up
+    }
+    if (dir === root || path.dirname(dir) === dir) return 'commonjs';
+  }
+}
+
+/**
+ * The changed files with site counters (each with its sites), or null when one of them
+ * cannot carry them (not plain JavaScript Node loads itself, or a site with no place for a counter).
+ */
+function counted(
+  root: string,
+  texts: ReadonlyMap<string, string>,
+  sites: readonly Site[],
+  js: ReadonlySet<string>,
+  dir: string,
+): Map<string, string> | null {
+  const out = new Map(texts);
+  const runtime = realpathSync(SITE_COUNTER);
+  const salt = randomBytes(4).toString('hex');
+  for (const file of js) {
+    const own = sites.filter((s) => s.file === file);
+    const text = texts.get(file);
+    if (own.length === 0 || text === undefined) continue;
+    const kind = moduleKind(root, file);
+    if (kind === null) return null;
+    const link = { module: kind, runtime, dir, file: path.join(root, file), length: text.length, salt };
+    const withCounters = withSiteCounters(file, text, own, link);
+    if (withCounters === null) return null;
+    out.set(file, withCounters);
+  }
+  return out;
+}
+
 /**
  * The recording for copy 0 of `ws`, given the runner, the changed files, their texts (the
  * length tells V8's script of the file from a loader's transform of it) and the sites.
@@ -88,18 +138,26 @@ export function instrumentation(
     js.size > 0 &&
     withMochaRequire(opts.mutantCommand ?? opts.command, MOCHA_HOOK) !== null;
   const mochaCommand = mochaHooked ? withMochaRequire(opts.command, MOCHA_HOOK) : null;
+  // Where a map is made from what each process ran, site counters stand for V8 when every changed file can carry them.
+  const counterDir = mochaCommand !== null || nodeTest ? ws.scratch('site-counts') : '';
+  const countedTexts = counterDir !== '' ? counted(root, texts, sites, js, counterDir) : null;
+  const processCounts = countedTexts !== null ? { counters: counterDir } : { v8: coverDir };
   let mochaDir = '';
   if (mochaCommand !== null) {
     mochaDir = ws.scratch('mocha');
-    const sitesFile = path.join(ws.scratch('mocha-sites'), 'sites.json');
-    writeFileSync(sitesFile, JSON.stringify(siteOffsets(root, sites, js)));
     env.AG_MUTATE_MOCHA_RECORD = mochaDir;
-    env.AG_MUTATE_MOCHA_SITES = sitesFile;
+    if (countedTexts !== null) env.AG_MUTATE_MOCHA_COUNTERS = '1';
+    else {
+      const sitesFile = path.join(ws.scratch('mocha-sites'), 'sites.json');
+      writeFileSync(sitesFile, JSON.stringify(siteOffsets(root, sites, js)));
+      env.AG_MUTATE_MOCHA_SITES = sitesFile;
+    }
   }
   // vitest and jest compile every module before it runs: V8's counters would be offsets into
   // their output, never the file's own (such a file is unknown), so nothing is recorded.
   const transformsAll = opts.runner?.name === 'vitest' || opts.runner?.name === 'jest';
-  if (js.size > 0 && !transformsAll) env.NODE_V8_COVERAGE = coverDir;
+  // With site counters every process that runs a changed file counts for itself: no V8 at all.
+  if (js.size > 0 && !transformsAll && countedTexts === null) env.NODE_V8_COVERAGE = coverDir;
   let entryDir = '';
   if (nodeTest) {
     entryDir = ws.scratch('entries');
@@ -120,12 +178,19 @@ export function instrumentation(
   return {
     env,
     command: mochaCommand,
+    ...(countedTexts !== null
+      ? { texts: countedTexts, counted: [...countedTexts].filter(([f, t]) => texts.get(f) !== t).length }
+      : {}),
     // The hook resets the counters of the mocha process, so its own V8 dump is not whole-process
-    // coverage: with the hook, only the hook's records count (and without them, nothing is known).
-    v8: () => (js.size > 0 && mochaCommand === null ? readV8Coverage(coverDir, root, js, lengths) : new Map()),
+    // coverage: with the hook, only the hook's records count (and without them, nothing is known);
+    // with site counters there is no V8 coverage at all.
+    v8: () =>
+      js.size > 0 && mochaCommand === null && countedTexts === null
+        ? readV8Coverage(coverDir, root, js, lengths)
+        : new Map(),
     map: () => {
-      if (nodeTest) return nodeTestMap(coverDir, entryDir, root, js, lengths);
-      if (mochaCommand !== null) return mochaMap(mochaDir, coverDir, root, lengths);
+      if (nodeTest) return nodeTestMap(processCounts, entryDir, root, js, lengths);
+      if (mochaCommand !== null) return mochaMap(mochaDir, processCounts, root, lengths);
       return pytest ? pytestMap(traceDir, root) : null;
     },
     discard: () => NOTHING,

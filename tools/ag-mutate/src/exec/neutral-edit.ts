@@ -25,7 +25,8 @@ export function neutrallyEdited(texts: ReadonlyMap<string, string>): Map<string,
 
 /**
  * Run `command` once in copy `i` with every changed file neutrally edited (and `extra` in its
- * environment: the recording rides on the edited run); the copy is restored after.
+ * environment: the recording rides on the edited run; `written`, the edited texts with the
+ * recording's own additions, when it has some); the copy is restored after.
  */
 export async function runNeutral(
   ws: Workspace,
@@ -34,9 +35,10 @@ export async function runNeutral(
   texts: ReadonlyMap<string, string>,
   timeoutMs: number,
   extra: Record<string, string> = {},
+  written: ReadonlyMap<string, string> = neutrallyEdited(texts),
 ): Promise<ProcessResult> {
   const copy = ws.copies[i]!;
-  for (const [file, text] of neutrallyEdited(texts)) copy.write(file, text);
+  for (const [file, text] of written) copy.write(file, text);
   try {
     return await ws.run(i, command, timeoutMs, extra);
   } finally {

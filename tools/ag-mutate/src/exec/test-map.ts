@@ -8,7 +8,7 @@ import { readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type * as v from 'valibot';
 import type { Site } from '../engines/site.js';
-import { EntryRecord, TraceRecord } from '../records/hooks.js';
+import { CounterRecord, EntryRecord, TraceRecord } from '../records/hooks.js';
 import { readRecord } from '../records/read.js';
 import { blockRan, readV8Processes } from './v8-coverage.js';
 
@@ -81,13 +81,57 @@ export function relative(real: string, file: string): string | null {
   return rel === '' || rel.startsWith('..') || path.isAbsolute(rel) ? null : rel.split(path.sep).join('/');
 }
 
+/** What each process ran of the changed files: V8's coverage dumps, or the site counters' records. */
+export type ProcessCounts = { readonly v8: string } | { readonly counters: string };
+
+/** Per process (pid, null when unknown): for each changed file it loaded, whether a site offset ran. */
+interface ProcessRan {
+  readonly pid: number | null;
+  readonly files: ReadonlyMap<string, (offset: number) => boolean>;
+}
+
+/** The processes' counts; null when some process's counts were lost (a mark without its record). */
+export function processesRan(
+  from: ProcessCounts,
+  root: string,
+  files: ReadonlySet<string>,
+  lengths?: ReadonlyMap<string, number>,
+): ProcessRan[] | null {
+  if ('v8' in from)
+    return readV8Processes(from.v8, root, files, lengths).map((p) => ({
+      pid: p.pid,
+      files: new Map([...p.files].map(([file, ranges]) => [file, (o: number) => blockRan(ranges, o)])),
+    }));
+  let names: string[];
+  try {
+    names = readdirSync(from.counters);
+  } catch {
+    names = [];
+  }
+  const records = readJsonDir(from.counters, CounterRecord);
+  const written = new Set(records.map((r) => r.name.replace(/\.json$/, '')));
+  if (names.some((n) => n.endsWith('.started') && !written.has(n.replace(/\.started$/, '')))) return null;
+  const real = realRoot(root);
+  return records.map(({ value }) => {
+    const ran = new Map<string, (offset: number) => boolean>();
+    for (const [file, length] of Object.entries(value.lengths)) {
+      const rel = relative(real, file);
+      if (rel === null || !files.has(rel) || (lengths !== undefined && lengths.get(rel) !== length)) continue;
+      const counted = new Set(value.files[file] ?? []);
+      ran.set(rel, (o) => counted.has(o));
+    }
+    return { pid: value.pid, files: ran };
+  });
+}
+
 /**
- * node:test: V8 coverage files (`coverDir`) joined by pid with the unit records the preload
- * wrote (`entryDir`). A process that ran the site but belongs to no test file (the runner
- * itself, or a record lost) makes the site `unknown`.
+ * node:test: what each process ran (`from`: V8 coverage files or site-counter records)
+ * joined by pid with the unit records the preload wrote (`entryDir`). A process that ran the
+ * site but belongs to no test file (the runner itself, or a record lost) makes the site
+ * `unknown`, as does any process whose counts were lost.
  */
 export function nodeTestMap(
-  coverDir: string,
+  from: ProcessCounts,
   entryDir: string,
   root: string,
   files: ReadonlySet<string>,
@@ -101,13 +145,14 @@ export function nodeTestMap(
     units.set(Number(name.slice(0, -5)), unit);
     if (value.root && unit !== null) durations.set(unit, Math.max(durations.get(unit) ?? 0, value.ms));
   }
-  const processes = readV8Processes(coverDir, root, files, lengths);
+  const processes = processesRan(from, root, files, lengths);
   return {
     mode: 'per-test-file',
     coverers(site) {
+      if (processes === null) return { kind: 'unknown' };
       const loaded = processes.filter((p) => p.files.has(site.file));
       if (loaded.length === 0) return { kind: 'unknown' };
-      const ran = loaded.filter((p) => blockRan(p.files.get(site.file)!, site.start));
+      const ran = loaded.filter((p) => p.files.get(site.file)!(site.start));
       if (ran.length === 0) return { kind: 'none' };
       const ids = new Set<string>();
       for (const p of ran) {

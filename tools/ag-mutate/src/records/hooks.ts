@@ -1,6 +1,6 @@
 /**
  * The records ag-mutate's hooks write during a recording run (runtime/record-entry.cjs,
- * runtime/mocha-hook.cjs, python/pytest-plugin) and during a mutant run (the mocha hook's
+ * runtime/mocha-hook.cjs, runtime/site-counter.cjs, python/pytest-plugin) and during a mutant run (the mocha hook's
  * list of tests started). Internal, not part of the public contract (see read.ts).
  * @module
  */
@@ -37,6 +37,16 @@ export const MochaRecord = v.strictObject({
   durations: v.record(v.string(), Ms),
 });
 export type MochaRecord = v.InferOutput<typeof MochaRecord>;
+
+/** runtime/site-counter.cjs, one per process or thread that ran a changed file without the mocha hook. */
+export const CounterRecord = v.strictObject({
+  pid: v.pipe(v.number(), v.integer()),
+  thread: v.pipe(v.number(), v.integer()),
+  /** Absolute file → the site offsets counted. */
+  files: v.record(v.string(), Offsets),
+  /** Absolute file → the length the instrumented file reports (its text's before the counters). */
+  lengths: v.record(v.string(), v.number()),
+});
 
 /** One line of the mocha hook's list of the tests a mutant run started (a JSON string: the test id). */
 export const RanLine = v.string();
