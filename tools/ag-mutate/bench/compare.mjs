@@ -16,7 +16,7 @@
  * a bare `file:N` as a glob and mutates other sites). Each ag-mutate mutant is compared with
  * the anchors' fresh-process truth (the command-runner report where there is one) by the
  * mutated line it produces. As in the gate's pipelines, ag-mutate is given ag-run's run.json
- * (`--run`) for the same diff and patch tree, made once per case before any timing (the
+ * (`--run`) for the same diff and patch tree, made (untimed) right before it runs (the
  * baseline tree exported beside the checkout, its dependencies linked): ag-run's green run on
  * the patch is then the baseline's second, and ag-mutate's own runs are the recorded one and
  * the mutants', as StrykerJS's are its dry run and the mutants'. --no-prior-run leaves it out
@@ -79,12 +79,14 @@ const AG_RUN = fileURLToPath(new URL('../../ag-run/bin/ag-run.js', import.meta.u
 
 /**
  * ag-run's run.json for the case, as the gate's pipelines make it (one round, the full suite on
- * the baseline and the patch), made once: the baseline tree is the commit's parent, exported
- * beside the checkout with the checkout's node_modules linked in. Null when it cannot be made.
+ * the baseline and the patch), made right before each ag-mutate run: a real node_modules is
+ * part of the patch tree's id, and a run of vitest writes its cache there. The baseline tree
+ * is the commit's parent, exported beside the checkout with the checkout's node_modules linked
+ * in. Null when it cannot be made.
  */
 function priorRun(name, spec, tree, diff) {
   const out = path.join(WORK, `${name}.run.json`);
-  if (existsSync(out)) return out;
+  rmSync(out, { force: true });
   const base = path.join(WORK, `${name}.base`);
   if (!existsSync(base)) {
     const gitDir = args[spec.git];
@@ -338,10 +340,10 @@ if (!args['generated-only']) {
     }
     const diff = path.join(BENCH, name, 'commit.diff');
     const measured = JSON.parse(readFileSync(path.join(BENCH, name, 'measured.json'), 'utf8'));
-    const prior = args['no-prior-run'] ? null : priorRun(name, spec, tree, diff);
     for (let i = 0; i < RUNS; i++) {
       const plain = { load: load(), wall: plainRun(tree, spec.test) };
       const stryker = runStryker(name, tree, spec);
+      const prior = args['no-prior-run'] ? null : priorRun(name, spec, tree, diff);
       const ours = runAgMutate(name, tree, diff, spec.test, spec.mutant, prior === null ? [] : ['--run', prior]);
       const row = {
         case: name,

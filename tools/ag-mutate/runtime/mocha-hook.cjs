@@ -5,7 +5,9 @@
 // carry (AG_MUTATE_MOCHA_COUNTERS set; runtime/site-counter.cjs), else V8 precise block
 // coverage through an inspector session in the test process. The counts are taken (and so
 // reset) whenever the unit changes: the unit is the test, or the test file when the suite has
-// more than PER_TEST_MAX tests (each V8 snapshot costs about 7-11 ms however little ran). What ran
+// more than PER_TEST_MAX tests (each V8 snapshot costs about 7-11 ms however little ran).
+// With AG_MUTATE_MOCHA_SHARD=k/n the process runs only the tests of every n-th test file from
+// the k-th: n processes, each in its own copy, record the suite between them. What ran
 // since the previous snapshot is credited to the unit that just ended (its tests and their
 // hooks) and, when a suite boundary lay in between (before/after hooks ran), also to the
 // unit that starts; what ran before the first test (loading the files, root and first
@@ -114,6 +116,26 @@ function siteCounts(record) {
   };
 }
 
+/**
+ * Keep the tests of every n-th test file, from the k-th (files in sorted order); suites left
+ * with no test go. Every file is still loaded, so what runs while they load stays the same.
+ */
+function keepShard(root, k, n) {
+  const files = new Set();
+  const collect = (suite) => {
+    for (const t of suite.tests) files.add(fileOf(t));
+    suite.suites.forEach(collect);
+  };
+  collect(root);
+  const mine = new Set([...files].sort().filter((_, i) => i % n === k));
+  const prune = (suite) => {
+    suite.tests = suite.tests.filter((t) => mine.has(fileOf(t)));
+    suite.suites = suite.suites.filter((s) => prune(s) > 0);
+    return countTests(suite);
+  };
+  prune(root);
+}
+
 function recorder(recordDir) {
   const record = { pid: process.pid, granularity: 'test', units: {}, outside: {}, extents: {}, durations: {} };
   const take = process.env.AG_MUTATE_MOCHA_COUNTERS ? siteCounts(record) : v8Counts(record);
@@ -143,10 +165,15 @@ function recorder(recordDir) {
       // a process that cannot record leaves its files unseen (their mutants run the whole command)
     }
   });
+  const shard = /^(\d+)\/(\d+)$/.exec(process.env.AG_MUTATE_MOCHA_SHARD || '');
+  const [k, n] = shard ? [Number(shard[1]), Number(shard[2])] : [0, 1];
   return {
     beforeAll() {
       const root = rootOf(this);
-      if (root && countTests(root) > PER_TEST_MAX) record.granularity = 'file';
+      if (!root) return;
+      if (n > 1) keepShard(root, k, n);
+      // A shard holds about 1/n of the suite: the granularity is the whole suite's.
+      if (countTests(root) * n > PER_TEST_MAX) record.granularity = 'file';
     },
     beforeEach() {
       const test = this.currentTest;

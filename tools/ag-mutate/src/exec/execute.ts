@@ -114,6 +114,13 @@ async function baseline(
     const use = await prior;
     return use.used ? null : plainRun(own);
   };
+  const sharded = inst.shardEnv !== undefined && ws.copies.length >= 2 && opts.priorGreen !== undefined;
+  if (sharded) {
+    const shards = await recordInShards(ws, opts, texts, inst);
+    for (const r of shards) log('recorded', r);
+    if (shards.every(isGreen)) return shardedBaseline(shards, await prior, () => plainRun(0), inst, runs);
+    // A shard failed: the runs below judge, as if no shard had run.
+  }
   let [r0, r1] =
     own === 1 ? await Promise.all([first(), secondBeside()]) : [await first(), (await prior).used ? null : undefined];
   if (r1 === undefined) r1 = await plainRun(0);
@@ -154,6 +161,66 @@ async function baseline(
     instrumented,
     neutralPassed,
     second,
+  };
+}
+
+/**
+ * The recorded run split in two: each of the first two copies runs every other test file
+ * (the neutral edit and the recording in both), beside each other. Used when ag-run's green
+ * run of the whole suite stands for the second: the suite as one command has passed there.
+ */
+function recordInShards(
+  ws: Workspace,
+  opts: ExecOptions,
+  texts: ReadonlyMap<string, string>,
+  inst: Instrumented,
+): Promise<ProcessResult[]> {
+  return Promise.all(
+    [0, 1].map((i) =>
+      runNeutral(
+        ws,
+        i,
+        inst.command ?? opts.command,
+        texts,
+        opts.baselineTimeoutMs,
+        { ...inst.env, ...inst.shardEnv!(i, 2) },
+        inst.texts,
+      ),
+    ),
+  );
+}
+
+/**
+ * The baseline from green shards: ag-run's run stands for the second green run when bound,
+ * else a plain run of the whole command follows (`plain`). The mutants' limits come from the
+ * shards together (their wall-clock and CPU time added: the whole suite's, and more), or from
+ * the plain run.
+ */
+async function shardedBaseline(
+  shards: readonly ProcessResult[],
+  use: PriorRunUse,
+  plain: () => Promise<ProcessResult>,
+  instrumented: Instrumented,
+  runs: readonly BaselineRunResult[],
+): Promise<Baseline & { instrumented: Instrumented; neutralPassed: boolean; second: SecondGreenRun }> {
+  const cpu = shards.map((r) => r.cpuMs);
+  const together: ProcessResult = {
+    ...shards[0]!,
+    durationMs: shards.reduce((a, r) => a + r.durationMs, 0),
+    ...(cpu.every((c) => c !== undefined) ? { cpuMs: cpu.reduce((a, c) => a + c!, 0) } : {}),
+  };
+  const r1 = use.used ? null : await plain();
+  const timed = r1 ?? together;
+  const status = r1 === null || isGreen(r1) ? 'green' : 'flaky';
+  return {
+    status,
+    durationMs: timed.durationMs,
+    cpuMs: timed.cpuMs ?? null,
+    results: r1 === null ? [together] : [together, r1],
+    runs,
+    instrumented,
+    neutralPassed: true,
+    second: r1 === null ? { source: 'run_json', note: null } : { source: 'own', note: use.used ? null : use.why },
   };
 }
 

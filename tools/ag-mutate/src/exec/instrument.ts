@@ -28,6 +28,12 @@ export interface Instrumented {
   readonly texts?: ReadonlyMap<string, string>;
   /** How many of those files carry site counters. */
   readonly counted?: number;
+  /**
+   * The variables that make a recording run record only its share `k` of `n` of the suite
+   * (mocha with site counters: every n-th test file), so that copies can record it between
+   * them; absent when the recording cannot be split.
+   */
+  readonly shardEnv?: (k: number, n: number) => Record<string, string>;
   /** Block coverage of the JavaScript files (empty when nothing was recorded). */
   v8(): CoverageMap;
   /** Which tests execute each site; null when the runner cannot select or nothing was recorded. */
@@ -180,6 +186,10 @@ export function instrumentation(
     command: mochaCommand,
     ...(countedTexts !== null
       ? { texts: countedTexts, counted: [...countedTexts].filter(([f, t]) => texts.get(f) !== t).length }
+      : {}),
+    // The counters key every file by copy 0's path whichever copy runs it: a share recorded in another copy reads the same.
+    ...(countedTexts !== null && mochaCommand !== null
+      ? { shardEnv: (k: number, n: number) => ({ AG_MUTATE_MOCHA_SHARD: `${k}/${n}` }) }
       : {}),
     // The hook resets the counters of the mocha process, so its own V8 dump is not whole-process
     // coverage: with the hook, only the hook's records count (and without them, nothing is known);
