@@ -13,7 +13,9 @@
  * which the warm hosts judge); and the four bench commits when their
  * checkouts exist in --work (default /tmp/agm-bench; `node bench/compare.mjs` prepares them).
  * Per project: the truth (`--select whole --warm-host off`), then the fast path forward,
- * reversed and shuffled, `--jobs` 1 and 2. A project that cannot be prepared is "not
+ * reversed and shuffled, `--jobs` 1 and 2, each given ag-run's run.json for the project as
+ * the pipelines give it (so a mocha recording is split in two shards with `--jobs 2`; a cell
+ * says "own 2nd run" when no run.json was bound). A project that cannot be prepared is "not
  * measured", never a pass; the exit code is 0 only when every project was measured and every
  * run agreed with the truth on every mutant id.
  */
@@ -26,6 +28,7 @@ import { CASES } from './cases.mjs';
 import { adversarialProjects } from './equality-adversarial.mjs';
 
 const BIN = fileURLToPath(new URL('../bin/ag-mutate.js', import.meta.url));
+const AG_RUN = fileURLToPath(new URL('../../ag-run/bin/ag-run.js', import.meta.url));
 const ROOT_MODULES = fileURLToPath(new URL('../../../node_modules', import.meta.url));
 const BENCH = fileURLToPath(new URL('../../../../shared/bench/mutate', import.meta.url));
 const args = process.argv.slice(2);
@@ -195,7 +198,7 @@ function generated(runner) {
   const pkg = r.esm ? '{"type":"module"}\n' : '{}\n';
   const modules = runner === 'jest' ? jestModules() : ROOT_MODULES;
   const p = commitProject({ 'package.json': pkg, 'src/lib.js': JS_LIB(r.esm), [r.file]: tests }, modules);
-  return { ...p, test: r.test, mutant: r.mutant };
+  return { ...p, modules, test: r.test, mutant: r.mutant };
 }
 
 function mutate(project, extra) {
@@ -220,8 +223,39 @@ const VERDICT_CLASS = {
 };
 const verdictClass = (status) => VERDICT_CLASS[status] ?? status;
 
+/**
+ * ag-run's run.json for the project, as the pipelines give it to ag-mutate (one round; the
+ * baseline tree is the parent commit, exported beside the tree with the same node_modules, or
+ * the `<case>.base` checkout compare.mjs makes): with it the fast path takes the pipelines'
+ * baseline (mocha recorded in two shards). Null when there is no baseline tree or ag-run fails.
+ */
+function priorRun(project) {
+  let base = project.base;
+  if (base === undefined && project.root !== null) {
+    base = path.join(project.root, 'base');
+    mkdirSync(base);
+    execFileSync('tar', ['-x', '-C', base], { input: git(project.tree, 'archive', 'HEAD~1') });
+    if (project.modules) symlinkSync(project.modules, path.join(base, 'node_modules'));
+  }
+  if (base === undefined || !existsSync(base)) return null;
+  const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'ag-mutate-equality-run-')), 'run.json');
+  const argv = [AG_RUN, '--baseline', base, '--patch', project.tree, '--diff', project.diff];
+  const r = spawnSync(process.execPath, [
+    ...argv,
+    '--test-command',
+    project.test,
+    '--rounds',
+    '1',
+    '--out',
+    out,
+    '--quiet',
+  ]);
+  return r.status === 0 ? out : null;
+}
+
 function check(name, project) {
   const t0 = Date.now();
+  const prior = priorRun(project);
   const truth = mutate(project, ['--select', 'whole', '--warm-host', 'off', '--equivalence', 'off', '--jobs', '2']);
   const want = new Map(truth.mutants.map((m) => [m.id, verdictClass(m.status)]));
   const runs = [];
@@ -237,11 +271,22 @@ function check(name, project) {
       String(run.jobs),
       '--order',
       run.order,
+      ...(prior !== null ? ['--run', prior] : []),
     ]);
     const got = new Map(m.mutants.map((x) => [x.id, verdictClass(x.status)]));
     const differ = [...new Set([...want.keys(), ...got.keys()])].filter((id) => want.get(id) !== got.get(id));
-    runs.push({ ...run, agree: want.size - differ.length, differ, warm: m.timing?.warm_host_mutants ?? 0 });
+    const shards = (m.baseline_runs ?? []).filter((b) => b.kind === 'recorded').length > 1;
+    const warm = m.timing?.warm_host_mutants ?? 0;
+    runs.push({
+      ...run,
+      agree: want.size - differ.length,
+      differ,
+      warm,
+      shards,
+      bound: m.second_green_run?.source === 'run_json',
+    });
   }
+  if (prior !== null) rmSync(path.dirname(prior), { recursive: true, force: true });
   const counts = [...want.values()].reduce((c, v) => ({ ...c, [v]: (c[v] ?? 0) + 1 }), {});
   return { name, mutants: want.size, counts, runs, seconds: Math.round((Date.now() - t0) / 1000) };
 }
@@ -250,7 +295,7 @@ function check(name, project) {
 function adversarial(a) {
   const files = { 'package.json': '{"type":"module"}\n', ...a.files };
   const p = commitProject(files, ROOT_MODULES);
-  return { ...p, test: RUNNERS.vitest.test, mutant: RUNNERS.vitest.mutant, warm: a.warm };
+  return { ...p, modules: ROOT_MODULES, test: RUNNERS.vitest.test, mutant: RUNNERS.vitest.mutant, warm: a.warm };
 }
 
 const projects = [
@@ -262,7 +307,8 @@ const projects = [
       const tree = path.join(WORK, name);
       if (!existsSync(path.join(tree, 'node_modules')))
         throw new Error(`no checkout at ${tree} (run node bench/compare.mjs first)`);
-      return { root: null, tree, diff: path.join(BENCH, name, 'commit.diff'), test: c.test, mutant: c.mutant };
+      const base = path.join(WORK, `${name}.base`);
+      return { root: null, tree, base, diff: path.join(BENCH, name, 'commit.diff'), test: c.test, mutant: c.mutant };
     },
   ]),
 ];
@@ -278,7 +324,7 @@ for (const [name, make] of projects) {
     const r = check(name, project);
     const cells = r.runs.map(
       (x) =>
-        `${x.agree}/${r.mutants}${x.warm ? ` (${x.warm} warm)` : ''}${x.differ.length ? ` ✗ ${x.differ.join(' ')}` : ''}`,
+        `${x.agree}/${r.mutants}${x.warm ? ` (${x.warm} warm)` : ''}${x.shards ? ' (2 shards)' : ''}${x.bound ? '' : ' (own 2nd run)'}${x.differ.length ? ` ✗ ${x.differ.join(' ')}` : ''}`,
     );
     // A project the hosts must not judge fails on any warm verdict; one they may, on none.
     const warmWrong =
