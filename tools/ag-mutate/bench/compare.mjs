@@ -25,13 +25,14 @@
  * bench/RESULTS.md (bench/lib/results.mjs at the repository root); --no-record only prints it.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { benchRecorder, markdownTable } from '../../../bench/lib/results.mjs';
 import { CASES } from './cases.mjs';
+import { exportBaseline, writeRunJson } from './prior-run.mjs';
 
 const recorder = benchRecorder(import.meta.url);
 
@@ -75,7 +76,6 @@ const RUNS = Number(args.runs);
 const JOBS = args.jobs;
 const STRYKER = !args['no-stryker'];
 const WARM_HOST = args['warm-host'];
-const AG_RUN = fileURLToPath(new URL('../../ag-run/bin/ag-run.js', import.meta.url));
 
 /**
  * ag-run's run.json for the case, as the gate's pipelines make it (one round, the full suite on
@@ -91,38 +91,12 @@ function priorRun(name, spec, tree, diff) {
   if (!existsSync(base)) {
     const gitDir = args[spec.git];
     if (!gitDir) return null;
-    mkdirSync(base, { recursive: true });
-    execFileSync('tar', ['-x', '-C', base], {
-      input: execFileSync('git', [`--git-dir=${gitDir}`, 'archive', `${spec.commit}~1`]),
-    });
-    symlinkSync(path.join(tree, 'node_modules'), path.join(base, 'node_modules'));
+    exportBaseline([`--git-dir=${gitDir}`], `${spec.commit}~1`, base, path.join(tree, 'node_modules'));
   }
-  const r = spawnSync(
-    process.execPath,
-    [
-      AG_RUN,
-      '--baseline',
-      base,
-      '--patch',
-      tree,
-      '--diff',
-      diff,
-      '--test-command',
-      spec.test,
-      '--rounds',
-      '1',
-      '--out',
-      out,
-      '--quiet',
-    ],
-    { encoding: 'utf8' },
-  );
-  if (r.status !== 0) {
-    console.error(`${name}: ag-run exit ${r.status}, ag-mutate runs its own second green run: ${r.stderr.trim()}`);
-    rmSync(out, { force: true });
-    return null;
-  }
-  return out;
+  const failed = writeRunJson({ base, tree, diff, test: spec.test }, out);
+  if (failed === null) return out;
+  console.error(`${name}: ${failed}; ag-mutate runs its own second green run`);
+  return null;
 }
 
 function prepare(name, spec) {

@@ -26,9 +26,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CASES } from './cases.mjs';
 import { adversarialProjects } from './equality-adversarial.mjs';
+import { exportBaseline, writeRunJson } from './prior-run.mjs';
 
 const BIN = fileURLToPath(new URL('../bin/ag-mutate.js', import.meta.url));
-const AG_RUN = fileURLToPath(new URL('../../ag-run/bin/ag-run.js', import.meta.url));
 const ROOT_MODULES = fileURLToPath(new URL('../../../node_modules', import.meta.url));
 const BENCH = fileURLToPath(new URL('../../../../shared/bench/mutate', import.meta.url));
 const args = process.argv.slice(2);
@@ -233,24 +233,11 @@ function priorRun(project) {
   let base = project.base;
   if (base === undefined && project.root !== null) {
     base = path.join(project.root, 'base');
-    mkdirSync(base);
-    execFileSync('tar', ['-x', '-C', base], { input: git(project.tree, 'archive', 'HEAD~1') });
-    if (project.modules) symlinkSync(project.modules, path.join(base, 'node_modules'));
+    exportBaseline(['-C', project.tree], 'HEAD~1', base, project.modules);
   }
   if (base === undefined || !existsSync(base)) return null;
   const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'ag-mutate-equality-run-')), 'run.json');
-  const argv = [AG_RUN, '--baseline', base, '--patch', project.tree, '--diff', project.diff];
-  const r = spawnSync(process.execPath, [
-    ...argv,
-    '--test-command',
-    project.test,
-    '--rounds',
-    '1',
-    '--out',
-    out,
-    '--quiet',
-  ]);
-  return r.status === 0 ? out : null;
+  return writeRunJson({ ...project, base }, out) === null ? out : null;
 }
 
 function check(name, project) {

@@ -99,20 +99,15 @@ function v8Counts(record) {
 
 /**
  * What ran since the previous look, from the site counters the changed files carry
- * (AG_MUTATE_MOCHA_COUNTERS set): what they counted before this hook loaded ran outside every unit.
+ * (AG_MUTATE_MOCHA_COUNTERS set): the first look also holds what they counted before this
+ * hook loaded, which ran outside every unit.
  */
 function siteCounts(record) {
   const counter = require('./site-counter.cjs');
-  let before = counter.attach();
+  counter.attach();
   return () => {
-    const ran = counter.take();
-    if (before !== null) {
-      for (const [file, offsets] of Object.entries(before))
-        ran[file] = [...new Set([...(ran[file] ?? []), ...offsets])];
-      before = null;
-    }
     for (const [file, length] of Object.entries(counter.lengths())) record.extents[file] = length;
-    return ran;
+    return counter.take();
   };
 }
 

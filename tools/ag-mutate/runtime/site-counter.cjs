@@ -3,8 +3,8 @@
 // carry a counter call before each mutation site: src/exec/site-counters.ts).
 //
 // In the mocha process the root hook attaches (`attach()`) and takes the counts since its
-// previous look whenever the test unit changes (`take()`); what ran before it attached is
-// handed over as ran outside every unit. Any other process or thread (a child the tests
+// previous look whenever the test unit changes (`take()`); its first take holds what ran
+// before it attached, which it credits to no unit. Any other process or thread (a child the tests
 // started, a worker) writes its own record when it exits, `<dir>/<pid>-<thread>.json`, and,
 // the moment it first loads a changed file, a `<pid>-<thread>.started` mark: a mark without
 // its record (a process that was killed) tells the reader that counts were lost.
@@ -68,7 +68,7 @@ exports.file = (dir, file, length) => {
   };
 };
 
-/** The mocha hook takes the counts over; what was counted so far ran before any test. */
+/** The mocha hook takes the counts over (its first take holds what was counted before it attached). */
 exports.attach = () => {
   state.attached = true;
   if (state.own !== null) {
@@ -79,14 +79,14 @@ exports.attach = () => {
     }
     state.own = null;
   }
-  return exports.take();
 };
 
-/** The counts since the previous take (file → offsets), and the files loaded so far with their lengths. */
+/** The counts since the previous take: file → offsets. */
 exports.take = () => {
   const ran = plain(state.pending);
   state.pending.clear();
   return ran;
 };
 
+/** The changed files loaded so far, with the length their records report. */
 exports.lengths = () => Object.fromEntries(state.lengths);

@@ -138,13 +138,19 @@ test('pytest trace: tests that ran the statement cover it; lines run at import m
   t.deepEqual(map.coverers(site({ file: 'app/other.py' })), { kind: 'unknown' });
 });
 
-test('node:test coverage: a process counts for the test file it was started for; a process no test file owns makes the site unknown', (t) => {
+/** A tree (with src/ and test/), a folder for what each process ran and one for the preload's unit records; removed after the test. */
+function nodeTestFolders(t: { teardown(fn: () => void): void }) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ag-mutate-map-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const root = path.join(dir, 'tree');
-  const cover = path.join(dir, 'cover');
+  const counts = path.join(dir, 'counts');
   const entries = path.join(dir, 'entries');
-  for (const d of [path.join(root, 'src'), path.join(root, 'test'), cover, entries]) mkdirSync(d, { recursive: true });
+  for (const d of [path.join(root, 'src'), path.join(root, 'test'), counts, entries]) mkdirSync(d, { recursive: true });
+  return { root, counts, entries };
+}
+
+test('node:test coverage: a process counts for the test file it was started for; a process no test file owns makes the site unknown', (t) => {
+  const { root, counts: cover, entries } = nodeTestFolders(t);
   const url = `file://${path.join(root, 'src', 'a.js')}`;
   // offsets 0–100 the script; 10–20 ran in pid 11 only; 30–40 in pid 13 only (a process of no test file); 50–60 never.
   const script = (counts: [number, number, number]) => ({
@@ -186,12 +192,7 @@ test('node:test coverage: a process counts for the test file it was started for;
 });
 
 test('node:test map from site counters: each test file process counts its own sites; one that ran outside a test file is unknown; a lost count is unknown everywhere', (t) => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'ag-mutate-counted-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const root = path.join(dir, 'tree');
-  const counts = path.join(dir, 'counts');
-  const entries = path.join(dir, 'entries');
-  for (const d of [root, counts, entries]) mkdirSync(d, { recursive: true });
+  const { root, counts, entries } = nodeTestFolders(t);
   const file = path.join(root, 'src', 'a.js');
   const record = (pid: number, offsets: number[], unit: string | null) => {
     writeFileSync(path.join(counts, `${pid}-0.started`), '');

@@ -190,17 +190,22 @@ function walk(
   sitesOf(node, parent, key, st.text, st.out, fn, st.tails);
   const own = /Function|Method/.test(node.type) ? (functionName(node, parent, cls) ?? fn) : fn;
   const klass = node.type === 'ClassDeclaration' || node.type === 'ClassExpression' ? (node.id?.name ?? cls) : cls;
-  for (const [k, value] of Object.entries(node)) {
-    if (SKIP_KEYS.has(k)) continue;
+  for (const [k, child] of childNodes(node)) {
     if ((k === 'key' || k === 'property') && !(node as { computed?: boolean }).computed) continue;
-    if (Array.isArray(value)) {
-      for (const child of value)
-        if (child && typeof child === 'object' && typeof child.type === 'string')
-          walk(child as Node, node, k, st, own, klass);
-    } else if (value && typeof value === 'object' && typeof (value as Node).type === 'string') {
-      walk(value as Node, node, k, st, own, klass);
-    }
+    walk(child, node, k, st, own, klass);
   }
+}
+
+/** A node's child nodes in source order of its keys, each with the key that holds it (types, comments and positions skipped). */
+export function childNodes(node: Node): [string, Node][] {
+  const out: [string, Node][] = [];
+  for (const [key, value] of Object.entries(node)) {
+    if (SKIP_KEYS.has(key) || value === null || typeof value !== 'object') continue;
+    for (const child of Array.isArray(value) ? (value as unknown[]) : [value])
+      if (child !== null && typeof child === 'object' && typeof (child as Node).type === 'string')
+        out.push([key, child as Node]);
+  }
+  return out;
 }
 
 /** A file's mutation sites on some lines, and which of those lines hold code that runs. */

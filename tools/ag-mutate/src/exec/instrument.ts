@@ -92,8 +92,9 @@ function moduleKind(root: string, file: string): 'commonjs' | 'module' | null {
 }
 
 /**
- * The changed files with site counters (each with its sites), or null when one of them
- * cannot carry them (not plain JavaScript Node loads itself, or a site with no place for a counter).
+ * The changed files' texts with site counters in each file that has sites, and how many such
+ * files, or null when one of them cannot carry them (not plain JavaScript Node loads itself,
+ * or a site with no place for a counter).
  */
 function counted(
   root: string,
@@ -101,8 +102,9 @@ function counted(
   sites: readonly Site[],
   js: ReadonlySet<string>,
   dir: string,
-): Map<string, string> | null {
+): { readonly texts: Map<string, string>; readonly files: number } | null {
   const out = new Map(texts);
+  let files = 0;
   const runtime = realpathSync(SITE_COUNTER);
   const salt = randomBytes(4).toString('hex');
   for (const file of js) {
@@ -115,8 +117,9 @@ function counted(
     const withCounters = withSiteCounters(file, text, own, link);
     if (withCounters === null) return null;
     out.set(file, withCounters);
+    files++;
   }
-  return out;
+  return { texts: out, files };
 }
 
 /**
@@ -146,13 +149,13 @@ export function instrumentation(
   const mochaCommand = mochaHooked ? withMochaRequire(opts.command, MOCHA_HOOK) : null;
   // Where a map is made from what each process ran, site counters stand for V8 when every changed file can carry them.
   const counterDir = mochaCommand !== null || nodeTest ? ws.scratch('site-counts') : '';
-  const countedTexts = counterDir !== '' ? counted(root, texts, sites, js, counterDir) : null;
-  const processCounts = countedTexts !== null ? { counters: counterDir } : { v8: coverDir };
+  const counters = counterDir !== '' ? counted(root, texts, sites, js, counterDir) : null;
+  const processCounts = counters !== null ? { counters: counterDir } : { v8: coverDir };
   let mochaDir = '';
   if (mochaCommand !== null) {
     mochaDir = ws.scratch('mocha');
     env.AG_MUTATE_MOCHA_RECORD = mochaDir;
-    if (countedTexts !== null) env.AG_MUTATE_MOCHA_COUNTERS = '1';
+    if (counters !== null) env.AG_MUTATE_MOCHA_COUNTERS = '1';
     else {
       const sitesFile = path.join(ws.scratch('mocha-sites'), 'sites.json');
       writeFileSync(sitesFile, JSON.stringify(siteOffsets(root, sites, js)));
@@ -163,7 +166,7 @@ export function instrumentation(
   // their output, never the file's own (such a file is unknown), so nothing is recorded.
   const transformsAll = opts.runner?.name === 'vitest' || opts.runner?.name === 'jest';
   // With site counters every process that runs a changed file counts for itself: no V8 at all.
-  if (js.size > 0 && !transformsAll && countedTexts === null) env.NODE_V8_COVERAGE = coverDir;
+  if (js.size > 0 && !transformsAll && counters === null) env.NODE_V8_COVERAGE = coverDir;
   let entryDir = '';
   if (nodeTest) {
     entryDir = ws.scratch('entries');
@@ -184,18 +187,16 @@ export function instrumentation(
   return {
     env,
     command: mochaCommand,
-    ...(countedTexts !== null
-      ? { texts: countedTexts, counted: [...countedTexts].filter(([f, t]) => texts.get(f) !== t).length }
-      : {}),
+    ...(counters !== null ? { texts: counters.texts, counted: counters.files } : {}),
     // The counters key every file by copy 0's path whichever copy runs it: a share recorded in another copy reads the same.
-    ...(countedTexts !== null && mochaCommand !== null
+    ...(counters !== null && mochaCommand !== null
       ? { shardEnv: (k: number, n: number) => ({ AG_MUTATE_MOCHA_SHARD: `${k}/${n}` }) }
       : {}),
     // The hook resets the counters of the mocha process, so its own V8 dump is not whole-process
     // coverage: with the hook, only the hook's records count (and without them, nothing is known);
     // with site counters there is no V8 coverage at all.
     v8: () =>
-      js.size > 0 && mochaCommand === null && countedTexts === null
+      js.size > 0 && mochaCommand === null && counters === null
         ? readV8Coverage(coverDir, root, js, lengths)
         : new Map(),
     map: () => {

@@ -12,7 +12,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import type { Node } from '@babel/types';
-import { parseJs } from '../engines/js.js';
+import { childNodes, parseJs } from '../engines/js.js';
 
 /** How the counter function reaches the counter runtime from the changed file. */
 export interface CounterLink {
@@ -43,24 +43,11 @@ type Place =
   | { readonly kind: 'brace'; readonly node: Node }
   | { readonly kind: 'top'; readonly node: Node; readonly at: number };
 
-const SKIP = new Set(['loc', 'start', 'end', 'extra', 'leadingComments', 'trailingComments', 'innerComments']);
-
-function children(node: Node): [string, Node][] {
-  const out: [string, Node][] = [];
-  for (const [key, value] of Object.entries(node)) {
-    if (SKIP.has(key) || value === null || typeof value !== 'object') continue;
-    for (const child of Array.isArray(value) ? value : [value])
-      if (child !== null && typeof child === 'object' && typeof (child as Node).type === 'string')
-        out.push([key, child as Node]);
-  }
-  return out;
-}
-
 /** The innermost node that holds [start, end), with its ancestors. */
 function innermost(program: Node, start: number, end: number): Parented {
   let at: Parented = { node: program, parent: null, key: '' };
   for (;;) {
-    const next = children(at.node).find(([, c]) => c.start! <= start && end <= c.end! && c.end! > c.start!);
+    const next = childNodes(at.node).find(([, c]) => c.start! <= start && end <= c.end! && c.end! > c.start!);
     if (next === undefined) return at;
     at = { node: next[1], parent: at, key: next[0] };
   }
