@@ -10,7 +10,11 @@
  *
  * Checkouts live in WORK/<case> (default /tmp/agm-bench). A missing one is exported with
  * `git archive` from --express-git / --ptr-git (bare clones of expressjs/express and
- * pillarjs/path-to-regexp) and its dependencies and StrykerJS 9.6 are installed from npm.
+ * pillarjs/path-to-regexp) and its dependencies and StrykerJS 9.6 are installed from npm
+ * into WORK/<case>.deps, the checkout's node_modules a link to them, as the gate's pipelines
+ * give a tree its packages (so the patch tree's id does not hash them). Each tool starts on an
+ * idle machine: before each timed run the script waits (up to a minute) for a second in which
+ * at least 90 % of the CPU time was idle.
  * StrykerJS runs with the anchors' settings (perTest, concurrency 2, timeoutMS 5000,
  * timeoutFactor 1.5, the anchors' `mutate` lines, a single line given as `N-N`: StrykerJS reads
  * a bare `file:N` as a glob and mutates other sites). Each ag-mutate mutant is compared with
@@ -25,7 +29,19 @@
  * bench/RESULTS.md (bench/lib/results.mjs at the repository root); --no-record only prints it.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -91,7 +107,7 @@ function priorRun(name, spec, tree, diff) {
   if (!existsSync(base)) {
     const gitDir = args[spec.git];
     if (!gitDir) return null;
-    exportBaseline([`--git-dir=${gitDir}`], `${spec.commit}~1`, base, path.join(tree, 'node_modules'));
+    exportBaseline([`--git-dir=${gitDir}`], `${spec.commit}~1`, base, realpathSync(path.join(tree, 'node_modules')));
   }
   const failed = writeRunJson({ base, tree, diff, test: spec.test }, out);
   if (failed === null) return out;
@@ -99,18 +115,36 @@ function priorRun(name, spec, tree, diff) {
   return null;
 }
 
+/**
+ * The checkout's dependencies live beside it (WORK/<case>.deps) and its node_modules is a link
+ * to them, as the gate's pipelines give a tree its installed packages: the patch tree's id then
+ * leaves them out. A checkout made before with the packages inside has them moved out.
+ */
+function linkDependencies(dir, deps) {
+  const modules = path.join(dir, 'node_modules');
+  if (lstatSync(modules).isSymbolicLink()) return;
+  mkdirSync(deps, { recursive: true });
+  rmSync(path.join(deps, 'node_modules'), { recursive: true, force: true });
+  renameSync(modules, path.join(deps, 'node_modules'));
+  symlinkSync(path.join(deps, 'node_modules'), modules);
+}
+
 function prepare(name, spec) {
   const dir = path.join(WORK, name);
+  const deps = path.join(WORK, `${name}.deps`);
   if (!existsSync(path.join(dir, 'node_modules'))) {
     const gitDir = args[spec.git];
     if (!gitDir) return null;
     rmSync(dir, { recursive: true, force: true });
+    rmSync(deps, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
+    mkdirSync(deps, { recursive: true });
     execFileSync('tar', ['-x', '-C', dir], {
       input: execFileSync('git', [`--git-dir=${gitDir}`, 'archive', spec.commit]),
     });
+    copyFileSync(path.join(dir, 'package.json'), path.join(deps, 'package.json'));
     execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock'], {
-      cwd: dir,
+      cwd: deps,
       stdio: 'ignore',
     });
     const runner =
@@ -118,9 +152,10 @@ function prepare(name, spec) {
     execFileSync(
       'npm',
       ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-save', '@stryker-mutator/core@9.6', runner],
-      { cwd: dir, stdio: 'ignore' },
+      { cwd: deps, stdio: 'ignore' },
     );
   }
+  linkDependencies(dir, deps);
   if (spec.stryker.testRunner === 'vitest') {
     writeFileSync(
       path.join(dir, 'vitest.agm.config.mts'),
@@ -131,6 +166,35 @@ function prepare(name, spec) {
 }
 
 const load = () => +os.loadavg()[0].toFixed(1);
+
+/** The CPU time of the whole machine so far, from /proc/stat (null elsewhere): idle and total ticks. */
+function cpuTicks() {
+  try {
+    const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    return { idle: f[3] + f[4], total: f.reduce((a, b) => a + b, 0) };
+  } catch {
+    return null;
+  }
+}
+
+const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/**
+ * Wait (at most a minute) until the machine has been idle for a second: at least 90 % of its
+ * CPU time idle. Each tool starts on an idle machine, not in the wake of the one before (the
+ * 1-minute load average lags a minute behind). Returns the idle share of the last second.
+ */
+function waitIdle() {
+  const until = Date.now() + 60_000;
+  for (;;) {
+    const a = cpuTicks();
+    sleep(1000);
+    const b = cpuTicks();
+    if (a === null || b === null) return null;
+    const idle = (b.idle - a.idle) / Math.max(1, b.total - a.total);
+    if (idle >= 0.9 || Date.now() > until) return +idle.toFixed(2);
+  }
+}
 const seconds = (t0) => +(Number(process.hrtime.bigint() - t0) / 1e9).toFixed(2);
 
 function runAgMutate(label, tree, diff, test, mutant, extra = []) {
@@ -315,9 +379,12 @@ if (!args['generated-only']) {
     const diff = path.join(BENCH, name, 'commit.diff');
     const measured = JSON.parse(readFileSync(path.join(BENCH, name, 'measured.json'), 'utf8'));
     for (let i = 0; i < RUNS; i++) {
+      waitIdle();
       const plain = { load: load(), wall: plainRun(tree, spec.test) };
+      waitIdle();
       const stryker = runStryker(name, tree, spec);
       const prior = args['no-prior-run'] ? null : priorRun(name, spec, tree, diff);
+      waitIdle();
       const ours = runAgMutate(name, tree, diff, spec.test, spec.mutant, prior === null ? [] : ['--run', prior]);
       const row = {
         case: name,

@@ -14,8 +14,9 @@
  * checkouts exist in --work (default /tmp/agm-bench; `node bench/compare.mjs` prepares them).
  * Per project: the truth (`--select whole --warm-host off`), then the fast path forward,
  * reversed and shuffled, `--jobs` 1 and 2, each given ag-run's run.json for the project as
- * the pipelines give it (so a mocha recording is split in two shards with `--jobs 2`; a cell
- * says "own 2nd run" when no run.json was bound). A project that cannot be prepared is "not
+ * the pipelines give it (so with `--jobs 2` a mocha recording is split in two shards, or,
+ * when the patch changed test files, mutants are judged ahead of the map with them: a cell
+ * says "(2 shards)" or "(N ahead)"; "own 2nd run" when no run.json was bound). A project that cannot be prepared is "not
  * measured", never a pass; the exit code is 0 only when every project was measured and every
  * run agreed with the truth on every mutant id.
  */
@@ -263,6 +264,7 @@ function check(name, project) {
     const got = new Map(m.mutants.map((x) => [x.id, verdictClass(x.status)]));
     const differ = [...new Set([...want.keys(), ...got.keys()])].filter((id) => want.get(id) !== got.get(id));
     const shards = (m.baseline_runs ?? []).filter((b) => b.kind === 'recorded').length > 1;
+    const ahead = m.timing?.ahead_mutants ?? 0;
     const warm = m.timing?.warm_host_mutants ?? 0;
     runs.push({
       ...run,
@@ -270,6 +272,7 @@ function check(name, project) {
       differ,
       warm,
       shards,
+      ahead,
       bound: m.second_green_run?.source === 'run_json',
     });
   }
@@ -311,7 +314,7 @@ for (const [name, make] of projects) {
     const r = check(name, project);
     const cells = r.runs.map(
       (x) =>
-        `${x.agree}/${r.mutants}${x.warm ? ` (${x.warm} warm)` : ''}${x.shards ? ' (2 shards)' : ''}${x.bound ? '' : ' (own 2nd run)'}${x.differ.length ? ` ✗ ${x.differ.join(' ')}` : ''}`,
+        `${x.agree}/${r.mutants}${x.warm ? ` (${x.warm} warm)` : ''}${x.shards ? ' (2 shards)' : ''}${x.ahead ? ` (${x.ahead} ahead)` : ''}${x.bound ? '' : ' (own 2nd run)'}${x.differ.length ? ` ✗ ${x.differ.join(' ')}` : ''}`,
     );
     // A project the hosts must not judge fails on any warm verdict; one they may, on none.
     const warmWrong =

@@ -6,6 +6,8 @@
 // coverage through an inspector session in the test process. The counts are taken (and so
 // reset) whenever the unit changes: the unit is the test, or the test file when the suite has
 // more than PER_TEST_MAX tests (each V8 snapshot costs about 7-11 ms however little ran).
+// With AG_MUTATE_MOCHA_FILES set, the test files that hold tests are written there (a JSON
+// array) once every file has loaded, before the first test runs.
 // With AG_MUTATE_MOCHA_SHARD=k/n the process runs only the tests of every n-th test file from
 // the k-th: n processes, each in its own copy, record the suite between them. What ran
 // since the previous snapshot is credited to the unit that just ended (its tests and their
@@ -111,24 +113,39 @@ function siteCounts(record) {
   };
 }
 
-/**
- * Keep the tests of every n-th test file, from the k-th (files in sorted order); suites left
- * with no test go. Every file is still loaded, so what runs while they load stays the same.
- */
-function keepShard(root, k, n) {
+/** The files that hold the suite's tests, sorted. */
+function testFiles(root) {
   const files = new Set();
   const collect = (suite) => {
     for (const t of suite.tests) files.add(fileOf(t));
     suite.suites.forEach(collect);
   };
   collect(root);
-  const mine = new Set([...files].sort().filter((_, i) => i % n === k));
+  return [...files].sort();
+}
+
+/**
+ * Keep the tests of every n-th test file, from the k-th (files in sorted order); suites left
+ * with no test go. Every file is still loaded, so what runs while they load stays the same.
+ */
+function keepShard(root, k, n) {
+  const mine = new Set(testFiles(root).filter((_, i) => i % n === k));
   const prune = (suite) => {
     suite.tests = suite.tests.filter((t) => mine.has(fileOf(t)));
     suite.suites = suite.suites.filter((s) => prune(s) > 0);
     return countTests(suite);
   };
   prune(root);
+}
+
+/** Write the test files that hold tests whole (the reader may look before the run ends). */
+function writeTestFiles(root, out) {
+  try {
+    fs.writeFileSync(`${out}.tmp`, JSON.stringify(testFiles(root)));
+    fs.renameSync(`${out}.tmp`, out);
+  } catch {
+    // no list: nothing is judged before the recording ends
+  }
 }
 
 function recorder(recordDir) {
@@ -166,6 +183,7 @@ function recorder(recordDir) {
     beforeAll() {
       const root = rootOf(this);
       if (!root) return;
+      if (process.env.AG_MUTATE_MOCHA_FILES) writeTestFiles(root, process.env.AG_MUTATE_MOCHA_FILES);
       if (n > 1) keepShard(root, k, n);
       // A shard holds about 1/n of the suite: the granularity is the whole suite's.
       if (countTests(root) * n > PER_TEST_MAX) record.granularity = 'file';

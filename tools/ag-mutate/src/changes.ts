@@ -28,6 +28,8 @@ export interface ChangeSet {
   readonly linesRemovedOnly: readonly string[];
   /** True when some non-deleted source-class file has an added line. */
   readonly sourceAdded: boolean;
+  /** Test files the patch added or gave added lines (sorted): the likely killers of its mutants. */
+  readonly tests: readonly string[];
 }
 
 const JS_EXTENSIONS = /\.(?:js|mjs|cjs|jsx|ts|mts|cts|tsx)$/;
@@ -56,8 +58,11 @@ export function sortChanges(model: DiffModel, classify: (path: string) => FileCl
   const deleted = new Set<string>();
   const linesRemovedOnly = new Set<string>();
   let sourceAdded = false;
+  const tests = new Set<string>();
   for (const file of model.files) {
-    if (classify(file.path) !== 'source') continue;
+    const kind = classify(file.path);
+    if (kind === 'test' && file.status !== 'deleted' && file.addedLines.length > 0) tests.add(file.path);
+    if (kind !== 'source') continue;
     if (file.status === 'deleted') {
       deleted.add(file.path);
       continue;
@@ -81,5 +86,6 @@ export function sortChanges(model: DiffModel, classify: (path: string) => FileCl
     deleted: sorted(deleted),
     linesRemovedOnly: sorted(linesRemovedOnly),
     sourceAdded,
+    tests: sorted(tests),
   };
 }

@@ -286,6 +286,7 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     order: opts.order,
     python: opts.python,
     onProgress: opts.onProgress,
+    changedTests: changes.tests,
     ...(opts.priorRun !== undefined ? { priorGreen: priorGreen(opts, patchTreeId) } : {}),
   });
   for (const message of exec.faults) faults.push({ code: 'SANDBOX_SETUP', message });

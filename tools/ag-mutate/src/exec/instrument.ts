@@ -34,6 +34,8 @@ export interface Instrumented {
    * them; absent when the recording cannot be split.
    */
   readonly shardEnv?: (k: number, n: number) => Record<string, string>;
+  /** Where the mocha hook writes the suite's test files once they have loaded (a JSON array), before the first test. */
+  readonly testFilesOut?: string;
   /** Block coverage of the JavaScript files (empty when nothing was recorded). */
   v8(): CoverageMap;
   /** Which tests execute each site; null when the runner cannot select or nothing was recorded. */
@@ -152,9 +154,12 @@ export function instrumentation(
   const counters = counterDir !== '' ? counted(root, texts, sites, js, counterDir) : null;
   const processCounts = counters !== null ? { counters: counterDir } : { v8: coverDir };
   let mochaDir = '';
+  let testFilesOut: string | undefined;
   if (mochaCommand !== null) {
     mochaDir = ws.scratch('mocha');
     env.AG_MUTATE_MOCHA_RECORD = mochaDir;
+    testFilesOut = path.join(ws.scratch('mocha-files'), 'files.json');
+    env.AG_MUTATE_MOCHA_FILES = testFilesOut;
     if (counters !== null) env.AG_MUTATE_MOCHA_COUNTERS = '1';
     else {
       const sitesFile = path.join(ws.scratch('mocha-sites'), 'sites.json');
@@ -188,6 +193,7 @@ export function instrumentation(
     env,
     command: mochaCommand,
     ...(counters !== null ? { texts: counters.texts, counted: counters.files } : {}),
+    ...(testFilesOut !== undefined ? { testFilesOut } : {}),
     // The counters key every file by copy 0's path whichever copy runs it: a share recorded in another copy reads the same.
     ...(counters !== null && mochaCommand !== null
       ? { shardEnv: (k: number, n: number) => ({ AG_MUTATE_MOCHA_SHARD: `${k}/${n}` }) }

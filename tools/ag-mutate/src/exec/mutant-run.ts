@@ -78,7 +78,7 @@ function coverersOf(ctx: MutantContext, site: Site): Coverers {
 }
 
 /** What a mutant's runs have cost so far: wall-clock and CPU time (ms; CPU null once a run could not measure it). */
-interface Spent {
+export interface Spent {
   ms: number;
   cpuMs: number | null;
 }
@@ -102,7 +102,7 @@ async function once(
 }
 
 /** One way of running the tests for a mutant: a command, its extra environment, and how to name the killer. */
-interface Attempt {
+export interface Attempt {
   readonly command: string;
   readonly env: Record<string, string>;
   /** A key for the clean-tree check (null: the whole command, never checked). */
@@ -142,7 +142,7 @@ function attempts(ctx: MutantContext, w: number, site: Site, cov: Coverers): Att
 }
 
 /** One run of a selection of tests (written to a scratch folder of its own), bailing at the first failure. */
-function selection(
+export function selection(
   ctx: MutantContext,
   scratch: string,
   run: string,
@@ -211,7 +211,7 @@ export function selectionUses(map: TestMap | null, sites: readonly Site[]): Map<
  * failure are run, or the whole subset when the run does not say which ran (the shared run
  * writes neither record those are read from).
  */
-async function killStands(ctx: MutantContext, w: number, attempt: Attempt): Promise<boolean> {
+export async function killStands(ctx: MutantContext, w: number, attempt: Attempt): Promise<boolean> {
   if (attempt.shared !== undefined && (await cleanPasses(ctx, w, attempt.shared))) return true;
   return cleanPasses(ctx, w, attempt.confirm?.() ?? attempt);
 }
@@ -291,16 +291,18 @@ function cleanPasses(ctx: MutantContext, w: number, attempt: Attempt): Promise<b
   return known;
 }
 
-/** Judge one site in copy `w`. */
-export async function judgeMutant(ctx: MutantContext, w: number, site: Site): Promise<MutantVerdict> {
-  if (!site.parses) return { status: 'stillborn', killedBy: null };
-  const cov = coverersOf(ctx, site);
-  if (cov.kind === 'none') return { status: 'no_coverage', killedBy: null };
+/** What a mutant's runs during the recording left to judge: the test files whose every test passed, and what those runs cost. */
+export interface RunAhead {
+  readonly passedFiles: ReadonlySet<string>;
+  readonly ms: number;
+  readonly cpuMs: number | null;
+}
+
+/** Runs of one mutant in copy `w`, each restoring the copy; `spent` adds up their cost. */
+export function mutantRuns(ctx: MutantContext, w: number, site: Site, spent: Spent) {
   const copy = ctx.ws.copies[w]!;
-  const whole = ctx.opts.mutantCommand ?? ctx.opts.command;
   const mutated = applySite(ctx.texts.get(site.file)!, site);
-  const spent: Spent = { ms: 0, cpuMs: 0 };
-  const runMutant = async (command: string, env: Record<string, string>): Promise<Ran> => {
+  const run = async (command: string, env: Record<string, string>): Promise<Ran> => {
     copy.write(site.file, mutated);
     try {
       return await once(ctx, w, command, env, spent);
@@ -309,6 +311,26 @@ export async function judgeMutant(ctx: MutantContext, w: number, site: Site): Pr
       copy.restore();
     }
   };
+  const onWarmHost = () =>
+    ctx.warm?.judge(
+      w,
+      () => copy.write(site.file, mutated),
+      () => {
+        copy.restoreFile(site.file);
+        copy.restore();
+      },
+    );
+  return { run, onWarmHost };
+}
+
+/** Judge one site in copy `w`; `ahead`: what its runs during the recording left. */
+export async function judgeMutant(ctx: MutantContext, w: number, site: Site, ahead?: RunAhead): Promise<MutantVerdict> {
+  if (!site.parses) return { status: 'stillborn', killedBy: null };
+  const cov = coverersOf(ctx, site);
+  if (cov.kind === 'none') return { status: 'no_coverage', killedBy: null };
+  const whole = ctx.opts.mutantCommand ?? ctx.opts.command;
+  const spent: Spent = { ms: ahead?.ms ?? 0, cpuMs: ahead === undefined ? 0 : ahead.cpuMs };
+  const { run: runMutant, onWarmHost } = mutantRuns(ctx, w, site, spent);
   const verdictOf = async (v: Ran, killedBy: string | null): Promise<MutantVerdict> => {
     const durationMs = Math.round(spent.ms);
     const cost = { durationMs, ...(spent.cpuMs !== null ? { cpuMs: Math.round(spent.cpuMs) } : {}) };
@@ -331,16 +353,16 @@ export async function judgeMutant(ctx: MutantContext, w: number, site: Site): Pr
       ...cost,
     };
   };
-  const subset = attempts(ctx, w, site, cov);
+  // The covering tests of files whose every test passed ahead of the map have run once already.
+  const left: Coverers =
+    ahead !== undefined && cov.kind === 'tests'
+      ? { kind: 'tests', tests: cov.tests.filter((t) => !ahead.passedFiles.has(unitFile(t.id))) }
+      : cov;
+  const passedAll: Ran = { status: 'survived', ended: null, unjudged: false, output: '' };
+  if (left.kind === 'tests' && left.tests.length === 0) return verdictOf(passedAll, null);
+  const subset = attempts(ctx, w, site, left);
   if (subset.length === 0) {
-    const warm = await ctx.warm?.judge(
-      w,
-      () => copy.write(site.file, mutated),
-      () => {
-        copy.restoreFile(site.file);
-        copy.restore();
-      },
-    );
+    const warm = await onWarmHost();
     if (warm === undefined || warm === null) return verdictOf(await runMutant(whole, {}), null);
     spent.ms += warm.ms;
     spent.cpuMs = spent.cpuMs === null || warm.cpuMs === null ? null : spent.cpuMs + warm.cpuMs;
@@ -364,5 +386,5 @@ export async function judgeMutant(ctx: MutantContext, w: number, site: Site): Pr
     // The subset fails without the mutant too: its verdict proves nothing; the whole command decides.
     return verdictOf(await runMutant(whole, {}), null);
   }
-  return verdictOf(last ?? { status: 'survived', ended: null, unjudged: false, output: '' }, null);
+  return verdictOf(last ?? passedAll, null);
 }

@@ -45,6 +45,8 @@ export interface ExecOptions {
   readonly python?: string;
   /** Whether ag-run's run.json stands for the second baseline run (absent: ag-mutate runs it). */
   readonly priorGreen?: Promise<PriorRunUse>;
+  /** Test files the patch changed (tree-relative): mocha mutants run them during the recording, when a copy is free. */
+  readonly changedTests?: readonly string[];
   /** Called after each mutant with (done, total, tallies). */
   readonly onProgress?: (done: number, total: number, tally: Readonly<Record<RunStatus, number>>) => void;
 }

@@ -48,5 +48,8 @@ export const CounterRecord = v.strictObject({
   lengths: v.record(v.string(), v.number()),
 });
 
+/** The mocha hook, in the recording run: the test files that hold the suite's tests. */
+export const MochaTestFiles = v.array(v.string());
+
 /** One line of the mocha hook's list of the tests a mutant run started (a JSON string: the test id). */
 export const RanLine = v.string();

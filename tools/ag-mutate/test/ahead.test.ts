@@ -1,0 +1,124 @@
+import test from 'ava';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { jsSites } from '../src/engines/js.js';
+import { execute } from '../src/exec/execute.js';
+import type { PriorRunUse } from '../src/prior-run.js';
+import { detectRunner } from '../src/runners/runner.js';
+import { makeRepo, type Files } from './helpers/repo.js';
+
+const MOCHA = 'node_modules/.bin/mocha test/';
+
+const PRICE_JS = `exports.price = (q, u) => q * u;
+exports.discount = (total, rate) => total - total * rate;
+exports.unused = (a) => a + 1;
+`;
+
+const test_ = (name: string, body: string) => `const assert = require('node:assert');
+const { price, discount } = require('../src/price.js');
+describe('${name}', () => {
+${body}
+});
+`;
+
+/** a.test.js tests price() only; b and c test discount(). */
+const HONEST: Files = {
+  'src/price.js': PRICE_JS,
+  'test/a.test.js': test_('a', "  it('multiplies', () => { assert.equal(price(2, 3), 6); });"),
+  'test/b.test.js': test_('b', "  it('takes the rate off', () => { assert.equal(discount(100, 0.25), 75); });"),
+  'test/c.test.js': test_('c', "  it('is a number', () => { assert.equal(typeof discount(100, 0.1), 'number'); });"),
+  // A suite that takes a few seconds, as real ones do: the mutants run ahead while it records.
+  'test/slow.test.js': `describe('slow', function () {
+  this.timeout(20000);
+  it('waits', () => new Promise((resolve) => setTimeout(resolve, 4000)));
+});
+`,
+};
+
+/** b.test.js passes only after a.test.js ran in the same process: alone, it fails on the clean tree. */
+const COUPLED: Files = {
+  'src/price.js': PRICE_JS,
+  'test/a.test.js': test_(
+    'a',
+    "  it('multiplies', () => { global.seen = price(2, 3); assert.equal(global.seen, 6); });",
+  ),
+  'test/b.test.js': test_(
+    'b',
+    "  it('saw a', () => { assert.equal(global.seen, 6); assert.equal(discount(100, 0.25), 75); });",
+  ),
+};
+
+const USED: Promise<PriorRunUse> = Promise.resolve({ used: true });
+
+async function judge(files: Files, changedTests: readonly string[], priorGreen?: Promise<PriorRunUse>) {
+  const repo = makeRepo({}, files, { linkModules: true });
+  try {
+    const text = readFileSync(path.join(repo.tree, 'src/price.js'), 'utf8');
+    const sites = jsSites('src/price.js', text, new Set([1, 2, 3]));
+    const r = await execute(sites, new Map([['src/price.js', text]]), {
+      tree: repo.tree,
+      command: MOCHA,
+      mutantCommand: `${MOCHA} --bail`,
+      jobs: 2,
+      timeoutFactor: 2,
+      baselineTimeoutMs: 60_000,
+      passEnv: [],
+      coverFiles: new Set(['src/price.js']),
+      runner: detectRunner(MOCHA),
+      changedTests,
+      ...(priorGreen !== undefined ? { priorGreen } : {}),
+    });
+    return { r, sites };
+  } finally {
+    repo.cleanup();
+  }
+}
+
+test("with ag-run's run standing for the second, the copy it frees runs the mutants with the changed test files while the baseline records; every verdict is the one judged after the map", async (t) => {
+  const [ahead, after] = await Promise.all([
+    judge(HONEST, ['test/a.test.js'], USED),
+    judge(HONEST, ['test/a.test.js']),
+  ]);
+  t.deepEqual(
+    ahead.r.baseline.runs.map((x) => x.kind),
+    ['recorded'],
+    'one recording, not split: the other copy judges mutants',
+  );
+  t.deepEqual(ahead.r.secondGreenRun, { source: 'run_json', note: null });
+  t.is(after.r.phases.ahead_mutants, undefined, 'without a second run standing in, no copy is free');
+  t.true((ahead.r.phases.ahead_mutants ?? 0) > 0);
+  t.true(
+    (ahead.r.phases.ahead_kills ?? 0) > 0,
+    "price()'s mutants are killed by the changed a.test.js ahead of the map",
+  );
+  t.deepEqual(ahead.r.statuses, after.r.statuses);
+  // price() on line 1: killed by a.test.js, ahead of the map or after it.
+  const by = (line: number) => ahead.sites.map((s, i) => (s.line === line ? i : -1)).filter((i) => i >= 0);
+  t.true(by(1).every((i) => ahead.r.killedBy[i]?.startsWith('test/a.test.js') === true));
+  // discount() on line 2: a.test.js passes with every mutant of it; b or c kills it once the map is known.
+  t.true(by(2).some((i) => /^test\/[bc]\.test\.js::/.test(ahead.r.killedBy[i] ?? '')));
+  const minus = ahead.sites.findIndex((x) => x.line === 3 && x.replacement === '-');
+  t.is(ahead.r.statuses[minus], 'no_coverage', 'a pass of the changed files does not stand for coverage');
+});
+
+test('changed test files that fail alone on the clean tree judge nothing ahead: every verdict waits for the map', async (t) => {
+  const [ahead, after] = await Promise.all([
+    judge(COUPLED, ['test/b.test.js'], USED),
+    judge(COUPLED, ['test/b.test.js']),
+  ]);
+  t.is(ahead.r.baseline.status, 'green');
+  t.is(ahead.r.phases.ahead_mutants, undefined);
+  t.true((ahead.r.phases.subset_clean_runs ?? 0) >= 1, 'the clean run of b.test.js alone was taken, and failed');
+  t.deepEqual(ahead.r.statuses, after.r.statuses);
+});
+
+test('a changed file that holds no test (a helper) judges nothing ahead; the recording still runs whole', async (t) => {
+  const files = { ...HONEST, 'test/helper.js': 'module.exports = 1;\n' };
+  const ahead = await judge(files, ['test/helper.js'], USED);
+  t.is(ahead.r.phases.ahead_mutants, undefined);
+  t.deepEqual(
+    ahead.r.baseline.runs.map((x) => x.kind),
+    ['recorded'],
+  );
+  t.true(ahead.r.statuses.includes('killed'));
+});
