@@ -36,6 +36,23 @@ test('a child that ignores SIGTERM is killed at the timeout', async (t) => {
   t.is(r.signal, 'SIGKILL');
 });
 
+test('an abort ends the run as the wall-clock limit does; a run that ends first is left alone', async (t) => {
+  const late = new AbortController();
+  // A loop that never ends: only the abort ends it, long before its 60 s limit.
+  const running = sh('while :; do sleep 1; done', 60_000, { signal: late.signal });
+  late.abort();
+  const ended = await running;
+  t.true(ended.timedOut);
+  t.true(ended.durationMs < 30_000);
+  const done = await sh('exit 0', 60_000, { signal: late.signal });
+  t.true(done.timedOut, 'an already aborted signal ends a run at once');
+  const fresh = new AbortController();
+  const quick = await sh('exit 0', 60_000, { signal: fresh.signal });
+  fresh.abort();
+  t.false(quick.timedOut);
+  t.is(quick.exitCode, 0);
+});
+
 test('background children are killed after a clean exit and counted', async (t) => {
   const r = await sh('sleep 30 & echo started');
   t.is(r.exitCode, 0);

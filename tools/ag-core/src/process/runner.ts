@@ -20,6 +20,8 @@ export interface ProcessSpec {
   readonly env: Readonly<Record<string, string>>;
   /** Wall-clock limit in milliseconds. */
   readonly timeoutMs: number;
+  /** Ends the run as the wall-clock limit does (`timedOut`) when aborted. */
+  readonly signal?: AbortSignal;
   /** Time between SIGTERM and SIGKILL at the timeout (default 1000 ms). */
   readonly graceMs?: number;
   /** Bytes of each stream's tail to keep (default 64 KiB). */
@@ -200,6 +202,7 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
     const finish = (exitCode: number | null, signal: NodeJS.Signals | null, spawnError: string | null) => {
       if (settled) return;
       settled = true;
+      spec.signal?.removeEventListener('abort', timeOut);
       liveRuns.delete(killAll);
       endCpuWatch();
       if (pgid !== undefined && spawnError === null) sweepOnce();
@@ -223,6 +226,11 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
         ...(spec.cpuBudgetMs !== undefined ? { ...(cpuMs !== null ? { cpuMs } : {}), cpuBudgetHit: cpuHit } : {}),
       });
     };
+    function timeOut() {
+      if (settled || timedOut) return;
+      timedOut = true;
+      stop();
+    }
     const stop = () => {
       if (pgid === undefined) return;
       killGroup(pgid, 'SIGTERM');
@@ -242,12 +250,9 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
     const statusPipe = spec.statusFd === true ? (child.stdio[3] as NodeJS.ReadableStream | null) : null;
     statusPipe?.on('data', (chunk: Buffer) => status.push(chunk));
     child.on('error', (e: NodeJS.ErrnoException) => finish(null, null, `${e.code ?? 'error'}: ${e.message}`));
-    timers.push(
-      setTimeout(() => {
-        timedOut = true;
-        stop();
-      }, spec.timeoutMs),
-    );
+    timers.push(setTimeout(timeOut, spec.timeoutMs));
+    if (spec.signal?.aborted === true) timeOut();
+    else spec.signal?.addEventListener('abort', timeOut, { once: true });
     if (spec.cpuBudgetMs !== undefined && pgid !== undefined) {
       cpu = watchCpu(pgid, spec.cpuBudgetMs, (pids) => {
         if (settled || timedOut) return;

@@ -117,9 +117,15 @@ export async function judgeAheadOfMap(
   recording: Promise<unknown>,
 ): Promise<Map<number, AheadResult>> {
   const results = new Map<number, AheadResult>();
+  // A run still going once the recording has ended is let go on for as long as the recording
+  // took, then ended (its mutant is judged after the map): a changed test file that hangs alone
+  // never holds the mutants back for the suite's whole limit.
+  const started = performance.now();
+  const late = new AbortController();
   let recorded = false;
   void recording.finally(() => {
     recorded = true;
+    setTimeout(() => late.abort(), performance.now() - started).unref();
   });
   const loaded = await testFilesOnceLoaded(testFilesOut, () => recorded);
   if (loaded === null || copies.length === 0) return results;
@@ -130,7 +136,14 @@ export async function judgeAheadOfMap(
   const first = aheadSelection(ctx, w0, files, testFiles);
   if (first?.shared === undefined) return results;
   // The clean run of the files: it confirms every kill below and gives their limits.
-  const clean = await ctx.ws.run(w0, first.shared.command, ctx.opts.baselineTimeoutMs, first.shared.env);
+  const clean = await ctx.ws.run(
+    w0,
+    first.shared.command,
+    ctx.opts.baselineTimeoutMs,
+    first.shared.env,
+    undefined,
+    late.signal,
+  );
   ctx.ws.copies[w0]!.restore();
   ctx.cleanRuns.runs++;
   ctx.cleanRuns.ms += clean.durationMs;
@@ -138,6 +151,7 @@ export async function judgeAheadOfMap(
   if (!passed(clean) || recorded) return results;
   const limited: MutantContext = {
     ...ctx,
+    signal: late.signal,
     timeoutMs: mutantTimeout(clean.durationMs, ctx.opts.timeoutFactor),
     cpuBudgetMs: clean.cpuMs === undefined ? null : mutantCpuBudget(clean.cpuMs),
   };

@@ -65,6 +65,8 @@ export interface MutantContext {
   readonly standalone?: StandaloneChecks;
   /** The warm vitest hosts, when the whole command may be judged on one (absent: fresh processes). */
   readonly warm?: WarmHosts;
+  /** Ends the mutant runs still going as timeouts (the runs ahead of the map, once they are late). */
+  readonly signal?: AbortSignal;
 }
 
 const NO_KILLERS: ReadonlySet<string> = new Set();
@@ -95,7 +97,7 @@ async function once(
   extra: Record<string, string>,
   spent: Spent,
 ): Promise<Ran> {
-  const r = await ctx.ws.run(w, command, ctx.timeoutMs, extra, ctx.cpuBudgetMs ?? undefined);
+  const r = await ctx.ws.run(w, command, ctx.timeoutMs, extra, ctx.cpuBudgetMs ?? undefined, ctx.signal);
   spent.ms += r.durationMs;
   spent.cpuMs = spent.cpuMs === null || r.cpuMs === undefined ? null : spent.cpuMs + r.cpuMs;
   return { ...classifyRun(r, command), output: `${r.stdoutTail}\n${r.stderrTail}` };

@@ -136,6 +136,7 @@ export class Workspace {
   /**
    * Run `command` with /bin/sh in copy `i` under the shared runner's limits: the wall-clock
    * `timeoutMs` and, when given, a CPU budget (ms) of the run's processes. Its CPU is measured either way.
+   * An abort of `signal` ends the run as the wall-clock limit does.
    */
   async run(
     i: number,
@@ -143,6 +144,7 @@ export class Workspace {
     timeoutMs: number,
     extra: Record<string, string> = {},
     cpuBudgetMs: number = Number.POSITIVE_INFINITY,
+    signal?: AbortSignal,
   ): Promise<ProcessResult> {
     const env = this.env(i, extra);
     const sandboxed = this.sandbox === 'bwrap';
@@ -155,6 +157,7 @@ export class Workspace {
       env,
       timeoutMs,
       cpuBudgetMs,
+      ...(signal !== undefined ? { signal } : {}),
       statusFd: sandboxed,
       sweep: !sandboxed,
       outputCapBytes: Number.POSITIVE_INFINITY,
