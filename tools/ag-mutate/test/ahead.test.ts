@@ -1,34 +1,10 @@
 import test from 'ava';
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { jsSites } from '../src/engines/js.js';
-import { execute } from '../src/exec/execute.js';
 import type { PriorRunUse } from '../src/prior-run.js';
-import { detectRunner } from '../src/runners/runner.js';
-import { makeRepo, type Files } from './helpers/repo.js';
-
-const MOCHA = 'node_modules/.bin/mocha test/';
-
-const PRICE_JS = `exports.price = (q, u) => q * u;
-exports.discount = (total, rate) => total - total * rate;
-exports.unused = (a) => a + 1;
-`;
-
-const test_ = (name: string, body: string) => `const assert = require('node:assert');
-const { price, discount } = require('../src/price.js');
-describe('${name}', () => {
-${body}
-});
-`;
-
-/** a.test.js tests price() only; b and c test discount(). */
-const HONEST: Files = {
-  'src/price.js': PRICE_JS,
-  'test/a.test.js': test_('a', "  it('multiplies', () => { assert.equal(price(2, 3), 6); });"),
-  'test/b.test.js': test_('b', "  it('takes the rate off', () => { assert.equal(discount(100, 0.25), 75); });"),
-  'test/c.test.js': test_('c', "  it('is a number', () => { assert.equal(typeof discount(100, 0.1), 'number'); });"),
-};
+import { COUPLED, HONEST, judgePrice, priceTest, USED } from './helpers/price-suite.js';
+import type { Files } from './helpers/repo.js';
 
 /**
  * HONEST, where the recording cannot end before two runs ahead of the map have started: a.test.js,
@@ -37,7 +13,7 @@ const HONEST: Files = {
  */
 const waitingForAhead = (marks: string): Files => ({
   ...HONEST,
-  'test/a.test.js': test_(
+  'test/a.test.js': priceTest(
     'a',
     `  it('multiplies', () => {
     if (!global.wholeSuite) require('node:fs').writeFileSync(${JSON.stringify(marks)} + '/' + process.pid, '');
@@ -56,49 +32,13 @@ describe('z', function () {
 `,
 });
 
-/** b.test.js passes only after a.test.js ran in the same process: alone, it fails on the clean tree. */
-const COUPLED: Files = {
-  'src/price.js': PRICE_JS,
-  'test/a.test.js': test_(
-    'a',
-    "  it('multiplies', () => { global.seen = price(2, 3); assert.equal(global.seen, 6); });",
-  ),
-  'test/b.test.js': test_(
-    'b',
-    "  it('saw a', () => { assert.equal(global.seen, 6); assert.equal(discount(100, 0.25), 75); });",
-  ),
-};
-
-const USED: Promise<PriorRunUse> = Promise.resolve({ used: true });
-
-async function judge(
+/** Judged with the patch's changed test files `changedTests` (and ag-run's run standing for the second when `priorGreen` is given). */
+const judge = (
   files: Files,
   changedTests: readonly string[],
   priorGreen?: Promise<PriorRunUse>,
   baselineTimeoutMs = 60_000,
-) {
-  const repo = makeRepo({}, files, { linkModules: true });
-  try {
-    const text = readFileSync(path.join(repo.tree, 'src/price.js'), 'utf8');
-    const sites = jsSites('src/price.js', text, new Set([1, 2, 3]));
-    const r = await execute(sites, new Map([['src/price.js', text]]), {
-      tree: repo.tree,
-      command: MOCHA,
-      mutantCommand: `${MOCHA} --bail`,
-      jobs: 2,
-      timeoutFactor: 2,
-      baselineTimeoutMs,
-      passEnv: [],
-      coverFiles: new Set(['src/price.js']),
-      runner: detectRunner(MOCHA),
-      changedTests,
-      ...(priorGreen !== undefined ? { priorGreen } : {}),
-    });
-    return { r, sites };
-  } finally {
-    repo.cleanup();
-  }
-}
+) => judgePrice(files, { changedTests, baselineTimeoutMs, ...(priorGreen !== undefined ? { priorGreen } : {}) });
 
 test("with ag-run's run standing for the second, the copy it frees runs the mutants with the changed test files while the baseline records; every verdict is the one judged after the map", async (t) => {
   const marks = mkdtempSync(path.join(os.tmpdir(), 'ag-mutate-ahead-'));

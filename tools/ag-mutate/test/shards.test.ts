@@ -1,70 +1,11 @@
 import test from 'ava';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { jsSites } from '../src/engines/js.js';
-import { execute } from '../src/exec/execute.js';
 import type { PriorRunUse } from '../src/prior-run.js';
-import { detectRunner } from '../src/runners/runner.js';
-import { makeRepo, type Files } from './helpers/repo.js';
+import { COUPLED, HONEST, judgePrice, USED } from './helpers/price-suite.js';
+import type { Files } from './helpers/repo.js';
 
-const MOCHA = 'node_modules/.bin/mocha test/';
-
-const PRICE_JS = `exports.price = (q, u) => q * u;
-exports.discount = (total, rate) => total - total * rate;
-exports.unused = (a) => a + 1;
-`;
-
-const test_ = (name: string, body: string) => `const assert = require('node:assert');
-const { price, discount } = require('../src/price.js');
-describe('${name}', () => {
-${body}
-});
-`;
-
-const HONEST: Files = {
-  'src/price.js': PRICE_JS,
-  'test/a.test.js': test_('a', "  it('multiplies', () => { assert.equal(price(2, 3), 6); });"),
-  'test/b.test.js': test_('b', "  it('takes the rate off', () => { assert.equal(discount(100, 0.25), 75); });"),
-  'test/c.test.js': test_('c', "  it('is a number', () => { assert.equal(typeof discount(100, 0.1), 'number'); });"),
-};
-
-/** b.test.js passes only after a.test.js ran in the same process: split apart, b fails. */
-const COUPLED: Files = {
-  'src/price.js': PRICE_JS,
-  'test/a.test.js': test_(
-    'a',
-    "  it('multiplies', () => { global.seen = price(2, 3); assert.equal(global.seen, 6); });",
-  ),
-  'test/b.test.js': test_(
-    'b',
-    "  it('saw a', () => { assert.equal(global.seen, 6); assert.equal(discount(100, 0.25), 75); });",
-  ),
-};
-
-const USED: Promise<PriorRunUse> = Promise.resolve({ used: true });
-
-async function judge(files: Files, priorGreen?: Promise<PriorRunUse>) {
-  const repo = makeRepo({}, files, { linkModules: true });
-  try {
-    const text = readFileSync(path.join(repo.tree, 'src/price.js'), 'utf8');
-    const sites = jsSites('src/price.js', text, new Set([1, 2, 3]));
-    const r = await execute(sites, new Map([['src/price.js', text]]), {
-      tree: repo.tree,
-      command: MOCHA,
-      mutantCommand: `${MOCHA} --bail`,
-      jobs: 2,
-      timeoutFactor: 2,
-      baselineTimeoutMs: 60_000,
-      passEnv: [],
-      coverFiles: new Set(['src/price.js']),
-      runner: detectRunner(MOCHA),
-      ...(priorGreen !== undefined ? { priorGreen } : {}),
-    });
-    return { r, sites };
-  } finally {
-    repo.cleanup();
-  }
-}
+/** Judged with ag-run's run standing for the second green run when `priorGreen` is given. */
+const judge = (files: Files, priorGreen?: Promise<PriorRunUse>) =>
+  judgePrice(files, priorGreen !== undefined ? { priorGreen } : {});
 
 test("with ag-run's green run standing for the second, two copies record the suite between them; every verdict is the one recording gives", async (t) => {
   const [split, whole] = await Promise.all([judge(HONEST, USED), judge(HONEST)]);

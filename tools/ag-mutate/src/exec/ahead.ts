@@ -14,8 +14,10 @@ import { MochaTestFiles } from '../records/hooks.js';
 import { readRecord } from '../records/read.js';
 import { mutantCpuBudget, mutantTimeout } from './limits.js';
 import {
+  cleanRun,
   killStands,
   mutantRuns,
+  noteKiller,
   selection,
   type Attempt,
   type MutantContext,
@@ -56,7 +58,7 @@ async function judgeAhead(
   if (v.status !== 'killed') return null;
   const killedBy = selection.killer();
   if (!(await killStands(ctx, w, selection))) return null;
-  if (killedBy !== null) ctx.killers.set(site.file, (ctx.killers.get(site.file) ?? new Set()).add(killedBy));
+  noteKiller(ctx, site, killedBy);
   const verdict: MutantVerdict = {
     status: 'killed',
     killedBy,
@@ -136,17 +138,7 @@ export async function judgeAheadOfMap(
   const first = aheadSelection(ctx, w0, files, testFiles);
   if (first?.shared === undefined) return results;
   // The clean run of the files: it confirms every kill below and gives their limits.
-  const clean = await ctx.ws.run(
-    w0,
-    first.shared.command,
-    ctx.opts.baselineTimeoutMs,
-    first.shared.env,
-    undefined,
-    late.signal,
-  );
-  ctx.ws.copies[w0]!.restore();
-  ctx.cleanRuns.runs++;
-  ctx.cleanRuns.ms += clean.durationMs;
+  const clean = await cleanRun(ctx, w0, first.shared, ctx.opts.baselineTimeoutMs, late.signal);
   ctx.cleanPasses.set(first.shared.key!, Promise.resolve(passed(clean)));
   if (!passed(clean) || recorded) return results;
   const limited: MutantContext = {
@@ -155,13 +147,14 @@ export async function judgeAheadOfMap(
     timeoutMs: mutantTimeout(clean.durationMs, ctx.opts.timeoutFactor),
     cpuBudgetMs: clean.cpuMs === undefined ? null : mutantCpuBudget(clean.cpuMs),
   };
+  const judged = new Set(files);
   let next = 0;
   const worker = async (w: number) => {
     while (!recorded && next < order.length) {
       const i = order[next++]!;
       // Made per mutant: each run starts with no failure and no list of started tests.
       const selection = aheadSelection(limited, w, files, testFiles)!;
-      const result = await judgeAhead(limited, w, sites[i]!, selection, new Set(files));
+      const result = await judgeAhead(limited, w, sites[i]!, selection, judged);
       if (result !== null) results.set(i, result);
     }
   };

@@ -57,7 +57,8 @@ const isGreen = (r: ProcessResult) =>
  * it is bound to the same work (`priorGreen`), else a plain run (beside the first with two
  * copies, after it with one). When the first fails, it is run again without the recording
  * (a recording must not change the outcome), then plainly; the neutral edit is then asked
- * again later on its own.
+ * again later on its own. `ahead` judges mutants in the other copies while the first runs,
+ * when ag-run's run stands for the second and the patch changed test files.
  */
 export async function baseline(
   ws: Workspace,

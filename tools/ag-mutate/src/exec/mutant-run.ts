@@ -7,6 +7,7 @@
  * or without its earlier tests); otherwise the whole command judges the mutant.
  * @module
  */
+import type { ProcessResult } from '@adversary-gate/core';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { applySite, type Site } from '../engines/site.js';
@@ -281,16 +282,30 @@ function cleanPasses(ctx: MutantContext, w: number, attempt: Attempt): Promise<b
   const key = attempt.key!;
   let known = ctx.cleanPasses.get(key);
   if (known === undefined) {
-    known = (async () => {
-      const r = await ctx.ws.run(w, attempt.command, ctx.timeoutMs, attempt.env);
-      ctx.ws.copies[w]!.restore();
-      ctx.cleanRuns.runs++;
-      ctx.cleanRuns.ms += r.durationMs;
-      return passed(r);
-    })();
+    known = cleanRun(ctx, w, attempt, ctx.timeoutMs).then(passed);
     ctx.cleanPasses.set(key, known);
   }
   return known;
+}
+
+/** One run of `attempt` on the unmutated tree in copy `w` (restored after), counted in `cleanRuns`. */
+export async function cleanRun(
+  ctx: MutantContext,
+  w: number,
+  attempt: Attempt,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<ProcessResult> {
+  const r = await ctx.ws.run(w, attempt.command, timeoutMs, attempt.env, undefined, signal);
+  ctx.ws.copies[w]!.restore();
+  ctx.cleanRuns.runs++;
+  ctx.cleanRuns.ms += r.durationMs;
+  return r;
+}
+
+/** A confirmed kill of a mutant of `site`'s file by `killedBy`: that test (its file) runs first for the file's next mutants. */
+export function noteKiller(ctx: MutantContext, site: Site, killedBy: string | null): void {
+  if (killedBy !== null) ctx.killers.set(site.file, (ctx.killers.get(site.file) ?? new Set()).add(killedBy));
 }
 
 /** What a mutant's runs during the recording left to judge: the test files whose every test passed, and what those runs cost. */
@@ -382,7 +397,7 @@ export async function judgeMutant(ctx: MutantContext, w: number, site: Site, ahe
     }
     const killedBy = attempt.killer();
     if (await killStands(ctx, w, attempt)) {
-      if (killedBy !== null) ctx.killers.set(site.file, (ctx.killers.get(site.file) ?? new Set()).add(killedBy));
+      noteKiller(ctx, site, killedBy);
       return verdictOf(v, killedBy);
     }
     // The subset fails without the mutant too: its verdict proves nothing; the whole command decides.
