@@ -1,49 +1,42 @@
-# adversary-gate as Makefile targets, usable from any git repository:
+# adversary-gate composed by hand: the five tools as Makefile targets, for a team that wants
+# its own pipeline. (For the whole zero-config pipeline, with detection, installs, a fresh uid
+# per run and progress, run ag-gate instead; this file shows what it does, step by step.)
 #
-#   make -f /path/to/adversary-gate/pipelines/gate.mk BASE=origin/main
+#   make -f path/to/gate.mk BASE=origin/main TEST_COMMAND='npm test' \
+#     [COVERAGE_COMMAND=... COVERAGE_REPORT=coverage/lcov.info] [JUNIT=...] [OUT=.adversary-gate]
 #
-# With no TEST_COMMAND it detects, from the baseline tree, the install command, the runner and
-# the commands that run it with a per-test report and a coverage report (detected.sh), and
-# installs each side's dependencies once, in its own copy (deps.stamp), as gate.sh does. Every
-# variable given (TEST_COMMAND, COVERAGE_COMMAND, COVERAGE_REPORT, JUNIT, INSTALL_COMMAND)
-# overrides what is detected.
-#
-# File targets run from changes.diff to verdict.json; the final `gate` target is
-# `ag-decide check` (make fails unless the verdict is ACCEPT). A measuring tool that exits
-# non-zero never deletes or skips a target: every recipe that may "fail" is prefixed with
-# `-`, and this file deliberately has no .DELETE_ON_ERROR, so a REJECT still leaves
-# verdict.json behind for people and CI to read.
-#
-# ag-oracle runs first, on the exported trees, before any of the patch's code (its tests, the
-# coverage command, the mutants) has run and could rewrite what it digests; every other tool
-# starts after it. TIMEOUT limits ag-run's executions, ag-mutate's baseline runs and the
-# coverage command. POLICY defaults to the baseline's adversary-gate.json when the baseline has
-# one (else the tools judge under their defaults); a POLICY given and missing stops make.
+# TEST_COMMAND is required: nothing is detected and nothing is installed (run it where the
+# commands work as they are). The file targets run from changes.diff to verdict.json; the
+# final `gate` target is `ag-decide check` (make fails unless the verdict is ACCEPT). A
+# measuring tool that exits non-zero never deletes or skips a target: every recipe that may
+# "fail" is prefixed with `-`, and there is no .DELETE_ON_ERROR, so a REJECT still leaves
+# verdict.json behind. ag-oracle runs first, on the exported trees, before any of the patch's
+# code runs. The coverage command runs as the caller, in a copy of the patch tree beside OUT
+# (OUT.work): do not run this file as root on code you do not trust; ag-gate gives every run
+# of the patch's code a fresh uid. File targets make it incremental: a second run with the
+# same commits rebuilds nothing. OUT must be new, empty, or an evidence directory the gate made.
 #
 # Every value is passed to the shell quoted: OUT, POLICY, the commands and the repository's
 # own path may hold spaces, quotes and non-ASCII. OUT (a make target) may not hold a
-# `:`, `%`, `;`, `\` or a newline (make stops), and make itself expands a `$` in any value;
-# the gate's own path may not hold whitespace (set AG_HOME when it does).
+# `:`, `%`, `;`, `\` or a newline, and make itself expands a `$` in any value.
 
-AG_HOME      ?= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))..)
-BIN          ?= $(AG_HOME)/node_modules/.bin
+HERE         := $(dir $(lastword $(MAKEFILE_LIST)))
+# This repository's tools, or, installed as @adversary-gate/gate, the project's.
+BIN          ?= $(patsubst %/ag-run,%,$(firstword $(wildcard $(HERE)../node_modules/.bin/ag-run $(HERE)../../.bin/ag-run)))
 BASE         ?= origin/main
 HEAD         ?= HEAD
 OUT          ?= .adversary-gate
 TEST_COMMAND ?=
 FULL_SUITE_COMMAND ?= $(TEST_COMMAND)
 COVERAGE_COMMAND   ?=
-COVERAGE_REPORT    ?=
+COVERAGE_REPORT    ?= coverage/lcov.info
 JUNIT        ?=
-INSTALL_COMMAND    ?=
-INSTALL_TIMEOUT    ?= 900
 ROUNDS       ?= 3
 TIMEOUT      ?= 120
 MUTATE_MAX   ?= 20
 PYTHON       ?= python3
 SANDBOX      ?= none
 POLICY       ?=
-GATE_DIR     := $(AG_HOME)/pipelines/
 
 $(foreach c,: % ; \,$(if $(findstring $(c),$(OUT)),$(error gate.mk: OUT may not contain '$(c)': $(OUT))))
 
@@ -51,27 +44,8 @@ $(foreach c,: % ; \,$(if $(findstring $(c),$(OUT)),$(error gate.mk: OUT may not 
 space        := $(subst ,, )
 q             = '$(subst ','\'',$(1))'
 O            := $(subst $(space),\$(space),$(OUT))
-ABS_OUT      := $(if $(filter /%,$(firstword $(OUT))),$(OUT),$(CURDIR)/$(OUT))
-COVERAGE_TREE ?= $(ABS_OUT).work/coverage-tree
-# The gate's own tools (a reporter or coverage tool the project lacks), never the project's.
-TOOLS_DIR     := $(ABS_OUT).work/tools
-INSTALLED     = $(call q,$(ABS_OUT).work/deps-baseline/node_modules) $(call q,$(ABS_OUT).work/deps-patch/node_modules) $(call q,$(TOOLS_DIR)/node_modules)
+COVERAGE_TREE := $(OUT).work/coverage-tree
 POLICY_FILE   = $(or $(POLICY),$(OUT)/baseline/adversary-gate.json)
-# In a recipe, after `$(DETECTED)`: a variable given, else what was detected (shell words).
-DETECTED      = . $(call q,$(OUT)/detected.sh);
-pick          = $(if $($(1)),$(call q,$($(1))),"$$AG_DETECTED_$(1)")
-TEST          = $(call pick,TEST_COMMAND)
-FULL_SUITE    = $(if $(FULL_SUITE_COMMAND),$(call q,$(FULL_SUITE_COMMAND)),$(TEST))
-# A test command given by hand brings its own reports: nothing detected is added to it.
-COVERAGE      = $(if $(TEST_COMMAND),$(call q,$(COVERAGE_COMMAND)),$(call pick,COVERAGE_COMMAND))
-REPORT        = $(call q,$(COVERAGE_TREE))/$(if $(COVERAGE_REPORT),$(call q,$(COVERAGE_REPORT)),$(if $(TEST_COMMAND),coverage/lcov.info,"$${AG_DETECTED_COVERAGE_REPORT:-coverage/lcov.info}"))
-JUNIT_ARG     = $(if $(JUNIT),$(call q,$(JUNIT)),$(if $(TEST_COMMAND),"","$$AG_DETECTED_JUNIT"))
-# Run the patch's code only when there is a test command and the install did not fail.
-MEASURED      = [ -n "$$(cat $(call q,$(OUT)/deps.stamp))" ] && [ -n $(TEST) ]
-
-# FAULT WHO-FILE TEXT [LOG]: a step the pipeline could not do, kept one line each for ag-decide.
-FAULT         = sh $(call q,$(GATE_DIR)lib/pipeline-fault.sh) gate.mk
-# Shell snippets for a recipe: start an argument list, append the policy when there is one.
 ARGS          = set --;
 WITH_POLICY   = if [ -f $(call q,$(POLICY_FILE)) ]; then set -- "$$@" --policy $(call q,$(POLICY_FILE)); fi;
 EVIDENCE      = $(O)/run.json $(O)/diffcov.json $(O)/mutation.json $(O)/oracle.json
@@ -81,32 +55,33 @@ gate: $(O)/verdict.json
 	$(call q,$(BIN)/ag-decide) check $(call q,$(OUT)/verdict.json) --diff $(call q,$(OUT)/changes.diff)
 
 clean-gate:
-	rm -rf $(call q,$(OUT)) $(call q,$(ABS_OUT).work)
+	rm -rf $(call q,$(OUT)) $(call q,$(OUT).work)
 
 # The subject: the two commits, rewritten only when they change, so every file target
-# below is rebuilt exactly when BASE or HEAD moves.
+# below is rebuilt exactly when BASE or HEAD moves. OUT is the gate's own (a marker file).
 $(O)/subject: FORCE
-	@$(if $(POLICY),test -f $(call q,$(POLICY)) || { echo $(call q,gate.mk: POLICY names no file: $(POLICY)) >&2; exit 3; };) \
-	 mkdir -p $(call q,$(OUT)); \
+	@$(if $(TEST_COMMAND),,echo 'gate.mk: TEST_COMMAND is required (ag-gate detects it)' >&2; exit 3;) \
+	 $(if $(POLICY),test -f $(call q,$(POLICY)) || { echo $(call q,gate.mk: POLICY names no file: $(POLICY)) >&2; exit 3; };) \
 	 b=$$(git rev-parse --verify --quiet $(call q,$(BASE)^{commit})) || { echo $(call q,gate.mk: unknown BASE $(BASE)) >&2; exit 3; }; \
 	 h=$$(git rev-parse --verify --quiet $(call q,$(HEAD)^{commit})) || { echo $(call q,gate.mk: unknown HEAD $(HEAD)) >&2; exit 3; }; \
+	 if [ -e $(call q,$(OUT)) ] && [ ! -f $(call q,$(OUT)/.adversary-gate-evidence) ] && [ -n "$$(ls -A $(call q,$(OUT)) 2>&1)" ]; then \
+	   echo $(call q,gate.mk: OUT $(OUT) holds files the gate did not make: choose another OUT) >&2; exit 3; fi; \
+	 mkdir -p $(call q,$(OUT)) && echo 'made by adversary-gate' > $(call q,$(OUT)/.adversary-gate-evidence); \
 	 printf '%s %s\n' "$$b" "$$h" > $(call q,$@.new); \
 	 if cmp -s $(call q,$@.new) $(call q,$@); then rm -f $(call q,$@.new); else mv $(call q,$@.new) $(call q,$@); fi
 
 # Exports of exactly the two commits: no history, no other refs, no remotes.
-# The coverage command runs the patch's code in place, so its tree is outside the evidence.
 $(O)/trees: $(O)/subject
-	rm -rf $(call q,$(OUT)/baseline) $(call q,$(OUT)/patch) $(call q,$(COVERAGE_TREE))
+	rm -rf $(call q,$(OUT)/baseline) $(call q,$(OUT)/patch) $(call q,$(OUT).work)
 	mkdir -p $(call q,$(OUT)/baseline) $(call q,$(OUT)/patch) $(call q,$(COVERAGE_TREE))
-	chmod 755 "$$(dirname $(call q,$(COVERAGE_TREE)))"
 	git archive $$(cut -d' ' -f1 $(call q,$<)) | tar -x -C $(call q,$(OUT)/baseline)
 	git archive $$(cut -d' ' -f2 $(call q,$<)) | tar -x -C $(call q,$(OUT)/patch)
 	git archive $$(cut -d' ' -f2 $(call q,$<)) | tar -x -C $(call q,$(COVERAGE_TREE))
 	touch $(call q,$@)
 
-# The exported trees' git ids, taken before any of the patch's code runs (the oracle's order).
+# The exported trees' git ids, taken before any of the patch's code runs.
 $(O)/tree-ids: $(O)/trees
-	{ node $(call q,$(GATE_DIR)lib/tree-id.mjs) $(call q,$(OUT)/baseline) && node $(call q,$(GATE_DIR)lib/tree-id.mjs) $(call q,$(OUT)/patch); } > $(call q,$@)
+	{ node $(call q,$(HERE)lib/tree-id.mjs) $(call q,$(OUT)/baseline) && node $(call q,$(HERE)lib/tree-id.mjs) $(call q,$(OUT)/patch); } > $(call q,$@)
 
 $(O)/changes.diff: $(O)/subject
 	git diff --no-color --no-ext-diff --find-renames $$(cut -d' ' -f1 $(call q,$<)) $$(cut -d' ' -f2 $(call q,$<)) > $(call q,$@)
@@ -116,76 +91,35 @@ $(O)/oracle.json: $(O)/changes.diff $(O)/trees $(O)/tree-ids
 	-$(ARGS) $(WITH_POLICY) $(call q,$(BIN)/ag-oracle) --diff $(call q,$<) --baseline $(call q,$(OUT)/baseline) \
 	  --patch $(call q,$(OUT)/patch) "$$@" --quiet --out $(call q,$@)
 
-# What the checkout is, from the baseline tree (the runner is the baseline's).
-$(O)/detected.sh: $(O)/trees
-	node $(call q,$(GATE_DIR)lib/detect.mjs) --tree $(call q,$(OUT)/baseline) --python $(call q,$(PYTHON)) \
-	  --tools-dir $(call q,$(TOOLS_DIR)) > $(call q,$@) 2> $(call q,$(OUT)/detected.txt); s=$$?; cat $(call q,$(OUT)/detected.txt) >&2; exit $$s
+# Every tool that runs the patch's code starts after ag-oracle (order-only), the others after
+# ag-run: it watches the evidence directory for writes while the patch's tests run.
+$(O)/run.json: $(O)/changes.diff $(O)/trees | $(O)/oracle.json
+	-$(ARGS) $(if $(JUNIT),set -- --junit $(call q,$(JUNIT));) rm -f $(call q,$@); \
+	  $(call q,$(BIN)/ag-run) --baseline $(call q,$(OUT)/baseline) --patch $(call q,$(OUT)/patch) --diff $(call q,$<) \
+	  --test-command $(call q,$(TEST_COMMAND)) --full-suite-command $(call q,$(FULL_SUITE_COMMAND)) \
+	  --rounds $(call q,$(ROUNDS)) --timeout $(call q,$(TIMEOUT)) --sandbox $(call q,$(SANDBOX)) "$$@" --quiet --out $(call q,$@)
 
-# Each side's dependencies, installed once in its own copy; the stamp is empty when one failed.
-$(O)/deps.stamp: $(O)/detected.sh | $(O)/oracle.json
-	@$(DETECTED) cmd=$(call pick,INSTALL_COMMAND); ok=yes; f=$(call q,$(OUT)/deps.faults); rm -f "$$f"; \
-	 if [ -n "$$cmd" ]; then \
-	   rm -rf $(call q,$(ABS_OUT).work/deps-baseline) $(call q,$(ABS_OUT).work/deps-patch) $(call q,$(COVERAGE_TREE)/node_modules); \
-	   for side in baseline patch; do [ -n "$$ok" ] || break; \
-	     sh $(call q,$(GATE_DIR)lib/install-deps.sh) $(call q,$(OUT))/$$side $(call q,$(ABS_OUT).work)/deps-$$side $(call q,$(INSTALL_TIMEOUT)) "$$cmd" || { \
-	       s=$$?; ok=""; $(FAULT) "$$f" "the install of the $$side ($$cmd) exited $$s, so no test ran" $(call q,$(ABS_OUT).work)/deps-$$side.log; }; \
-	   done; \
-	 fi; \
-	 rm -rf $(call q,$(TOOLS_DIR)) $(call q,$(OUT)/packages-installed.sha256); tools=""; t=$(TEST); c=$(COVERAGE); \
-	 if [ "$$t" = "$$AG_DETECTED_TEST_COMMAND" ] || { [ -n "$$c" ] && [ "$$c" = "$$AG_DETECTED_COVERAGE_COMMAND" ]; }; then tools=$$AG_DETECTED_TOOLS; fi; \
-	 if [ -n "$$ok" ] && [ -n "$$tools" ]; then \
-	   sh $(call q,$(GATE_DIR)lib/install-tools.sh) $(call q,$(OUT)/baseline) $(call q,$(OUT)/patch/node_modules) $(call q,$(TOOLS_DIR)) \
-	     $(call q,$(INSTALL_TIMEOUT)) $$tools || { s=$$?; ok=""; \
-	     $(FAULT) "$$f" "the gate's tool install ($$tools) exited $$s, so no test ran" $(call q,$(TOOLS_DIR).log); }; \
-	 fi; \
-	 if [ -n "$$ok" ] && [ -n "$$cmd" ]; then \
-	   set --; if [ -n "$$tools" ] && [ -n "$$AG_DETECTED_TOOL_LINKS" ]; then set -- $(call q,$(TOOLS_DIR)) $$AG_DETECTED_TOOL_LINKS; fi; \
-	   sh $(call q,$(GATE_DIR)lib/link-packages.sh) $(call q,$(OUT)/patch/node_modules) $(call q,$(COVERAGE_TREE)) "$$@" && \
-	   sh $(call q,$(GATE_DIR)lib/packages-digest.sh) $(INSTALLED) > $(call q,$(OUT)/packages-installed.sha256) || ok=""; \
-	 fi; echo "$$ok" > $(call q,$@)
-
-# Every tool that runs the patch's code starts after ag-oracle (order-only), and the others
-# after ag-run: it watches the evidence directory for writes while the patch's tests run, and
-# a sibling tool's write under `make -j` would look like one.
-$(O)/run.json: $(O)/changes.diff $(O)/trees $(O)/deps.stamp | $(O)/oracle.json
-	-$(ARGS) $(DETECTED) j=$(JUNIT_ARG); if [ -n "$$j" ]; then set -- --junit "$$j"; fi; rm -f $(call q,$@); \
-	  if $(MEASURED); then $(call q,$(BIN)/ag-run) --baseline $(call q,$(OUT)/baseline) --patch $(call q,$(OUT)/patch) --diff $(call q,$<) \
-	  --test-command $(TEST) --full-suite-command $(FULL_SUITE) \
-	  --rounds $(call q,$(ROUNDS)) --timeout $(call q,$(TIMEOUT)) --sandbox $(call q,$(SANDBOX)) "$$@" --quiet --out $(call q,$@); fi
-
-$(O)/coverage.stamp: $(O)/trees $(O)/deps.stamp | $(O)/oracle.json $(O)/run.json
-	-$(DETECTED) c=$(COVERAGE); if [ -n "$$c" ] && $(MEASURED); then \
-	  sh $(call q,$(GATE_DIR)lib/run-isolated.sh) $(call q,$(COVERAGE_TREE)) $(call q,$(TIMEOUT)) "$$c" > $(call q,$(OUT)/coverage.log) 2>&1; fi
+$(O)/coverage.stamp: $(O)/trees | $(O)/oracle.json $(O)/run.json
+	-$(if $(COVERAGE_COMMAND),log="$$(cd $(call q,$(OUT)) && pwd)/coverage.log"; cd $(call q,$(COVERAGE_TREE)) && \
+	  timeout -k 2 $(call q,$(TIMEOUT)) /bin/sh -c $(call q,$(COVERAGE_COMMAND)) </dev/null > "$$log" 2>&1)
 	touch $(call q,$@)
 
 $(O)/diffcov.json: $(O)/changes.diff $(O)/coverage.stamp
-	-$(ARGS) $(DETECTED) c=$(COVERAGE); r=$(REPORT); if [ -n "$$c" ] && [ -f "$$r" ] && [ ! -L "$$r" ]; then \
+	-$(ARGS) r=$(call q,$(COVERAGE_TREE)/$(COVERAGE_REPORT)); if [ -n $(call q,$(COVERAGE_COMMAND)) ] && [ -f "$$r" ] && [ ! -L "$$r" ]; then \
 	  set -- --coverage "$$r" --root $(call q,$(COVERAGE_TREE)); fi; $(WITH_POLICY) \
 	  $(call q,$(BIN)/ag-diffcov) --diff $(call q,$<) "$$@" --quiet --out $(call q,$@) --markdown $(call q,$(OUT)/diffcov.md)
 
-$(O)/mutation.json: $(O)/changes.diff $(O)/trees $(O)/deps.stamp | $(O)/oracle.json $(O)/run.json
-	-$(ARGS) $(WITH_POLICY) $(DETECTED) rm -f $(call q,$@); if $(MEASURED); then \
+# ag-run's full-suite run on the patch stands for ag-mutate's second baseline run.
+$(O)/mutation.json: $(O)/changes.diff $(O)/trees | $(O)/oracle.json $(O)/run.json
+	-$(ARGS) $(WITH_POLICY) rm -f $(call q,$@); \
 	  if [ -f $(call q,$(OUT)/run.json) ]; then set -- "$$@" --run $(call q,$(OUT)/run.json); fi; \
 	  $(call q,$(BIN)/ag-mutate) --diff $(call q,$<) --tree $(call q,$(OUT)/patch) \
-	  --test-command $(TEST) --max $(call q,$(MUTATE_MAX)) --timeout $(call q,$(TIMEOUT)) \
-	  --python $(call q,$(PYTHON)) --sandbox $(call q,$(SANDBOX)) "$$@" --quiet --out $(call q,$@); fi
+	  --test-command $(call q,$(TEST_COMMAND)) --max $(call q,$(MUTATE_MAX)) --timeout $(call q,$(TIMEOUT)) \
+	  --python $(call q,$(PYTHON)) --sandbox $(call q,$(SANDBOX)) "$$@" --quiet --out $(call q,$@)
 
-# Missing evidence is HOLD, never an error: ag-decide writes a verdict on every path. The
-# installed packages must be as the install left them: when a run wrote into them, its
-# evidence is moved aside (run.json.changed, mutation.json.changed) and ag-decide holds.
-# Each step the pipeline could not do is one line of pipeline-faults.txt, and a --pipeline-fault.
+# Missing evidence is HOLD, never an error: ag-decide writes a verdict on every path, judged
+# against the trees as exported (never the trees the evidence names).
 $(O)/verdict.json: $(O)/changes.diff $(EVIDENCE)
-	-@f=$(call q,$(OUT)/pipeline-faults.txt); rm -f "$$f"; \
-	 if [ -f $(call q,$(OUT)/deps.faults) ]; then cp $(call q,$(OUT)/deps.faults) "$$f"; fi; \
-	 $(DETECTED) t=$(TEST); [ -n "$$t" ] || $(FAULT) "$$f" "no test command, so no test ran: $${AG_DETECTED_PROBLEMS:-nothing detected}"; \
-	 if [ -f $(call q,$(OUT)/packages-installed.sha256) ]; then \
-	   sh $(call q,$(GATE_DIR)lib/packages-digest.sh) $(INSTALLED) > $(call q,$(OUT)/packages-after.sha256); \
-	   if ! cmp -s $(call q,$(OUT)/packages-installed.sha256) $(call q,$(OUT)/packages-after.sha256); then \
-	     $(FAULT) "$$f" 'a run wrote into the installed packages (packages-after.sha256 differs from packages-installed.sha256): run.json and mutation.json set aside'; \
-	     for k in run mutation; do [ -f $(call q,$(OUT))/$$k.json ] && mv -f $(call q,$(OUT))/$$k.json $(call q,$(OUT))/$$k.json.changed; done; \
-	   fi; fi
 	-$(ARGS) $(foreach e,run diffcov mutation oracle,set -- "$$@" --evidence $(call q,$(OUT)/$(e).json);) $(WITH_POLICY) \
 	  set -- "$$@" --baseline-tree "$$(sed -n 1p $(call q,$(OUT)/tree-ids))" --patch-tree "$$(sed -n 2p $(call q,$(OUT)/tree-ids))"; \
-	  if [ -f $(call q,$(OUT)/pipeline-faults.txt) ]; then \
-	    while IFS= read -r l; do set -- "$$@" --pipeline-fault "$$l"; done < $(call q,$(OUT)/pipeline-faults.txt); fi; \
 	  $(call q,$(BIN)/ag-decide) --diff $(call q,$<) "$$@" --out $(call q,$@) --markdown $(call q,$(OUT)/verdict.md)

@@ -6,11 +6,11 @@ import test from 'ava';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { commitPair } from '../../tools/ag-core/test/support/git-repo.js';
-import { demoRepoAt, JS, PIPELINES, runPipeline, scratch, verdictAt } from './pipeline-kit.js';
+import { demoRepoAt, JS, runPipeline, scratch, verdictAt, ZERO_CONFIG } from './pipeline-kit.js';
 
 const FAILING_INSTALL = 'echo "npm ERR! 404 left-pad@9.9.9 is not in this registry" >&2; exit 7';
 
-for (const pipeline of PIPELINES) {
+for (const pipeline of ZERO_CONFIG) {
   test(`${pipeline}: an install that fails is a HOLD whose PIPELINE_FAULT gives the install's exit and last lines; no test runs`, async (t) => {
     const base = scratch(t, 'ag-e2e-install-');
     const repo = demoRepoAt(path.join(base, 'repo'), 'clean');

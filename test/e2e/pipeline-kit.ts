@@ -9,6 +9,8 @@ import { PROJECTS } from '../../pipelines/demo/scenarios.mjs';
 import { ROOT, run } from './helpers.js';
 
 export const PIPELINES = ['gate.sh', 'gate.mk', 'gate.mjs'] as const;
+/** The pipelines that detect and install (ag-gate's wrappers); gate.mk composes the tools by hand. */
+export const ZERO_CONFIG = ['gate.sh', 'gate.mjs'] as const;
 export type Pipeline = (typeof PIPELINES)[number];
 export const TOOLS = ['ag-run', 'ag-diffcov', 'ag-mutate', 'ag-oracle', 'ag-decide'] as const;
 type Tool = (typeof TOOLS)[number];

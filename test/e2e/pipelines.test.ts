@@ -95,9 +95,10 @@ test('gate.sh refuses an unknown base ref with exit 3', async (t) => {
 test('a second run on an evidence directory in use holds at once and writes nothing; after the first ends, a run proceeds (G69)', async (t) => {
   const repo = demoRepo(t, 'js', 'clean');
   mkdirSync(path.join(repo, 'ag'));
+  writeFileSync(path.join(repo, 'ag', '.adversary-gate-evidence'), 'made by adversary-gate\n');
   writeFileSync(path.join(repo, 'ag', 'verdict.json'), "the first run's verdict\n");
-  // The first run, as far as the lock goes: a holder of ag.lock that says when it has it.
-  const holder = spawn('flock', ['-n', 'ag.lock', 'sh', '-c', 'echo locked; exec cat'], {
+  // The first run, as far as the lock goes: a holder of the directory's lock that says when it has it.
+  const holder = spawn('flock', ['-n', 'ag', 'sh', '-c', 'echo locked; exec cat'], {
     cwd: repo,
     stdio: ['pipe', 'pipe', 'inherit'],
   });
@@ -127,7 +128,7 @@ test('a second run on an evidence directory in use holds at once and writes noth
   );
   for (const r of [sh, mjs]) {
     t.is(r.code, 2, r.stderr);
-    t.regex(r.stderr, /another gate run is using .*ag .*HOLD, nothing written/);
+    t.regex(r.stderr, /another gate run is using .*ag: HOLD, nothing written/);
   }
   t.is(readFileSync(path.join(repo, 'ag', 'verdict.json'), 'utf8'), "the first run's verdict\n");
   holder.stdin.end();

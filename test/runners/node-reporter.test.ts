@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT } from './kit.js';
 
-const REPORTER = path.join(ROOT, 'pipelines', 'lib', 'node-test-junit.mjs');
+const REPORTER = path.join(ROOT, 'tools', 'ag-gate', 'runtime', 'node-test-junit.mjs');
 const FIXTURES = path.join(ROOT, 'test', 'runners', 'fixtures', 'node-reporter');
 
 test('the gate’s node:test reporter names each case’s file and suite path; a file that cannot load is one entry', (t) => {

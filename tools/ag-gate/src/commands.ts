@@ -1,0 +1,87 @@
+/**
+ * What the gate runs, found out from the BASELINE tree (the runner is the baseline's, never
+ * one the patch brings): the install command, the test runner and the commands that run it
+ * with a per-test report and a coverage report. Every setting given overrides what is
+ * detected; a test command given by hand brings its own reports.
+ * @module
+ */
+import { detectProject, wirePytest, type GateTool, type ProjectPlan } from '@adversary-gate/core';
+import type { Settings } from './settings.js';
+
+/** The commands of one run, and the block that says where they came from. */
+export interface Commands {
+  readonly test: string;
+  readonly fullSuite: string;
+  readonly coverage: string;
+  readonly coverageReport: string;
+  readonly junit: string;
+  readonly install: string;
+  /** The gate's own tools to install (a reporter or coverage tool the project lacks). */
+  readonly tools: readonly GateTool[];
+  /** What could not be found out (said in the fault when there is no test command). */
+  readonly problems: readonly string[];
+  /** The block printed at the start and kept as detected.txt. */
+  readonly block: string;
+}
+
+/** Detect what `baseline` is and choose the commands under `settings`. */
+export function chooseCommands(
+  baseline: string,
+  settings: Settings,
+  toolbox: { readonly dir: string; readonly nodeReporter: string },
+): Commands {
+  const plan = detectProject(baseline, { toolbox });
+  return commandsFor(plan, baseline, settings);
+}
+
+/** The commands for a detected `plan` (pure: the settings over what was detected). */
+export function commandsFor(plan: ProjectPlan, baseline: string, s: Settings): Commands {
+  const wiring = plan.runner === 'pytest' ? wirePytest(s.python) : plan.wiring;
+  const detected = {
+    test: wiring?.test_command ?? '',
+    coverage: wiring?.coverage_command ?? '',
+    report: wiring?.coverage_report ?? '',
+    junit: wiring?.report.kind === 'junit' ? wiring.report.path : '',
+  };
+  const byHand = s.testCommand !== undefined;
+  const test = s.testCommand ?? detected.test;
+  const coverage = byHand ? (s.coverageCommand ?? '') : (s.coverageCommand ?? detected.coverage);
+  const coverageReport = s.coverageReport ?? (byHand ? '' : detected.report) ?? '';
+  const junit = byHand ? (s.junit ?? '') : (s.junit ?? detected.junit);
+  const install = s.installCommand ?? plan.install_command ?? '';
+  const detectedInUse = test === detected.test || (coverage !== '' && coverage === detected.coverage);
+  const tools = wiring !== null && detectedInUse ? wiring.tools : [];
+  const given = byHand || s.installCommand !== undefined || s.coverageCommand !== undefined || s.junit !== undefined;
+  const lines = given
+    ? [
+        'adversary-gate settings over what was detected:',
+        `  tests: ${test || 'none'}`,
+        `  install: ${install || 'none'}`,
+        `  coverage: ${coverage || 'none'}`,
+        ...(tools.length > 0 ? [`  the gate's tools: ${tools.map((t) => `${t.name}@${t.version}`).join(' ')}`] : []),
+      ]
+    : [
+        `adversary-gate detected in ${baseline}:`,
+        ...plan.found.map((f) => `  ${f}`),
+        ...(plan.install_command !== null ? [`  install: ${plan.install_command}`] : []),
+        ...(wiring !== null
+          ? [
+              `  tests: ${wiring.test_command}`,
+              `  per-test report: ${wiring.report.kind === 'junit' ? `JUnit ${wiring.report.path}` : 'TAP on stdout'}`,
+              `  coverage: ${wiring.coverage_command ?? 'none'}`,
+            ]
+          : []),
+        ...plan.problems.map((p) => `  problem: ${p}`),
+      ];
+  return {
+    test,
+    fullSuite: s.fullSuiteCommand ?? test,
+    coverage,
+    coverageReport: coverageReport || 'coverage/lcov.info',
+    junit,
+    install,
+    tools,
+    problems: plan.problems,
+    block: `${lines.join('\n')}\n`,
+  };
+}

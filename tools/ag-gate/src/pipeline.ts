@@ -1,0 +1,320 @@
+/**
+ * The zero-config pipeline, once: export the two commits, detect what to run from the
+ * baseline, install each side, ag-oracle first (before any of the patch's code runs), ag-run,
+ * the coverage command and ag-diffcov, ag-mutate, the checks after the runs, ag-decide, and
+ * `ag-decide check` on what it wrote. Every tool runs even when an earlier one failed:
+ * missing evidence is a HOLD, never an error. A REJECT or HOLD never stops it half-way.
+ * @module
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { copyTree, gitTreeId, UsageError } from '@adversary-gate/core';
+import { chooseCommands, type Commands } from './commands.js';
+import { packagesDigest } from './digest.js';
+import { PipelineFaults } from './faults.js';
+import { exportCommit, repositoryRoot, resolveCommit, writeDiff } from './git.js';
+import { installSide, installTools, linkTools, samePackageFiles, shareInstall, type InstallPlaces } from './install.js';
+import { runIsolated } from './isolated.js';
+import { BusyError, claimOutDir, excludeFromGit } from './out-dir.js';
+import { Progress } from './progress.js';
+import { readInside } from './safe-read.js';
+import type { Settings } from './settings.js';
+import { summaryLines } from './summary.js';
+import { runTool, toolPath, type ToolName } from './tools.js';
+import { makeWorkspace, type Workspace } from './workspace.js';
+
+/** The largest coverage report read back from the coverage tree. */
+const MAX_REPORT_BYTES = 256 * 1024 * 1024;
+
+const sha = (file: string): string | null =>
+  existsSync(file) ? createHash('sha256').update(readFileSync(file)).digest('hex') : null;
+
+/** Run the whole gate in the repository at `cwd`; resolves to the exit code (0 ACCEPT, 1 REJECT, 2 HOLD). */
+export async function runGate(s: Settings, cwd: string): Promise<number> {
+  // Everything that can be refused is refused before anything is written.
+  const policyGiven = s.policy === undefined ? undefined : path.resolve(cwd, s.policy);
+  if (policyGiven !== undefined && !existsSync(policyGiven))
+    throw new UsageError(`--policy (AG_POLICY) names no file: ${s.policy}`);
+  const root = repositoryRoot(cwd);
+  const base = resolveCommit(cwd, s.base, 'base');
+  const head = resolveCommit(cwd, s.head, 'head');
+  let claim;
+  try {
+    claim = claimOutDir(s.out, { cwd, protectedRoots: [root] });
+  } catch (e) {
+    if (!(e instanceof BusyError)) throw e;
+    process.stderr.write(`${s.who}: ${e.message.replace(/: nothing written$/, '')}: HOLD, nothing written\n`);
+    return 2;
+  }
+  excludeFromGit(root, claim.dir);
+  const ws = makeWorkspace(claim.dir);
+  try {
+    return await judge(s, cwd, { base, head }, ws, policyGiven);
+  } finally {
+    rmSync(ws.work, { recursive: true, force: true });
+    claim.release();
+  }
+}
+
+async function judge(
+  s: Settings,
+  cwd: string,
+  commits: { base: string; head: string },
+  ws: Workspace,
+  policyGiven: string | undefined,
+): Promise<number> {
+  const progress = new Progress(s.who, s.quiet);
+  const faults = new PipelineFaults(ws.out, s.who);
+  const bin = (tool: ToolName) => toolPath(tool, s.binDir);
+  const tool = (name: ToolName, args: readonly string[]) => runTool(bin(name), args);
+
+  let done = progress.start(
+    'export',
+    `${s.base} (${commits.base.slice(0, 12)}) → ${s.head} (${commits.head.slice(0, 12)})`,
+  );
+  await Promise.all([exportCommit(cwd, commits.base, ws.baseline), exportCommit(cwd, commits.head, ws.patch)]);
+  await writeDiff(cwd, commits.base, commits.head, ws.diff);
+  // The policy comes from outside the patch: given, or the baseline's adversary-gate.json.
+  const baselinePolicy = path.join(ws.baseline, 'adversary-gate.json');
+  const policy = policyGiven ?? (existsSync(baselinePolicy) ? baselinePolicy : undefined);
+  const withPolicy = (args: string[]) => (policy === undefined ? args : [...args, '--policy', policy]);
+  // The exported trees' git ids, taken before any of the patch's code runs.
+  const [baselineTree, patchTree] = await Promise.all([
+    gitTreeId(ws.baseline, ['node_modules']),
+    gitTreeId(ws.patch, ['node_modules']),
+  ]);
+  done();
+
+  // 1. did the patch touch what it must not: on the exported trees, before any of its code ran.
+  const oracleFile = path.join(ws.out, 'oracle.json');
+  let oracleSum: string | null = null;
+  if (s.shard === undefined) {
+    done = progress.start('oracle', 'protected paths, fixtures, tampering');
+    await tool(
+      'ag-oracle',
+      withPolicy(['--diff', ws.diff, '--baseline', ws.baseline, '--patch', ws.patch, '--quiet', '--out', oracleFile]),
+    );
+    oracleSum = sha(oracleFile);
+    done();
+  }
+
+  done = progress.start('detect', 'the install, the runner and its reports, from the baseline');
+  const commands = chooseCommands(ws.baseline, s, { dir: ws.toolsDir, nodeReporter: ws.nodeReporter });
+  writeFileSync(path.join(ws.out, 'detected.txt'), commands.block);
+  if (!s.quiet) process.stderr.write(commands.block);
+  done(commands.test === '' ? 'no test command' : 'done');
+
+  const places: InstallPlaces = { work: ws.work, toolsDir: ws.toolsDir };
+  const installed = await install(s, ws, commands, places, faults, progress);
+  const packages = [
+    path.join(ws.work, 'deps-baseline', 'node_modules'),
+    path.join(ws.work, 'deps-patch', 'node_modules'),
+    path.join(ws.toolsDir, 'node_modules'),
+  ];
+  const digested = installed && commands.install !== '';
+  const before = digested ? packagesDigest(packages) : null;
+  if (commands.test === '')
+    faults.add(`no test command, so no test ran: ${commands.problems.join('; ') || 'nothing detected'}`);
+  const measure = installed && commands.test !== '';
+
+  // 2. did the tests run, and what happened
+  const runFile = path.join(ws.out, 'run.json');
+  if (measure && s.shard === undefined) {
+    done = progress.start('run', `${commands.test} on both trees, ${s.rounds} rounds on the patch`);
+    await tool('ag-run', [
+      ...['--baseline', ws.baseline, '--patch', ws.patch, '--diff', ws.diff],
+      ...['--test-command', commands.test, '--full-suite-command', commands.fullSuite],
+      ...['--rounds', String(s.rounds), '--timeout', String(s.timeout), '--sandbox', s.sandbox],
+      ...(commands.junit !== '' ? ['--junit', commands.junit] : []),
+      ...(s.maxProcesses !== undefined ? ['--max-processes', String(s.maxProcesses)] : []),
+      ...['--quiet', '--out', runFile],
+    ]);
+    done();
+  }
+
+  // 3. were the changed lines executed
+  if (s.shard === undefined) {
+    const coverageArgs: string[] = [];
+    if (measure && commands.coverage !== '') {
+      done = progress.start('coverage', commands.coverage);
+      coverageArgs.push(...(await coverage(s, ws, commands, faults)));
+      done(coverageArgs.length > 0 ? 'report read' : 'no report');
+    }
+    await tool(
+      'ag-diffcov',
+      withPolicy([
+        '--diff',
+        ws.diff,
+        ...coverageArgs,
+        '--quiet',
+        '--out',
+        path.join(ws.out, 'diffcov.json'),
+        '--markdown',
+        path.join(ws.out, 'diffcov.md'),
+      ]),
+    );
+  }
+
+  // 4. would the tests notice if the changed lines were wrong
+  const mutationFile = path.join(ws.out, s.shard === undefined ? 'mutation.json' : `mutation-${s.shard.k}.json`);
+  if (measure) {
+    done = progress.start(
+      'mutate',
+      `at most ${s.mutateMax} mutants${s.shard === undefined ? '' : `, shard ${s.shard.k}/${s.shard.n}`}`,
+    );
+    await tool(
+      'ag-mutate',
+      withPolicy([
+        ...['--diff', ws.diff, '--tree', ws.patch, '--test-command', commands.test],
+        ...['--max', String(s.mutateMax), '--timeout', String(s.timeout), '--python', s.python, '--sandbox', s.sandbox],
+        ...(s.shard !== undefined ? ['--shard', `${s.shard.k}/${s.shard.n}`] : []),
+        // ag-run's full-suite run on the patch stands for ag-mutate's second baseline run.
+        ...(s.shard === undefined && existsSync(runFile) ? ['--run', runFile] : []),
+        ...(s.quiet ? ['--quiet'] : ['--progress']),
+        ...['--out', mutationFile],
+      ]),
+    );
+    done();
+  }
+
+  // The checks after every run of the patch's code.
+  done = progress.start('checks', 'the installed packages and oracle.json are as written');
+  if (before !== null) {
+    const after = packagesDigest(packages);
+    writeFileSync(path.join(ws.out, 'packages-installed.sha256'), before);
+    writeFileSync(path.join(ws.out, 'packages-after.sha256'), after);
+    if (after !== before) {
+      faults.add(
+        'a run wrote into the installed packages (packages-after.sha256 differs from packages-installed.sha256): run.json and mutation.json set aside',
+      );
+      for (const f of [runFile, mutationFile]) if (existsSync(f)) renameSync(f, `${f}.changed`);
+    }
+  }
+  if (oracleSum !== null && sha(oracleFile) !== oracleSum) {
+    faults.add('oracle.json changed after ag-oracle wrote it (kept as oracle.json.changed)');
+    renameSync(oracleFile, `${oracleFile}.changed`);
+  }
+  done();
+
+  // A shard's verdict is the decide job's, on every shard merged.
+  if (s.shard !== undefined) {
+    if (existsSync(mutationFile)) return 0;
+    process.stderr.write(
+      `${s.who}: mutation shard ${s.shard.k}/${s.shard.n} wrote no ${path.basename(mutationFile)}: HOLD\n`,
+    );
+    return 2;
+  }
+
+  // 5. the verdict, written whatever the tools did: missing evidence is HOLD.
+  done = progress.start('decide', 'ag-decide on the evidence');
+  const verdictFile = path.join(ws.out, 'verdict.json');
+  const markdown = path.join(ws.out, 'verdict.md');
+  const decided = await tool(
+    'ag-decide',
+    withPolicy([
+      '--diff',
+      ws.diff,
+      ...['run', 'diffcov', 'mutation', 'oracle'].flatMap((k) => ['--evidence', path.join(ws.out, `${k}.json`)]),
+      ...['--baseline-tree', baselineTree, '--patch-tree', patchTree],
+      ...faults.lines().flatMap((f) => ['--pipeline-fault', f]),
+      ...['--out', verdictFile, '--markdown', markdown],
+    ]),
+  );
+  // Checked as CI checks it; its answer must be the one ag-decide just gave.
+  const checked = await tool('ag-decide', ['check', verdictFile, '--diff', ws.diff]);
+  done();
+  if (!s.quiet) for (const line of summaryLines(verdictFile, markdown)) process.stderr.write(`${s.who}: ${line}\n`);
+  if (checked.status !== decided.status) {
+    process.stderr.write(
+      `${s.who}: verdict.json no longer says what ag-decide decided (exit ${decided.status}, check ${checked.status}): HOLD\n`,
+    );
+    return 2;
+  }
+  return checked.status === 0 || checked.status === 1 ? checked.status : 2;
+}
+
+/** The install step; false when something failed (named in the faults: nothing is measured). */
+async function install(
+  s: Settings,
+  ws: Workspace,
+  c: Commands,
+  places: InstallPlaces,
+  faults: PipelineFaults,
+  progress: Progress,
+): Promise<boolean> {
+  let ok = true;
+  if (c.install !== '') {
+    const shared = samePackageFiles(ws.baseline, ws.patch);
+    let done = progress.start(
+      'install',
+      `${c.install} in a copy of the baseline${shared ? ' (the patch shares it)' : ''}`,
+    );
+    const failed = await installSide('baseline', ws.baseline, c.install, s.installTimeout, places);
+    done(failed === null ? 'installed' : 'failed');
+    if (failed !== null) {
+      faults.add(failed.text, failed.log);
+      ok = false;
+    } else if (shared) shareInstall(places, ws.patch);
+    else {
+      done = progress.start('install', `${c.install} in a copy of the patch`);
+      const patchFailed = await installSide('patch', ws.patch, c.install, s.installTimeout, places);
+      done(patchFailed === null ? 'installed' : 'failed');
+      if (patchFailed !== null) {
+        faults.add(patchFailed.text, patchFailed.log);
+        ok = false;
+      }
+    }
+  }
+  if (ok && c.tools.length > 0) {
+    const done = progress.start(
+      'install',
+      `the gate's tools the project lacks: ${c.tools.map((t) => t.name).join(', ')}`,
+    );
+    const failed = await installTools(
+      c.tools,
+      ws.baseline,
+      path.join(ws.patch, 'node_modules'),
+      s.installTimeout,
+      places,
+    );
+    done(failed === null ? 'installed' : 'failed');
+    if (failed !== null) {
+      faults.add(failed.text, failed.log);
+      ok = false;
+    }
+  }
+  // The coverage tree runs in place: a copy of the patch tree, with its own folder of links.
+  if (ok) {
+    await copyTree(ws.patch, ws.coverageTree);
+    if (c.install !== '')
+      linkTools(
+        ws.coverageTree,
+        ws.toolsDir,
+        c.tools.filter((t) => t.link).map((t) => t.name),
+      );
+  }
+  return ok;
+}
+
+/**
+ * The coverage command in the coverage tree, then its report read back without following a
+ * link (a test may have put one where the report should be): ag-diffcov's arguments, or none.
+ */
+async function coverage(s: Settings, ws: Workspace, c: Commands, faults: PipelineFaults): Promise<string[]> {
+  await runIsolated(ws.coverageTree, c.coverage, {
+    timeoutSeconds: s.timeout,
+    log: path.join(ws.out, 'coverage.log'),
+    scratch: ws.work,
+  });
+  const read = readInside(ws.coverageTree, c.coverageReport, MAX_REPORT_BYTES);
+  if (!read.ok) {
+    if (read.problem !== 'does not exist')
+      faults.add(`the coverage report ${c.coverageReport} ${read.problem}: not read, so coverage was not measured`);
+    return [];
+  }
+  const kept = path.join(ws.out, 'coverage', path.basename(c.coverageReport));
+  mkdirSync(path.dirname(kept), { recursive: true });
+  writeFileSync(kept, read.data);
+  return ['--coverage', kept, '--root', ws.coverageTree];
+}

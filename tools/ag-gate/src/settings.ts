@@ -1,0 +1,131 @@
+/**
+ * What one gate run is asked to do: the flags, then the `AG_*` variables of the environment
+ * (the names every pipeline and the GitHub Action already use), then the defaults. A value
+ * given (a flag, or a variable that is set, even empty) overrides what is detected; an
+ * undefined one leaves the detected command in charge.
+ * @module
+ */
+import { UsageError } from '@adversary-gate/core';
+
+/** The settings of one run, read and checked. */
+export interface Settings {
+  readonly base: string;
+  readonly head: string;
+  readonly out: string;
+  readonly testCommand?: string;
+  readonly fullSuiteCommand?: string;
+  readonly coverageCommand?: string;
+  readonly coverageReport?: string;
+  readonly junit?: string;
+  readonly installCommand?: string;
+  readonly installTimeout: number;
+  readonly rounds: number;
+  readonly timeout: number;
+  readonly mutateMax: number;
+  readonly python: string;
+  readonly policy?: string;
+  readonly sandbox: 'none' | 'bwrap';
+  readonly binDir?: string;
+  readonly maxProcesses?: number;
+  /** K/N: run as mutation shard K of N only. */
+  readonly shard?: { readonly k: number; readonly n: number };
+  readonly quiet: boolean;
+  /** Who speaks on stderr (`ag-gate`, or the pipeline file that wraps it). */
+  readonly who: string;
+}
+
+/** Each setting: its flag and its environment variable. */
+export const SETTING_NAMES = {
+  base: ['base', 'AG_BASE'],
+  head: ['head', 'AG_HEAD'],
+  out: ['out', 'AG_OUT'],
+  testCommand: ['test-command', 'AG_TEST_COMMAND'],
+  fullSuiteCommand: ['full-suite-command', 'AG_FULL_SUITE_COMMAND'],
+  coverageCommand: ['coverage-command', 'AG_COVERAGE_COMMAND'],
+  coverageReport: ['coverage-report', 'AG_COVERAGE_REPORT'],
+  junit: ['junit', 'AG_JUNIT'],
+  installCommand: ['install-command', 'AG_INSTALL_COMMAND'],
+  installTimeout: ['install-timeout', 'AG_INSTALL_TIMEOUT'],
+  rounds: ['rounds', 'AG_ROUNDS'],
+  timeout: ['timeout', 'AG_TIMEOUT'],
+  mutateMax: ['mutate-max', 'AG_MUTATE_MAX'],
+  python: ['python', 'AG_PYTHON'],
+  policy: ['policy', 'AG_POLICY'],
+  sandbox: ['sandbox', 'AG_SANDBOX'],
+  binDir: ['bin-dir', 'AG_BIN_DIR'],
+  maxProcesses: ['max-processes', 'AG_MAX_PROCESSES'],
+  shard: ['shard', 'AG_MUTATE_SHARD'],
+} as const;
+
+type Name = keyof typeof SETTING_NAMES;
+type Raw = Readonly<Record<string, unknown>>;
+
+/** The flag's value, else the variable's (set counts, even empty), else undefined. */
+function pick(flags: Raw, env: NodeJS.ProcessEnv, name: Name): string | undefined {
+  const [flag, variable] = SETTING_NAMES[name];
+  const given = flags[flag];
+  if (typeof given === 'string') return given;
+  return env[variable];
+}
+
+/** A value that means "not given" when empty (a ref, a number, a path). */
+function nonEmpty(flags: Raw, env: NodeJS.ProcessEnv, name: Name): string | undefined {
+  const v = pick(flags, env, name);
+  return v === undefined || v === '' ? undefined : v;
+}
+
+function whole(flags: Raw, env: NodeJS.ProcessEnv, name: Name, fallback: number, min: number): number {
+  const v = nonEmpty(flags, env, name);
+  if (v === undefined) return fallback;
+  const [flag, variable] = SETTING_NAMES[name];
+  if (!/^\d+$/.test(v) || Number(v) < min)
+    throw new UsageError(`--${flag} (${variable}) must be a whole number of at least ${min}, got: ${v}`);
+  return Number(v);
+}
+
+/** Parse K/N with 1 ≤ K ≤ N. @throws UsageError */
+export function parseShard(text: string): { k: number; n: number } {
+  const m = /^([1-9]\d*)\/([1-9]\d*)$/.exec(text);
+  if (m === null || Number(m[1]) > Number(m[2]))
+    throw new UsageError(`--shard (AG_MUTATE_SHARD) must be K/N with 1 <= K <= N, got: ${text}`);
+  return { k: Number(m[1]), n: Number(m[2]) };
+}
+
+/** Read the settings from citty's parsed flags and the environment. @throws UsageError */
+export function readSettings(flags: Raw, env: NodeJS.ProcessEnv, who = 'ag-gate'): Settings {
+  const sandbox = nonEmpty(flags, env, 'sandbox') ?? 'none';
+  if (sandbox !== 'none' && sandbox !== 'bwrap')
+    throw new UsageError(`--sandbox (AG_SANDBOX) must be none or bwrap, got: ${sandbox}`);
+  const shard = nonEmpty(flags, env, 'shard');
+  const optional = (name: Name) => pick(flags, env, name);
+  const out = pick(flags, env, 'out') ?? '.adversary-gate';
+  return {
+    base: nonEmpty(flags, env, 'base') ?? 'origin/main',
+    head: nonEmpty(flags, env, 'head') ?? 'HEAD',
+    out,
+    ...defined('testCommand', nonEmpty(flags, env, 'testCommand')),
+    ...defined('fullSuiteCommand', nonEmpty(flags, env, 'fullSuiteCommand')),
+    ...defined('coverageCommand', optional('coverageCommand')),
+    ...defined('coverageReport', nonEmpty(flags, env, 'coverageReport')),
+    ...defined('junit', optional('junit')),
+    ...defined('installCommand', optional('installCommand')),
+    installTimeout: whole(flags, env, 'installTimeout', 900, 1),
+    rounds: whole(flags, env, 'rounds', 3, 1),
+    timeout: whole(flags, env, 'timeout', 120, 1),
+    mutateMax: whole(flags, env, 'mutateMax', 20, 0),
+    python: nonEmpty(flags, env, 'python') ?? 'python3',
+    ...defined('policy', nonEmpty(flags, env, 'policy')),
+    sandbox,
+    ...defined('binDir', nonEmpty(flags, env, 'binDir')),
+    ...(nonEmpty(flags, env, 'maxProcesses') === undefined
+      ? {}
+      : { maxProcesses: whole(flags, env, 'maxProcesses', 1024, 1) }),
+    ...(shard === undefined ? {} : { shard: parseShard(shard) }),
+    quiet: flags.quiet === true,
+    who,
+  };
+}
+
+function defined<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
+}
