@@ -18,9 +18,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { copyTree, type GateTool } from '@adversary-gate/core';
+import { copyTree, readInside, type GateTool } from '@adversary-gate/core';
 import { runIsolated } from './isolated.js';
-import { readInside } from './safe-read.js';
 
 /** The files that decide what a side installs. */
 export const PACKAGE_FILES = [

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { copyTree, gitTreeId, UsageError } from '@adversary-gate/core';
+import { copyTree, gitTreeId, readInside, UsageError } from '@adversary-gate/core';
 import { chooseCommands, type Commands } from './commands.js';
 import { packagesDigest } from './digest.js';
 import { PipelineFaults } from './faults.js';
@@ -18,7 +18,6 @@ import { installSide, installTools, linkTools, samePackageFiles, shareInstall, t
 import { runIsolated } from './isolated.js';
 import { BusyError, claimOutDir, excludeFromGit } from './out-dir.js';
 import { Progress } from './progress.js';
-import { readInside } from './safe-read.js';
 import type { Settings } from './settings.js';
 import { summaryLines } from './summary.js';
 import { runTool, toolPath, type ToolName } from './tools.js';

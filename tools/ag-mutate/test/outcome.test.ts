@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { ProcessResult } from '@adversary-gate/core';
-import { classifyRun, isPytest, passed } from '../src/exec/outcome.js';
+import { classifyRun, isPytest, mochaReportFile, passed, reportListsFailures } from '../src/exec/outcome.js';
 
 function result(over: Partial<ProcessResult>): ProcessResult {
   return {
@@ -37,10 +37,80 @@ test('a run stopped past its CPU budget is a timeout, and never a clean pass', (
   t.true(passed(result({ exitCode: 0, cpuBudgetHit: false, cpuMs: 100 })));
 });
 
-test("mocha's exit N is a kill only when its summary counts N failing", (t) => {
+test("mocha's exit N is a kill when its summary counts N failing; another runner's is not", (t) => {
   t.is(status({ exitCode: 7, stdoutTail: '  3 passing (5ms)\n  7 failing\n' }, 'npx mocha'), 'killed');
   t.is(status({ exitCode: 7, stdoutTail: '  3 passing (5ms)\n' }, 'npx mocha'), 'survived');
   t.is(status({ exitCode: 7, stdoutTail: '  7 failing\n' }, 'node --test'), 'survived');
+});
+
+/** What mocha's xunit reporter writes for a run where `failed` of three tests failed. */
+const xunit = (failed: number) =>
+  `<testsuite name="Mocha Tests" tests="3" failures="0" errors="${failed}" skipped="0" timestamp="x" time="0.004">\n` +
+  Array.from({ length: 3 }, (_, i) =>
+    i < failed
+      ? `<testcase classname="s" name="t${i}" time="0"><failure>1 == 2\n  at Context.&#x3C;anonymous&#x3E;</failure></testcase>\n`
+      : `<testcase classname="s" name="t${i}" time="0"/>\n`,
+  ).join('') +
+  '</testsuite>\n';
+
+const GATE_MOCHA = 'npx --no-install mocha test/ --reporter=xunit --reporter-option=output=.ag-junit.xml';
+
+test("mocha's report file is read from the command's output reporter option, never outside the run's folder", (t) => {
+  t.is(mochaReportFile(GATE_MOCHA), '.ag-junit.xml');
+  t.is(mochaReportFile('mocha --reporter xunit --reporter-option output=out/r.xml'), 'out/r.xml');
+  t.is(mochaReportFile('mocha -R xunit -O suiteName=x,output=./r.xml'), 'r.xml');
+  t.is(mochaReportFile('mocha -R xunit --reporter-options "output=a.xml" -O output=b.xml'), 'b.xml');
+  t.is(mochaReportFile('node_modules/.bin/mocha -R xunit -O=output=r.xml --require hook.cjs'), 'r.xml');
+  t.is(mochaReportFile('mocha -R xunit'), null);
+  t.is(mochaReportFile('mocha -R xunit -O output=/tmp/r.xml'), null);
+  t.is(mochaReportFile('mocha -R xunit -O output=../r.xml'), null);
+  t.is(mochaReportFile('vitest run --reporter-option=output=r.xml'), null);
+});
+
+test('a per-test report lists failures only when it is whole', (t) => {
+  t.true(reportListsFailures(xunit(2)));
+  t.false(reportListsFailures(xunit(0)));
+  t.is(reportListsFailures(''), null);
+  t.is(reportListsFailures(xunit(2).slice(0, 200)), null);
+  t.true(
+    reportListsFailures('<testsuites><testsuite tests="1" failures="1"><testcase name="a"/></testsuite></testsuites>'),
+  );
+  t.true(reportListsFailures('<testsuite tests="1"><testcase name="a"><error message="x"/></testcase></testsuite>'));
+  // What a test printed is no failure element.
+  t.false(
+    reportListsFailures(
+      '<testsuite tests="1" errors="0"><testcase name="a"><system-out><![CDATA[<failure>]]></system-out></testcase></testsuite>',
+    ),
+  );
+});
+
+test("mocha's exit N with no summary is a kill when the run's per-test report lists failures, else a survivor as before", (t) => {
+  const classify = (r: Partial<ProcessResult>, report: string | null, command = GATE_MOCHA) =>
+    classifyRun(result(r), command, () => report);
+  // The gate's wiring: mocha's xunit reporter writes to a file and prints no "N failing".
+  t.deepEqual(classify({ exitCode: 2 }, xunit(2)), { status: 'killed', ended: null, unjudged: false });
+  t.is(classify({ exitCode: 3 }, xunit(3)).status, 'killed');
+  // More failures than an exit code below the signal range carries: the report still tells.
+  t.is(classify({ exitCode: 200 }, xunit(3)).status, 'killed');
+  // No report, one cut short, or one that lists no failure: nothing confirms a test failed.
+  t.deepEqual(classify({ exitCode: 2 }, null), { status: 'survived', ended: 'exit 2', unjudged: false });
+  t.is(classify({ exitCode: 2 }, xunit(2).slice(0, 120)).status, 'survived');
+  t.is(classify({ exitCode: 2 }, xunit(0)).status, 'survived');
+  // Exit 0 and a signal are never turned into a kill by a report (the code under test could rewrite it).
+  t.is(classify({ exitCode: 0 }, xunit(2)).status, 'survived');
+  t.is(classify({ exitCode: null, signal: 'SIGKILL' }, xunit(2)).status, 'survived');
+  // Only mocha's runs: another runner's exit 2 stays a survivor.
+  t.is(classify({ exitCode: 2 }, xunit(2), 'node --test').status, 'survived');
+  // The report is read only when the exit code and the summary cannot tell.
+  let asked = 0;
+  const ask = () => {
+    asked++;
+    return xunit(2);
+  };
+  classifyRun(result({ exitCode: 1 }), GATE_MOCHA, ask);
+  classifyRun(result({ exitCode: 0 }), GATE_MOCHA, ask);
+  classifyRun(result({ exitCode: 2, stdoutTail: '  2 failing\n' }), GATE_MOCHA, ask);
+  t.is(asked, 0);
 });
 
 test('a run that ends any other way proves no kill: a survivor, and how it ended is said', (t) => {

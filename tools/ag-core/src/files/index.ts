@@ -4,3 +4,4 @@ export * from './policy-classes.js';
 export * from './tree.js';
 export * from './imports.js';
 export * from './containment.js';
+export * from './safe-read.js';

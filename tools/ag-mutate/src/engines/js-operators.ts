@@ -26,56 +26,60 @@ export function isRequireCall(node: Node): boolean {
   return node.type === 'CallExpression' && node.callee.type === 'Identifier' && node.callee.name === 'require';
 }
 
-const BINARY_SWAPS: Record<string, { op: string; to: string[]; rank: number }> = {
-  '<': { op: 'EqualityOperator', to: ['<='], rank: 2 },
-  '<=': { op: 'EqualityOperator', to: ['<'], rank: 2 },
-  '>': { op: 'EqualityOperator', to: ['>='], rank: 2 },
-  '>=': { op: 'EqualityOperator', to: ['>'], rank: 2 },
-  '===': { op: 'EqualityOperator', to: ['!=='], rank: 2 },
-  '!==': { op: 'EqualityOperator', to: ['==='], rank: 2 },
-  '==': { op: 'EqualityOperator', to: ['!='], rank: 2 },
-  '!=': { op: 'EqualityOperator', to: ['=='], rank: 2 },
-  '+': { op: 'ArithmeticOperator', to: ['-'], rank: 4 },
-  '-': { op: 'ArithmeticOperator', to: ['+'], rank: 4 },
-  '*': { op: 'ArithmeticOperator', to: ['/'], rank: 4 },
-  '/': { op: 'ArithmeticOperator', to: ['*'], rank: 4 },
-  '%': { op: 'ArithmeticOperator', to: ['*'], rank: 4 },
-  '&&': { op: 'LogicalOperator', to: ['||'], rank: 3 },
-  '||': { op: 'LogicalOperator', to: ['&&'], rank: 3 },
-  '??': { op: 'LogicalOperator', to: ['&&'], rank: 3 },
-  '+=': { op: 'AssignmentOperator', to: ['-='], rank: 4 },
-  '-=': { op: 'AssignmentOperator', to: ['+='], rank: 4 },
-  '*=': { op: 'AssignmentOperator', to: ['/='], rank: 4 },
-  '/=': { op: 'AssignmentOperator', to: ['*='], rank: 4 },
-  '|': { op: 'BitwiseOperator', to: ['&'], rank: 4 },
-  '&': { op: 'BitwiseOperator', to: ['|'], rank: 4 },
-  '^': { op: 'BitwiseOperator', to: ['&'], rank: 4 },
-  '<<': { op: 'BitwiseOperator', to: ['>>'], rank: 4 },
-  '>>': { op: 'BitwiseOperator', to: ['<<'], rank: 4 },
-  '>>>': { op: 'BitwiseOperator', to: ['>>'], rank: 4 },
-  '|=': { op: 'AssignmentOperator', to: ['&='], rank: 4 },
-  '&=': { op: 'AssignmentOperator', to: ['|='], rank: 4 },
-  '&&=': { op: 'AssignmentOperator', to: ['||='], rank: 4 },
-  '||=': { op: 'AssignmentOperator', to: ['&&='], rank: 4 },
-  '??=': { op: 'AssignmentOperator', to: ['&&='], rank: 4 },
-};
+// The operator tables are Maps, never plain objects: a lookup by a name from the source
+// (`x.toString()`, `x.constructor`, `x.__proto__`) must not find Object.prototype's members.
+const BINARY_SWAPS: ReadonlyMap<string, { op: string; to: string[]; rank: number }> = new Map(
+  Object.entries({
+    '<': { op: 'EqualityOperator', to: ['<='], rank: 2 },
+    '<=': { op: 'EqualityOperator', to: ['<'], rank: 2 },
+    '>': { op: 'EqualityOperator', to: ['>='], rank: 2 },
+    '>=': { op: 'EqualityOperator', to: ['>'], rank: 2 },
+    '===': { op: 'EqualityOperator', to: ['!=='], rank: 2 },
+    '!==': { op: 'EqualityOperator', to: ['==='], rank: 2 },
+    '==': { op: 'EqualityOperator', to: ['!='], rank: 2 },
+    '!=': { op: 'EqualityOperator', to: ['=='], rank: 2 },
+    '+': { op: 'ArithmeticOperator', to: ['-'], rank: 4 },
+    '-': { op: 'ArithmeticOperator', to: ['+'], rank: 4 },
+    '*': { op: 'ArithmeticOperator', to: ['/'], rank: 4 },
+    '/': { op: 'ArithmeticOperator', to: ['*'], rank: 4 },
+    '%': { op: 'ArithmeticOperator', to: ['*'], rank: 4 },
+    '&&': { op: 'LogicalOperator', to: ['||'], rank: 3 },
+    '||': { op: 'LogicalOperator', to: ['&&'], rank: 3 },
+    '??': { op: 'LogicalOperator', to: ['&&'], rank: 3 },
+    '+=': { op: 'AssignmentOperator', to: ['-='], rank: 4 },
+    '-=': { op: 'AssignmentOperator', to: ['+='], rank: 4 },
+    '*=': { op: 'AssignmentOperator', to: ['/='], rank: 4 },
+    '/=': { op: 'AssignmentOperator', to: ['*='], rank: 4 },
+    '|': { op: 'BitwiseOperator', to: ['&'], rank: 4 },
+    '&': { op: 'BitwiseOperator', to: ['|'], rank: 4 },
+    '^': { op: 'BitwiseOperator', to: ['&'], rank: 4 },
+    '<<': { op: 'BitwiseOperator', to: ['>>'], rank: 4 },
+    '>>': { op: 'BitwiseOperator', to: ['<<'], rank: 4 },
+    '>>>': { op: 'BitwiseOperator', to: ['>>'], rank: 4 },
+    '|=': { op: 'AssignmentOperator', to: ['&='], rank: 4 },
+    '&=': { op: 'AssignmentOperator', to: ['|='], rank: 4 },
+    '&&=': { op: 'AssignmentOperator', to: ['||='], rank: 4 },
+    '||=': { op: 'AssignmentOperator', to: ['&&='], rank: 4 },
+    '??=': { op: 'AssignmentOperator', to: ['&&='], rank: 4 },
+  }),
+);
 
-const METHOD_SWAPS: Record<string, string> = {
-  some: 'every',
-  every: 'some',
-  startsWith: 'endsWith',
-  endsWith: 'startsWith',
-  min: 'max',
-  max: 'min',
-  trimStart: 'trimEnd',
-  trimEnd: 'trimStart',
-  toUpperCase: 'toLowerCase',
-  toLowerCase: 'toUpperCase',
-  indexOf: 'lastIndexOf',
-  lastIndexOf: 'indexOf',
-  padStart: 'padEnd',
-  padEnd: 'padStart',
-};
+const METHOD_SWAPS: ReadonlyMap<string, string> = new Map([
+  ['some', 'every'],
+  ['every', 'some'],
+  ['startsWith', 'endsWith'],
+  ['endsWith', 'startsWith'],
+  ['min', 'max'],
+  ['max', 'min'],
+  ['trimStart', 'trimEnd'],
+  ['trimEnd', 'trimStart'],
+  ['toUpperCase', 'toLowerCase'],
+  ['toLowerCase', 'toUpperCase'],
+  ['indexOf', 'lastIndexOf'],
+  ['lastIndexOf', 'indexOf'],
+  ['padStart', 'padEnd'],
+  ['padEnd', 'padStart'],
+]);
 
 /** One replacement of a span of the text, before positions are computed. */
 export interface RawSite {
@@ -171,7 +175,7 @@ export function sitesOf(
     case 'BinaryExpression':
     case 'LogicalExpression':
     case 'AssignmentExpression': {
-      const swap = BINARY_SWAPS[node.operator];
+      const swap = BINARY_SWAPS.get(node.operator);
       if (!swap) break;
       if (node.operator === '+' && (isStringy(node.left as Node) || isStringy(node.right as Node))) break;
       if (node.type === 'AssignmentExpression' && node.operator === '+=' && isStringy(node.right as Node)) break;
@@ -272,8 +276,8 @@ export function sitesOf(
         !callee.computed &&
         callee.property.type === 'Identifier'
       ) {
-        const to = METHOD_SWAPS[callee.property.name];
-        if (to) add(callee.property.start!, callee.property.end!, 'MethodExpression', 6, to);
+        const to = METHOD_SWAPS.get(callee.property.name);
+        if (to !== undefined) add(callee.property.start!, callee.property.end!, 'MethodExpression', 6, to);
       }
       break;
     }

@@ -12,16 +12,17 @@ export interface PatternMutation {
   readonly what: string;
 }
 
-const CLASS_ESCAPES: Readonly<Record<string, string>> = {
-  d: 'D',
-  D: 'd',
-  w: 'W',
-  W: 'w',
-  s: 'S',
-  S: 's',
-  b: 'B',
-  B: 'b',
-};
+/** A Map, never a plain object: no pattern character may find Object.prototype's members. */
+const CLASS_ESCAPES: ReadonlyMap<string, string> = new Map([
+  ['d', 'D'],
+  ['D', 'd'],
+  ['w', 'W'],
+  ['W', 'w'],
+  ['s', 'S'],
+  ['S', 's'],
+  ['b', 'B'],
+  ['B', 'b'],
+]);
 
 /**
  * Every single-place mutation of `pattern`, at most `limit` (the first ones, in pattern order).
@@ -38,8 +39,8 @@ export function patternMutations(pattern: string, limit = 8): PatternMutation[] 
     const c = pattern[i]!;
     if (c === '\\') {
       const next = pattern[i + 1] ?? '';
-      if (CLASS_ESCAPES[next] !== undefined)
-        add(i, 2, `\\${CLASS_ESCAPES[next]}`, `\\${next} → \\${CLASS_ESCAPES[next]}`);
+      const escape = CLASS_ESCAPES.get(next);
+      if (escape !== undefined) add(i, 2, `\\${escape}`, `\\${next} → \\${escape}`);
       i = next === 'b' || next === 'B' ? i + 2 : quantifier(pattern, i + 2, add);
       continue;
     }

@@ -7,15 +7,15 @@
  * or without its earlier tests); otherwise the whole command judges the mutant.
  * @module
  */
-import type { ProcessResult } from '@adversary-gate/core';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readInside, type ProcessResult } from '@adversary-gate/core';
+import { lstatSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { applySite, type Site } from '../engines/site.js';
 import { nodeTestFileCommand, withMochaRequire } from '../runners/runner.js';
 import type { ExecOptions, ExecStatus } from './types.js';
 import { MOCHA_HOOK } from '../package-files.js';
 import { pytestPluginEnv } from './instrument.js';
-import { classifyRun, passed, type RunVerdict } from './outcome.js';
+import { classifyRun, mochaReportFile, passed, type RunVerdict } from './outcome.js';
 import { killersFirst, orderTests, unitFile, type Coverers, type TestMap, type TestUnit } from './test-map.js';
 import { neverRan, type CoverageMap } from './v8-coverage.js';
 import { RanLine } from '../records/hooks.js';
@@ -98,10 +98,45 @@ async function once(
   extra: Record<string, string>,
   spent: Spent,
 ): Promise<Ran> {
+  // The per-test report the command writes (mocha's xunit file), removed first: only what this run wrote is read.
+  const rel = mochaReportFile(command);
+  const report = rel === null ? null : reportInCopy(ctx.ws.copies[w]!.root, rel);
+  if (report !== null) rmSync(report, { force: true });
   const r = await ctx.ws.run(w, command, ctx.timeoutMs, extra, ctx.cpuBudgetMs ?? undefined, ctx.signal);
   spent.ms += r.durationMs;
   spent.cpuMs = spent.cpuMs === null || r.cpuMs === undefined ? null : spent.cpuMs + r.cpuMs;
-  return { ...classifyRun(r, command), output: `${r.stdoutTail}\n${r.stderrTail}` };
+  const read = report === null || rel === null ? undefined : () => readReport(ctx.ws.copies[w]!.root, rel);
+  return { ...classifyRun(r, command, read), output: `${r.stdoutTail}\n${r.stderrTail}` };
+}
+
+/**
+ * The report file `rel` in the copy at `root`, or null when a folder on the way is a link (the
+ * copy's dependency links lead into the original tree, which is never written to, nor removed from).
+ */
+function reportInCopy(root: string, rel: string): string | null {
+  const parts = path.posix.dirname(rel).split('/');
+  let dir = root;
+  for (const part of parts.filter((p) => p !== '.')) {
+    dir = path.join(dir, part);
+    try {
+      if (lstatSync(dir).isSymbolicLink()) return null;
+    } catch {
+      break; // not there yet: the reporter creates it
+    }
+  }
+  return path.join(root, rel);
+}
+
+/** The largest per-test report read. */
+const MAX_REPORT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A per-test report's text; null when there is none, or it is not a regular file reached
+ * without a link (the tests wrote it: a link to a FIFO or /dev/zero must not hang or flood us).
+ */
+function readReport(root: string, rel: string): string | null {
+  const read = readInside(root, rel, MAX_REPORT_BYTES);
+  return read.ok ? read.data.toString('utf8') : null;
 }
 
 /** One way of running the tests for a mutant: a command, its extra environment, and how to name the killer. */

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { readInside, type SafeRead } from '../src/safe-read.js';
+import { readInside, type SafeRead } from '../src/files/safe-read.js';
 
 const LCOV = 'TN:\nSF:src/a.ts\nDA:1,1\nend_of_record\n';
 
