@@ -104,3 +104,13 @@ test('a missing file, or one under a missing directory, does not exist', (t) => 
   t.is(problem(t, readInside(tree, 'coverage/missing.info', 1024)), 'does not exist');
   t.is(problem(t, readInside(tree, 'nowhere/lcov.info', 1024)), 'does not exist');
 });
+
+test('a link whose target is gone is a link, never a missing file', (t) => {
+  const { tree, outside } = trees(t);
+  fs.rmSync(path.join(tree, 'coverage'), { recursive: true });
+  fs.symlinkSync(path.join(outside, 'gone'), path.join(tree, 'coverage'));
+  t.is(problem(t, readInside(tree, 'coverage/lcov.info', 1024)), 'a component of the path is a symbolic link');
+  fs.mkdirSync(path.join(tree, 'reports'));
+  fs.symlinkSync(path.join(outside, 'gone.info'), path.join(tree, 'reports', 'lcov.info'));
+  t.is(problem(t, readInside(tree, 'reports/lcov.info', 1024)), 'is a symbolic link');
+});

@@ -56,6 +56,18 @@ function readAll(fd: number, size: number): SafeRead {
   return { ok: true, data: buf.subarray(0, got) };
 }
 
+/** Whether a component of `rel` under `root` (the last one included) is a symbolic link. */
+function linkOnTheWay(root: string, rel: string): boolean {
+  let at = root;
+  for (const part of rel.split(path.sep)) {
+    at = path.join(at, part);
+    const st = fs.lstatSync(at, { throwIfNoEntry: false });
+    if (st === undefined) return false;
+    if (st.isSymbolicLink()) return true;
+  }
+  return false;
+}
+
 /**
  * Read `rel` (relative, no `..` components, not absolute) under the directory `root` without
  * following a link on any component; it must be a regular file of at most `maxBytes`.
@@ -81,7 +93,9 @@ export function readInside(root: string, rel: string, maxBytes: number): SafeRea
     const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = fs.constants;
     fd = fs.openSync(want, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
   } catch (err) {
-    return refuse(openProblem(err));
+    // A link that leads nowhere (its target removed) is a link all the same, never "no file".
+    const missing = codeOf(err) === 'ENOENT' || codeOf(err) === 'ENOTDIR';
+    return refuse(missing && linkOnTheWay(realRoot, rel) ? 'a component of the path is a symbolic link' : openProblem(err));
   }
   try {
     const st = fs.fstatSync(fd);

@@ -1,0 +1,62 @@
+// The commands of a run: what the baseline says, with every setting given over it; a test
+// command given by hand brings its own reports, and the gate's own tools follow only the
+// detected commands they wire.
+import test from 'ava';
+import type { ProjectPlan } from '@adversary-gate/core';
+import { commandsFor } from '../src/commands.js';
+import { readSettings } from '../src/settings.js';
+
+const PLAN: ProjectPlan = {
+  language: 'js',
+  package_manager: 'npm',
+  install_command: 'npm ci --ignore-scripts',
+  runner: 'jest',
+  wiring: {
+    test_command: 'jest --ci',
+    report: { kind: 'junit', path: '.ag-junit.xml' },
+    coverage_command: 'jest --ci --coverage',
+    coverage_report: '.ag-coverage/lcov.info',
+    ids_carry_file: true,
+    tools: [{ name: 'jest-junit', version: '16.0.0', purpose: 'per-test report', link: false }],
+    sources: [],
+    problems: [],
+  },
+  found: ['runner jest: package.json devDependencies'],
+  problems: [],
+};
+
+test('with no settings: everything as detected, the gate’s tools included, and the block says where from', (t) => {
+  const c = commandsFor(PLAN, '/b', readSettings({}, {}));
+  t.like(c, { test: 'jest --ci', fullSuite: 'jest --ci', coverage: 'jest --ci --coverage', junit: '.ag-junit.xml' });
+  t.is(c.coverageReport, '.ag-coverage/lcov.info');
+  t.is(c.install, 'npm ci --ignore-scripts');
+  t.deepEqual(
+    c.tools.map((x) => x.name),
+    ['jest-junit'],
+  );
+  t.regex(c.block, /^adversary-gate detected in \/b:\n {2}runner jest: package\.json devDependencies\n/);
+});
+
+test('a test command by hand: no detected coverage or report, no gate tools, the default report path', (t) => {
+  const c = commandsFor(PLAN, '/b', readSettings({ 'test-command': 'npm test' }, {}));
+  t.like(c, { test: 'npm test', coverage: '', junit: '', coverageReport: 'coverage/lcov.info' });
+  t.deepEqual(c.tools, []);
+  t.regex(c.block, /^adversary-gate settings over what was detected:\n {2}tests: npm test\n/);
+});
+
+test('the detected tests with no coverage (AG_COVERAGE_COMMAND empty) keep their report and tools', (t) => {
+  const c = commandsFor(PLAN, '/b', readSettings({}, { AG_COVERAGE_COMMAND: '' }));
+  t.like(c, { test: 'jest --ci', coverage: '', junit: '.ag-junit.xml' });
+  t.deepEqual(
+    c.tools.map((x) => x.name),
+    ['jest-junit'],
+  );
+});
+
+test('nothing detected: no test command, and the problems that say why', (t) => {
+  const none: ProjectPlan = { ...PLAN, install_command: null, runner: null, wiring: null, problems: ['no runner'] };
+  const c = commandsFor(none, '/b', readSettings({}, {}));
+  t.like(c, { test: '', install: '', coverage: '' });
+  t.deepEqual(c.problems, ['no runner']);
+  t.regex(c.block, /problem: no runner/);
+});

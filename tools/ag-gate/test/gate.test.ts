@@ -1,0 +1,102 @@
+// The whole pipeline through the real binary on a real repository: a verdict, a line per
+// stage, the evidence directory as the gate's own, the trusted decide step, and a coverage
+// report the tests turned into a link named in the verdict.
+import test from 'ava';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gate, repository } from './project.js';
+
+const RANGE = ['--base', 'main~1', '--head', 'main'];
+const verdictOf = (out: string) =>
+  JSON.parse(readFileSync(path.join(out, 'verdict.json'), 'utf8')) as {
+    verdict: string;
+    reasons: { code: string; message: string }[];
+  };
+
+test('an honest patch with no settings: ACCEPT, a line per stage, the verdict and its page at the end', async (t) => {
+  const repo = repository();
+  const r = await gate(repo, [...RANGE, '--out', 'ev']);
+  const out = path.join(repo, 'ev');
+  t.is(r.code, 0, r.stderr);
+  t.is(verdictOf(out).verdict, 'ACCEPT', r.stderr);
+  for (const stage of [
+    '[1/9] export',
+    '[2/9] oracle',
+    '[3/9] detect',
+    '[5/9] run',
+    '[6/9] coverage',
+    '[7/9] mutate',
+    '[9/9] decide',
+  ])
+    t.true(r.stderr.includes(`ag-gate: ${stage}:`), `${stage} said: ${r.stderr}`);
+  t.regex(r.stderr, /ag-mutate: \d+\/\d+ mutants, .* ETA \d+ s/, "ag-mutate's progress");
+  t.true(r.stderr.trimEnd().endsWith(`ag-gate: details: ${path.join(out, 'verdict.md')}`), r.stderr);
+  t.regex(r.stderr, /ag-gate: verdict: ACCEPT\n/);
+  t.true(existsSync(path.join(out, '.adversary-gate-evidence')), 'the directory is marked as the gate’s');
+  t.regex(readFileSync(path.join(repo, '.git', 'info', 'exclude'), 'utf8'), /^\/ev\/$/m, 'and left out of git status');
+
+  // The trusted decide step of a split pipeline, on the same evidence: the same verdict.
+  const decided = await gate(repo, ['decide', ...RANGE, '--evidence', out]);
+  t.is(decided.code, 0, decided.stderr);
+  t.regex(decided.stderr, /ag-gate: verdict: ACCEPT/);
+  // Told the mutation ran in two shards, none of which is there: a HOLD naming both.
+  const sharded = await gate(repo, ['decide', ...RANGE, '--evidence', out, '--shards', '2']);
+  t.is(sharded.code, 2, sharded.stderr);
+  t.regex(sharded.stderr, /mutation shard\(s\) 1\/2 2\/2 missing/);
+
+  // A second run on the gate's own directory replaces what the first left.
+  const again = await gate(repo, [...RANGE, '--out', 'ev', '--quiet']);
+  t.is(again.code, 0, again.stderr);
+  t.notRegex(again.stderr, /\[\d\/9\]/, '--quiet prints no stage line');
+});
+
+test('--out that is not the gate’s is refused in one line, exit 3, and nothing of the user’s is lost', async (t) => {
+  const repo = repository();
+  const { mkdirSync, writeFileSync, symlinkSync } = await import('node:fs');
+  writeFileSync(path.join(repo, 'notes.txt'), 'my notes\n');
+  mkdirSync(path.join(repo, 'notes'));
+  writeFileSync(path.join(repo, 'notes', 'todo.txt'), 'buy milk\n');
+  mkdirSync(path.join(repo, 'target'));
+  writeFileSync(path.join(repo, 'target', 'keep.txt'), 'keep\n');
+  symlinkSync(path.join(repo, 'target'), path.join(repo, 'link'));
+  const before = readdirSync(repo).sort();
+  for (const out of ['notes.txt', 'notes', '', '/', '.', 'link', '.git/ev']) {
+    const r = await gate(repo, [...RANGE, '--out', out]);
+    t.is(r.code, 3, `--out ${JSON.stringify(out)}: ${r.stderr}`);
+    t.is(r.stderr.trim().split('\n').length, 1, `one line for ${JSON.stringify(out)}: ${r.stderr}`);
+    t.regex(r.stderr, /^ag-gate: usage: --out /, r.stderr);
+  }
+  t.deepEqual(readdirSync(repo).sort(), before, 'nothing created or removed');
+  t.is(readFileSync(path.join(repo, 'notes.txt'), 'utf8'), 'my notes\n');
+  t.is(readFileSync(path.join(repo, 'notes', 'todo.txt'), 'utf8'), 'buy milk\n');
+  t.deepEqual(readdirSync(path.join(repo, 'target')), ['keep.txt']);
+  t.false(existsSync('/baseline') || existsSync('/patch'), 'nothing at the filesystem root');
+});
+
+test('a coverage report the tests turned into a link is not read: a HOLD that names it', async (t) => {
+  const repo = repository();
+  // The coverage step (the patch's code) leaves a link to a folder outside the tree where the report should be.
+  const coverage =
+    'node --test && mkdir -p "$TMPDIR/elsewhere" && printf "TN:\\nSF:src/mul.js\\nDA:1,1\\nend_of_record\\n" > "$TMPDIR/elsewhere/lcov.info" && ln -s "$TMPDIR/elsewhere" coverage';
+  const r = await gate(repo, [
+    ...RANGE,
+    '--out',
+    'ev',
+    '--test-command',
+    'node --test',
+    '--coverage-command',
+    coverage,
+    '--coverage-report',
+    'coverage/lcov.info',
+  ]);
+  const v = verdictOf(path.join(repo, 'ev'));
+  t.is(v.verdict, 'HOLD', r.stderr);
+  t.is(r.code, 2);
+  t.true(
+    v.reasons.some(
+      (x) => x.code === 'PIPELINE_FAULT' && /coverage report coverage\/lcov\.info .*symbolic link/.test(x.message),
+    ),
+    JSON.stringify(v.reasons),
+  );
+  t.false(existsSync(path.join(repo, 'ev', 'coverage', 'lcov.info')), 'nothing copied through the link');
+});
