@@ -14,6 +14,7 @@ const TOOLS = {
   'ag-mutate': ['merge', 'import'],
   'ag-oracle': [],
   'ag-decide': ['check', 'stats'],
+  'ag-gate': ['decide'],
 };
 
 for (const [tool, subs] of Object.entries(TOOLS)) {

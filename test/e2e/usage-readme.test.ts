@@ -14,6 +14,7 @@ const TOOLS: Readonly<Record<string, readonly string[]>> = {
   'ag-mutate': ['merge', 'import'],
   'ag-oracle': [],
   'ag-decide': ['check', 'stats'],
+  'ag-gate': ['decide'],
 };
 
 const USAGE_HEADING = '## Usage';

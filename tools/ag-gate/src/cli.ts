@@ -14,7 +14,7 @@ const command = defineCommand({
     name,
     version,
     description:
-      'Judge the patch HEAD against the base in this git repository with no settings: exports both commits, detects the install and the test runner from the baseline, installs each side, runs ag-oracle first, then ag-run, the coverage command and ag-diffcov, ag-mutate, the checks after, and ag-decide; prints one line per stage and the verdict. Every flag may be given as its AG_* variable instead (--test-command: AG_TEST_COMMAND). Exits 0 ACCEPT, 1 REJECT, 2 HOLD (also: another run holds --out), 3 bad usage.',
+      'Judge the patch HEAD against the base in this git repository with no settings: exports both commits, detects the install and the test runner from the baseline, installs each side, runs ag-oracle first, then ag-run, the coverage command and ag-diffcov, ag-mutate, the checks after, and ag-decide; prints one line per stage and the verdict. Every flag may be given as its AG_* variable instead (--test-command: AG_TEST_COMMAND). Exits 0 ACCEPT, 1 REJECT, 2 HOLD (also: another run holds --out), 3 bad usage. Sub-command: decide.',
   },
   args: {
     base: text('The baseline commit (default: origin/main)', 'REF'),
