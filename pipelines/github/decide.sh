@@ -11,5 +11,10 @@
 # Environment: AG_GATE, AG_BASE, AG_HEAD, AG_EVIDENCE (the downloaded evidence); optional
 # AG_SHARDS (the number of `mode: mutate` shards; without it, the evidence's mutation.json).
 set -u
-[ -n "${AG_GATE:-}" ] || { echo "decide.sh: AG_GATE is not set" >&2; exit 3; }
-exec node "$AG_GATE/tools/ag-gate/bin/ag-gate.js" decide
+here=$(cd "$(dirname "$(readlink -f "$0")")" && pwd)
+# In a checkout, tools/ag-gate; installed as @adversary-gate/gate, its sibling package.
+for cli in "$here/../../tools/ag-gate/bin/ag-gate.js" "$here/../../ag-gate/bin/ag-gate.js"; do
+  [ -f "$cli" ] && exec node "$cli" decide
+done
+echo "decide.sh: ag-gate is not installed beside $here" >&2
+exit 3

@@ -28,6 +28,8 @@ case "${AG_SHARDS:-1}" in
   0* | *[!0-9]*) echo "measure.sh: AG_SHARDS must be a number of shards, got: $AG_SHARDS" >&2; exit 3 ;;
 esac
 [ -n "${AG_SHARDS:-}" ] && AG_MUTATE_MAX=0
+# The pipeline beside this file: pipelines/gate.sh in a checkout, gate.sh in the installed package.
+here=$(cd "$(dirname "$(readlink -f "$0")")" && pwd)
 if [ "$(id -u)" = 0 ]; then
   as_root() { "$@"; }
 elif sudo -n true 2>/dev/null; then
@@ -49,7 +51,7 @@ for v in AG_TEST_COMMAND AG_COVERAGE_COMMAND AG_COVERAGE_REPORT AG_JUNIT AG_TIME
   eval "val=\${$v:-}"
   [ -n "$val" ] && set -- "$@" "$v=$val"
 done
-as_root env "$@" sh "$AG_GATE/pipelines/gate.sh" --base "$AG_BASE" --head "$AG_HEAD" --out "$AG_EVIDENCE"
+as_root env "$@" sh "$here/../gate.sh" --base "$AG_BASE" --head "$AG_HEAD" --out "$AG_EVIDENCE"
 echo "measure.sh: gate.sh exited $? (the decide job gives the verdict)"
 [ -n "${AG_SHARDS:-}" ] && as_root rm -f "$AG_EVIDENCE/mutation.json"
 # The upload step runs as the runner user: it may read the evidence, never write it.

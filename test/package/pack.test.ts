@@ -1,17 +1,39 @@
 /**
  * The packages as a user gets them: each publishable workspace packed with `npm pack`, the
  * tarballs installed into a fresh project (dependencies from npm's cache, which `npm ci`
- * filled; the registry only for what is missing there), and every bin run through
- * `npx --no-install` from that project.
+ * filled; the registry only for what is missing there), every bin run through
+ * `npx --no-install` from that project, and every shipped entry point of the pipeline run from
+ * that install, with no settings, on a real git repository (the demo's node:test project)
+ * inside it, to a verdict: `ag-gate` (and `ag-gate decide`), gate.sh, gate.mjs, gate.mk.
+ *
+ * Nothing here may reach this repository's own tools: every child runs with a user's
+ * environment (no npm_* variables from the npx that started ava, no AG_* setting, no
+ * node_modules/.bin of this checkout on PATH, no registry look-up from npx), and the project
+ * lives under the OS's temporary folder, where node's resolution never climbs into this checkout.
  */
-import test from 'ava';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import test, { type ExecutionContext } from 'ava';
+import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildDemoRepo } from '../../pipelines/demo/repo.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** Every publishable workspace (checked against the root package.json's `workspaces` below). */
 const WORKSPACES = [
   'schemas',
   'tools/ag-core',
@@ -20,31 +42,169 @@ const WORKSPACES = [
   'tools/ag-mutate',
   'tools/ag-oracle',
   'tools/ag-decide',
+  'tools/ag-gate',
   'pipelines',
 ];
-const BINS = ['ag-run', 'ag-diffcov', 'ag-mutate', 'ag-oracle', 'ag-decide'];
+/** Every bin the packages declare (checked against the installed package.json files). */
+const BINS = ['ag-decide', 'ag-diffcov', 'ag-gate', 'ag-mutate', 'ag-oracle', 'ag-run'];
+const TOOLS = ['ag-oracle', 'ag-run', 'ag-diffcov', 'ag-mutate', 'ag-decide'];
+/** What @adversary-gate/gate ships; each entry point is run below (a new file must be too). */
+const GATE_FILES = [
+  'LICENSE',
+  'gate.mjs',
+  'gate.mk', // runs lib/tree-id.mjs
+  'gate.sh',
+  'github/decide.sh',
+  'github/measure.sh',
+  'github/mutate.sh',
+  'lib/tree-id.mjs',
+  'package.json',
+];
+/** gate.mk composes the tools by hand: nothing is detected, so the commands are given. */
+const MK_SETTINGS = [
+  'TEST_COMMAND=node --test',
+  'COVERAGE_COMMAND=mkdir -p coverage && node --test --experimental-test-coverage --test-reporter=lcov --test-reporter-destination=coverage/lcov.info',
+  'COVERAGE_REPORT=coverage/lcov.info',
+];
+const RANGE = ['--base', 'main~1', '--head', 'main'];
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'ag-pack-'));
+// The gate runs the patch's code as a fresh uid when it runs as root: the path must be enterable.
+chmodSync(scratch, 0o755);
 test.after.always(() => rmSync(scratch, { recursive: true, force: true }));
 
-function npm(args: string[], cwd: string): string {
-  return execFileSync('npm', args, {
+const tarballs = path.join(scratch, 'tarballs');
+const project = path.join(scratch, 'project');
+const modules = path.join(project, 'node_modules');
+const gatePkg = path.join(modules, '@adversary-gate', 'gate');
+const agGateJs = path.join(modules, '@adversary-gate', 'ag-gate', 'bin', 'ag-gate.js');
+/** The projects under test, inside the fresh project: the demo's clean patch and its breaking one. */
+const clean = path.join(project, 'repo-clean');
+const broken = path.join(project, 'repo-break');
+
+/** The environment of a user's shell: nothing from the npx that started ava, no gate setting. */
+function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (/^(npm_|AG_|GITHUB_)/i.test(k) || k === 'INIT_CWD' || k === 'NODE_OPTIONS') continue;
+    env[k] = v;
+  }
+  env.PATH = (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .filter((dir) => dir !== '' && !dir.split(path.sep).includes('node_modules'))
+    .join(path.delimiter);
+  env.npm_config_update_notifier = 'false';
+  return { ...env, ...extra };
+}
+
+interface Ran {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly said: string;
+}
+
+function run(file: string, args: readonly string[], cwd: string, extra: Record<string, string> = {}): Ran {
+  const r = spawnSync(file, args, {
     cwd,
     encoding: 'utf8',
-    env: { ...process.env, npm_config_update_notifier: 'false' },
+    env: userEnv(extra),
+    timeout: 300_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const said =
+    `${[file, ...args].join(' ')} exited ${r.status}${r.error ? ` (${r.error.message})` : ''}\n${r.stdout}\n${r.stderr}`.slice(
+      -6000,
+    );
+  return { status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '', said };
+}
+
+function npm(args: string[], cwd: string): string {
+  const r = run('npm', args, cwd);
+  if (r.status !== 0) throw new Error(r.said);
+  return r.stdout;
+}
+
+/** The demo's repository for `patch` (base commit main~1, patch commit main), moved to `dir`. */
+function demoRepoAt(dir: string, patch: 'clean' | 'break'): void {
+  renameSync(buildDemoRepo('js', patch), dir);
+  chmodSync(dir, 0o755);
+}
+
+/** The workspaces the root package.json names that are not private. */
+function publishableWorkspaces(): string[] {
+  const globs = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { workspaces: string[] })
+    .workspaces;
+  const dirs = globs.flatMap((g) =>
+    g.endsWith('/*')
+      ? readdirSync(path.join(ROOT, g.slice(0, -2)), { withFileTypes: true })
+          .filter((e) => e.isDirectory())
+          .map((e) => `${g.slice(0, -2)}/${e.name}`)
+      : [g],
+  );
+  return dirs.filter((d) => {
+    const manifest = path.join(ROOT, d, 'package.json');
+    return (
+      existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { private?: boolean }).private !== true
+    );
   });
 }
 
-test.serial('every package packs, installs into a fresh project, and its bin runs via npx --no-install', (t) => {
-  const tarballs = path.join(scratch, 'tarballs');
-  mkdirSync(tarballs);
-  for (const w of WORKSPACES) npm(['pack', '-w', w, '--pack-destination', tarballs, '--silent'], ROOT);
-  const packed = readdirSync(tarballs).filter((f) => f.endsWith('.tgz'));
-  t.is(packed.length, WORKSPACES.length, `one tarball per workspace: ${packed.join(', ')}`);
+function filesUnder(dir: string, rel = ''): string[] {
+  return readdirSync(path.join(dir, rel), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(dir, path.join(rel, e.name)) : [path.join(rel, e.name)],
+  );
+}
 
-  const project = path.join(scratch, 'project');
+const git = (cwd: string, args: string[]) => run('git', args, cwd).stdout;
+
+/** What every verdict on `repo`'s main~1..main must name as its subject, from git itself. */
+function subjectOf(repo: string) {
+  const diff = git(repo, ['diff', '--no-color', '--no-ext-diff', '--find-renames', 'main~1', 'main']);
+  return {
+    baseline_tree: git(repo, ['rev-parse', 'main~1^{tree}']).trim(),
+    diff_sha256: `sha256:${createHash('sha256').update(diff).digest('hex')}`,
+    patch_tree: git(repo, ['rev-parse', 'main^{tree}']).trim(),
+  };
+}
+
+interface Verdict {
+  verdict: string;
+  reasons: { code: string }[];
+  evidence: { kind: string; status: string }[];
+  subject: Record<string, string>;
+}
+
+function verdictIn(out: string, r: Ran): Verdict {
+  const file = path.join(out, 'verdict.json');
+  if (!existsSync(file)) throw new Error(`no verdict.json in ${out}:\n${r.said}`);
+  return JSON.parse(readFileSync(file, 'utf8')) as Verdict;
+}
+
+/** ACCEPT on the clean patch: exit 0, no reason, all four kinds of evidence read, the right subject. */
+function assertAccept(t: ExecutionContext, out: string, r: Ran): void {
+  const v = verdictIn(out, r);
+  t.is(v.verdict, 'ACCEPT', r.said);
+  t.deepEqual(
+    v.reasons.map((x) => x.code),
+    [],
+    r.said,
+  );
+  t.is(r.status, 0, r.said);
+  t.deepEqual(
+    v.evidence.map((e) => `${e.kind}:${e.status}`).sort(),
+    ['diffcov:read', 'mutation:read', 'oracle:read', 'run:read'],
+    'every kind of evidence was made and read',
+  );
+  t.deepEqual(v.subject, subjectOf(clean), 'judged on main~1..main of the repository under test');
+}
+
+test.before(() => {
+  mkdirSync(tarballs);
+  npm(['pack', ...WORKSPACES.flatMap((w) => ['-w', w]), '--pack-destination', tarballs, '--silent'], ROOT);
   mkdirSync(project);
   writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'fresh-project', private: true }));
+  const packed = readdirSync(tarballs).filter((f) => f.endsWith('.tgz'));
   npm(
     [
       'install',
@@ -56,13 +216,124 @@ test.serial('every package packs, installs into a fresh project, and its bin run
     ],
     project,
   );
+  demoRepoAt(clean, 'clean');
+  demoRepoAt(broken, 'break');
+});
 
+test.serial('every publishable workspace packs and installs; every bin runs via npx --no-install', (t) => {
+  t.deepEqual(publishableWorkspaces().sort(), [...WORKSPACES].sort(), 'WORKSPACES is every publishable workspace');
+  const names = WORKSPACES.map(
+    (w) => (JSON.parse(readFileSync(path.join(ROOT, w, 'package.json'), 'utf8')) as { name: string }).name,
+  );
+  const packed = readdirSync(tarballs).filter((f) => f.endsWith('.tgz'));
+  t.is(packed.length, WORKSPACES.length, `one tarball per workspace: ${packed.join(', ')}`);
+  for (const name of names) {
+    const dir = path.join(modules, ...name.split('/'));
+    t.true(existsSync(path.join(dir, 'package.json')), `${name} is installed`);
+    t.false(lstatSync(dir).isSymbolicLink(), `${name} is a copy from its tarball, not a link into the checkout`);
+  }
+
+  const declared = names.flatMap((name) =>
+    Object.keys(
+      (JSON.parse(readFileSync(path.join(modules, ...name.split('/'), 'package.json'), 'utf8')) as { bin?: object })
+        .bin ?? {},
+    ),
+  );
+  t.deepEqual(declared.sort(), BINS, 'the bins the installed packages declare');
   for (const bin of BINS) {
-    const r = spawnSync('npx', ['--no-install', bin, '--help'], { cwd: project, encoding: 'utf8' });
-    t.is(r.status, 0, `${bin} --help exits 0: ${r.stderr}`);
+    const r = run('npx', ['--offline', '--no-install', bin, '--help'], project);
+    t.is(r.status, 0, r.said);
     t.regex(r.stdout, new RegExp(`USAGE ${bin} `), `${bin} prints its usage`);
   }
-  const gate = spawnSync('npx', ['--no-install', 'ag-gate', '--help'], { cwd: project, encoding: 'utf8' });
-  t.is(gate.status, 0, `ag-gate --help exits 0: ${gate.stderr}`);
-  t.regex(gate.stdout, /gate\.sh/, 'the installed pipeline prints its usage');
+  t.is(realpathSync(path.join(modules, '.bin', 'ag-gate')), agGateJs, 'node_modules/.bin/ag-gate is the installed one');
+
+  // The control: outside the project, nothing (not this checkout, not a global install) answers.
+  const none = run('npx', ['--offline', '--no-install', 'ag-gate', '--help'], scratch);
+  t.not(none.status, 0, `no ag-gate outside the fresh project: ${none.said}`);
+  t.notRegex(none.stdout, /USAGE ag-gate/);
+
+  t.deepEqual(filesUnder(gatePkg).sort(), GATE_FILES, '@adversary-gate/gate ships exactly the files run here');
+});
+
+test.serial('npx ag-gate from the package, no settings: ACCEPT on the clean patch', (t) => {
+  const r = run(
+    'npx',
+    ['--prefix', project, '--offline', '--no-install', 'ag-gate', ...RANGE, '--out', 'ev-ag'],
+    clean,
+  );
+  assertAccept(t, path.join(clean, 'ev-ag'), r);
+  t.regex(r.stderr, /^ag-gate: verdict: ACCEPT$/m, r.said);
+});
+
+test.serial("the package's gate.sh, no settings: the same ACCEPT, through ag-gate", (t) => {
+  const r = run('sh', [path.join(gatePkg, 'gate.sh'), ...RANGE, '--out', 'ev-sh'], clean);
+  assertAccept(t, path.join(clean, 'ev-sh'), r);
+  t.regex(r.stderr, /^gate\.sh: verdict: ACCEPT$/m, r.said);
+});
+
+test.serial("the package's gate.mjs, no settings: the same ACCEPT, through ag-gate", (t) => {
+  const r = run(process.execPath, [path.join(gatePkg, 'gate.mjs'), ...RANGE, '--out', 'ev-mjs'], clean);
+  assertAccept(t, path.join(clean, 'ev-mjs'), r);
+  t.regex(r.stderr, /^gate\.mjs: verdict: ACCEPT$/m, r.said);
+});
+
+test.serial("the package's gate.mk, with the project's tools: the same ACCEPT", (t) => {
+  const r = run(
+    'make',
+    ['-f', path.join(gatePkg, 'gate.mk'), 'BASE=main~1', 'HEAD=main', 'OUT=ev-mk', ...MK_SETTINGS],
+    clean,
+  );
+  assertAccept(t, path.join(clean, 'ev-mk'), r);
+  // BIN defaults to the project's node_modules/.bin, seen from the installed gate.mk.
+  for (const tool of TOOLS)
+    t.true(r.stdout.includes(`'${gatePkg}/../../.bin/${tool}'`), `${tool} from the install: ${r.said}`);
+});
+
+test.serial('ag-gate from the package, no settings: REJECT on the patch that breaks a test', (t) => {
+  const r = run(process.execPath, [agGateJs, ...RANGE, '--out', 'ev-ag', '--quiet'], broken);
+  const v = verdictIn(path.join(broken, 'ev-ag'), r);
+  t.is(v.verdict, 'REJECT', r.said);
+  t.is(r.status, 1, r.said);
+  t.true(
+    v.reasons.some((x) => x.code === 'CLAIM_FAILED'),
+    `the broken test is named: ${v.reasons.map((x) => x.code).join(' ')}`,
+  );
+  t.deepEqual(v.subject, subjectOf(broken));
+});
+
+test.serial("ag-gate decide from the package: ACCEPT on ag-gate's evidence", (t) => {
+  const evidence = path.join(clean, 'ev-ag');
+  t.true(existsSync(path.join(evidence, 'verdict.json')), 'the ag-gate run above left its evidence');
+  const output = path.join(scratch, 'decide-output');
+  writeFileSync(output, '');
+  const r = run(
+    'npx',
+    ['--prefix', project, '--offline', '--no-install', 'ag-gate', 'decide', ...RANGE, '--evidence', evidence],
+    clean,
+    { GITHUB_OUTPUT: output },
+  );
+  t.is(r.status, 0, r.said);
+  t.is(readFileSync(output, 'utf8'), 'verdict=ACCEPT\n', r.said);
+});
+
+// The GitHub scripts the package ships find the pipeline beside themselves, as a package user
+// runs them: measure.sh (and so mutate.sh) its gate.sh, decide.sh its sibling ag-gate.
+test.serial("the package's github/*.sh, sharded, as a package user runs them: ACCEPT", (t) => {
+  const evidence = path.join(scratch, 'evidence-github');
+  const output = path.join(scratch, 'github-output');
+  writeFileSync(output, '');
+  const env = { AG_GATE: gatePkg, AG_BASE: 'main~1', AG_HEAD: 'main', AG_EVIDENCE: evidence };
+  const measure = run('sh', [path.join(gatePkg, 'github/measure.sh')], clean, { ...env, AG_SHARDS: '1' });
+  t.is(measure.status, 0, measure.said);
+  t.true(existsSync(path.join(evidence, 'run.json')), `measure.sh measured: ${measure.said}`);
+  const mutate = run('sh', [path.join(gatePkg, 'github/mutate.sh')], clean, { ...env, AG_SHARD: '1/1' });
+  t.is(mutate.status, 0, mutate.said);
+  t.true(existsSync(path.join(evidence, 'mutation-1.json')), `mutate.sh mutated: ${mutate.said}`);
+  const decide = run('sh', [path.join(gatePkg, 'github/decide.sh')], clean, {
+    ...env,
+    AG_SHARDS: '1',
+    GITHUB_OUTPUT: output,
+  });
+  t.is(readFileSync(output, 'utf8'), 'verdict=ACCEPT\n', decide.said);
+  t.is(decide.status, 0, decide.said);
 });

@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import { defineCommand } from 'citty';
 import { intArg, main, optionalArg, packageVersion, UsageError } from '@adversary-gate/core';
 import { decideFromEvidence } from './decide.js';
@@ -35,6 +37,10 @@ const command = defineCommand({
     'install-timeout': text('Seconds for one install (default: 900)', 'N'),
     rounds: text('Claim rounds on the patch (default: 3)', 'N'),
     timeout: text('Seconds per test run (default: 120)', 'N'),
+    deadline: text(
+      'Seconds for the whole run: past it the stage running is stopped and the verdict holds, naming it (default: 2 × the install timeout + 30 × the timeout)',
+      'N',
+    ),
     'mutate-max': text('The mutant budget (default: 20)', 'N'),
     python: text('The interpreter for Python projects (default: python3)', 'PATH'),
     policy: text("A policy file outside the patch (default: the baseline's adversary-gate.json)", 'FILE'),
@@ -60,6 +66,10 @@ const decide = defineCommand({
     base: text('The baseline commit (AG_BASE)', 'REF'),
     head: text('The patch commit (AG_HEAD)', 'REF'),
     evidence: text('The evidence directory the measuring job wrote (AG_EVIDENCE)', 'DIR'),
+    out: text(
+      "Where verdict.json, verdict.md and the merged shards go: the gate's own directory (default: $RUNNER_TEMP or the system's temporary folder, /adversary-gate-decide)",
+      'DIR',
+    ),
     shards: text('N when mutation ran in N shards (AG_SHARDS; merges mutation-1.json .. mutation-N.json)', 'N'),
     'bin-dir': text('Where the five tools are (default: the installed packages)', 'DIR'),
     quiet: { type: 'boolean', description: 'Print nothing on stderr but errors' },
@@ -79,6 +89,7 @@ const decide = defineCommand({
         base: need('base', 'AG_BASE'),
         head: need('head', 'AG_HEAD'),
         evidence: need('evidence', 'AG_EVIDENCE'),
+        out: optionalArg(args.out, 'out') ?? path.join(env.RUNNER_TEMP || os.tmpdir(), 'adversary-gate-decide'),
         ...(shards === undefined ? {} : { shards }),
         ...(binDir === undefined ? {} : { binDir }),
         quiet: args.quiet === true,

@@ -8,11 +8,11 @@
  * @module
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PipelineFaults } from './faults.js';
 import { writeDiff } from './git.js';
+import { claimOutDir } from './out-dir.js';
 import { summaryLines } from './summary.js';
 import { runTool, toolPath } from './tools.js';
 
@@ -22,6 +22,8 @@ export interface DecideSettings {
   readonly head: string;
   /** The evidence directory the measuring job wrote (downloaded). */
   readonly evidence: string;
+  /** Where the verdict (and the merged shards, the diff, the policy) are written: the gate's own directory. */
+  readonly out: string;
   /** The number of mutation shards, when mutation ran in shards. */
   readonly shards?: number;
   readonly binDir?: string;
@@ -42,7 +44,8 @@ export async function decideFromEvidence(d: DecideSettings, cwd: string): Promis
       );
       return 2;
     }
-  const work = mkdtempSync(path.join(os.tmpdir(), 'ag-gate-decide-'));
+  const claim = claimOutDir(d.out, { cwd, protectedRoots: [cwd] });
+  const work = claim.dir;
   try {
     const diff = path.join(work, 'changes.diff');
     await writeDiff(cwd, d.base, d.head, diff);
@@ -86,7 +89,7 @@ export async function decideFromEvidence(d: DecideSettings, cwd: string): Promis
     const checked = await runTool(toolPath('ag-decide', d.binDir), ['check', verdict, '--diff', diff]);
     return checked.status === 0 || checked.status === 1 ? checked.status : 2;
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    claim.release();
   }
 }
 

@@ -50,6 +50,8 @@ export interface InstallPlaces {
   readonly work: string;
   /** The gate's tools folder (its `node_modules` holds them). */
   readonly toolsDir: string;
+  /** The gate's deadline: an install still running when it passes is stopped. */
+  readonly signal?: AbortSignal;
 }
 
 /** A failed install: its text for the fault line and its log. */
@@ -72,7 +74,7 @@ export async function installSide(
   const deps = path.join(places.work, `deps-${side}`);
   const log = `${deps}.log`;
   await copyTree(tree, deps);
-  const r = await runIsolated(deps, command, { timeoutSeconds, log, scratch: places.work });
+  const r = await runIsolated(deps, command, { timeoutSeconds, log, scratch: places.work, ...signalOf(places) });
   if (r.status !== 0)
     return { text: `the install of the ${side} (${command}) exited ${r.status}, so no test ran`, log };
   const packages = path.join(deps, 'node_modules');
@@ -81,6 +83,8 @@ export async function installSide(
   symlinkSync(packages, path.join(tree, 'node_modules'));
   return null;
 }
+
+const signalOf = (places: InstallPlaces) => (places.signal === undefined ? {} : { signal: places.signal });
 
 /** Link the patch tree to the baseline's install (equal package files). */
 export function shareInstall(places: InstallPlaces, patchTree: string): void {
@@ -135,7 +139,7 @@ export async function installTools(
   if (npmrc.ok) writeFileSync(path.join(dir, '.npmrc'), npmrc.data);
   for (const spec of specs) process.stderr.write(`ag-gate: ${spec} (the project has none) into ${dir}/node_modules\n`);
   const command = `npm install --no-save --no-package-lock --ignore-scripts --no-audit --no-fund --save-exact ${specs.join(' ')}`;
-  const r = await runIsolated(dir, command, { timeoutSeconds, log, scratch: places.work });
+  const r = await runIsolated(dir, command, { timeoutSeconds, log, scratch: places.work, ...signalOf(places) });
   if (r.status === 0) return null;
   return { text: `the gate's tool install (${specs.join(' ')}) exited ${r.status}, so no test ran`, log };
 }

@@ -71,6 +71,8 @@ export async function runIsolated(
     readonly log: string;
     readonly scratch: string;
     readonly extraEnv?: Record<string, string>;
+    /** Ends the run as its limit does (the gate's deadline). */
+    readonly signal?: AbortSignal;
   },
 ): Promise<IsolatedRun> {
   const home = mkdtempSync(path.join(opts.scratch, 'home-'));
@@ -93,6 +95,7 @@ export async function runIsolated(
     graceMs: 2000,
     tailBytes: 1024 * 1024,
     sweep: who === null,
+    ...(opts.signal !== undefined ? { signal: opts.signal } : {}),
     ...(who !== null ? { user: who, ownUid: who.uid, processCap: Math.floor(DEFAULT_PROCESS_LIMIT * 0.75) } : {}),
   });
   if (who !== null) {

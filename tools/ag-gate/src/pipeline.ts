@@ -17,7 +17,8 @@ import { exportCommit, repositoryRoot, resolveCommit, writeDiff } from './git.js
 import { installSide, installTools, linkTools, samePackageFiles, shareInstall, type InstallPlaces } from './install.js';
 import { runIsolated } from './isolated.js';
 import { BusyError, claimOutDir, excludeFromGit } from './out-dir.js';
-import { Progress } from './progress.js';
+import { Deadline } from './deadline.js';
+import { Progress, type Stage } from './progress.js';
 import type { Settings } from './settings.js';
 import { summaryLines } from './summary.js';
 import { runTool, toolPath, type ToolName } from './tools.js';
@@ -28,6 +29,9 @@ const MAX_REPORT_BYTES = 256 * 1024 * 1024;
 
 const sha = (file: string): string | null =>
   existsSync(file) ? createHash('sha256').update(readFileSync(file)).digest('hex') : null;
+
+/** Say a stage starts; returns the function that says it ended. */
+type StageStart = (name: Stage, what: string) => (result?: string) => void;
 
 /** Run the whole gate in the repository at `cwd`; resolves to the exit code (0 ACCEPT, 1 REJECT, 2 HOLD). */
 export async function runGate(s: Settings, cwd: string): Promise<number> {
@@ -65,13 +69,26 @@ async function judge(
 ): Promise<number> {
   const progress = new Progress(s.who, s.quiet);
   const faults = new PipelineFaults(ws.out, s.who);
+  const deadline = new Deadline(s.deadline);
+  const stage: StageStart = (name, what) => {
+    deadline.enter(name);
+    return progress.start(name, what);
+  };
   const bin = (tool: ToolName) => toolPath(tool, s.binDir);
-  const tool = (name: ToolName, args: readonly string[]) => runTool(bin(name), args);
+  const tool = (name: ToolName, args: readonly string[], signal?: AbortSignal) =>
+    runTool(bin(name), args, signal === undefined ? {} : { signal });
+  // A measuring tool that did not end with 0 wrote no evidence: ag-decide holds on the missing
+  // artefact, and the verdict names the tool and how it ended (a crash is never a quiet gap).
+  const measuring = async (name: ToolName, args: readonly string[]) => {
+    if (deadline.passed) return;
+    const r = await tool(name, args, deadline.signal);
+    if (r.status !== 0)
+      faults.add(
+        `${name} ${r.spawnError !== null ? `could not start (${r.spawnError})` : r.status === null ? 'was killed by a signal' : `exited ${r.status}`}, so its evidence is missing`,
+      );
+  };
 
-  let done = progress.start(
-    'export',
-    `${s.base} (${commits.base.slice(0, 12)}) → ${s.head} (${commits.head.slice(0, 12)})`,
-  );
+  let done = stage('export', `${s.base} (${commits.base.slice(0, 12)}) → ${s.head} (${commits.head.slice(0, 12)})`);
   await Promise.all([exportCommit(cwd, commits.base, ws.baseline), exportCommit(cwd, commits.head, ws.patch)]);
   await writeDiff(cwd, commits.base, commits.head, ws.diff);
   // The policy comes from outside the patch: given, or the baseline's adversary-gate.json.
@@ -89,8 +106,8 @@ async function judge(
   const oracleFile = path.join(ws.out, 'oracle.json');
   let oracleSum: string | null = null;
   if (s.shard === undefined) {
-    done = progress.start('oracle', 'protected paths, fixtures, tampering');
-    await tool(
+    done = stage('oracle', 'protected paths, fixtures, tampering');
+    await measuring(
       'ag-oracle',
       withPolicy(['--diff', ws.diff, '--baseline', ws.baseline, '--patch', ws.patch, '--quiet', '--out', oracleFile]),
     );
@@ -98,14 +115,14 @@ async function judge(
     done();
   }
 
-  done = progress.start('detect', 'the install, the runner and its reports, from the baseline');
+  done = stage('detect', 'the install, the runner and its reports, from the baseline');
   const commands = chooseCommands(ws.baseline, s, { dir: ws.toolsDir, nodeReporter: ws.nodeReporter });
   writeFileSync(path.join(ws.out, 'detected.txt'), commands.block);
   if (!s.quiet) process.stderr.write(commands.block);
   done(commands.test === '' ? 'no test command' : 'done');
 
-  const places: InstallPlaces = { work: ws.work, toolsDir: ws.toolsDir };
-  const installed = await install(s, ws, commands, places, faults, progress);
+  const places: InstallPlaces = { work: ws.work, toolsDir: ws.toolsDir, signal: deadline.signal };
+  const installed = await install(s, ws, commands, places, faults, stage);
   const packages = [
     path.join(ws.work, 'deps-baseline', 'node_modules'),
     path.join(ws.work, 'deps-patch', 'node_modules'),
@@ -115,13 +132,13 @@ async function judge(
   const before = digested ? packagesDigest(packages) : null;
   if (commands.test === '')
     faults.add(`no test command, so no test ran: ${commands.problems.join('; ') || 'nothing detected'}`);
-  const measure = installed && commands.test !== '';
+  const measure = () => installed && commands.test !== '' && !deadline.passed;
 
   // 2. did the tests run, and what happened
   const runFile = path.join(ws.out, 'run.json');
-  if (measure && s.shard === undefined) {
-    done = progress.start('run', `${commands.test} on both trees, ${s.rounds} rounds on the patch`);
-    await tool('ag-run', [
+  if (measure() && s.shard === undefined) {
+    done = stage('run', `${commands.test} on both trees, ${s.rounds} rounds on the patch`);
+    await measuring('ag-run', [
       ...['--baseline', ws.baseline, '--patch', ws.patch, '--diff', ws.diff],
       ...['--test-command', commands.test, '--full-suite-command', commands.fullSuite],
       ...['--rounds', String(s.rounds), '--timeout', String(s.timeout), '--sandbox', s.sandbox],
@@ -135,12 +152,12 @@ async function judge(
   // 3. were the changed lines executed
   if (s.shard === undefined) {
     const coverageArgs: string[] = [];
-    if (measure && commands.coverage !== '') {
-      done = progress.start('coverage', commands.coverage);
-      coverageArgs.push(...(await coverage(s, ws, commands, faults)));
+    if (measure() && commands.coverage !== '') {
+      done = stage('coverage', commands.coverage);
+      coverageArgs.push(...(await coverage(s, ws, commands, faults, deadline.signal)));
       done(coverageArgs.length > 0 ? 'report read' : 'no report');
     }
-    await tool(
+    await measuring(
       'ag-diffcov',
       withPolicy([
         '--diff',
@@ -157,12 +174,12 @@ async function judge(
 
   // 4. would the tests notice if the changed lines were wrong
   const mutationFile = path.join(ws.out, s.shard === undefined ? 'mutation.json' : `mutation-${s.shard.k}.json`);
-  if (measure) {
-    done = progress.start(
+  if (measure()) {
+    done = stage(
       'mutate',
       `at most ${s.mutateMax} mutants${s.shard === undefined ? '' : `, shard ${s.shard.k}/${s.shard.n}`}`,
     );
-    await tool(
+    await measuring(
       'ag-mutate',
       withPolicy([
         ...['--diff', ws.diff, '--tree', ws.patch, '--test-command', commands.test],
@@ -177,8 +194,11 @@ async function judge(
     done();
   }
 
-  // The checks after every run of the patch's code.
-  done = progress.start('checks', 'the installed packages and oracle.json are as written');
+  // The checks after every run of the patch's code; the clock stops here: deciding always runs.
+  deadline.stop();
+  const late = deadline.fault();
+  if (late !== null) faults.add(late);
+  done = stage('checks', 'the installed packages and oracle.json are as written');
   if (before !== null) {
     const after = packagesDigest(packages);
     writeFileSync(path.join(ws.out, 'packages-installed.sha256'), before);
@@ -206,7 +226,7 @@ async function judge(
   }
 
   // 5. the verdict, written whatever the tools did: missing evidence is HOLD.
-  done = progress.start('decide', 'ag-decide on the evidence');
+  done = stage('decide', 'ag-decide on the evidence');
   const verdictFile = path.join(ws.out, 'verdict.json');
   const markdown = path.join(ws.out, 'verdict.md');
   const decided = await tool(
@@ -240,15 +260,12 @@ async function install(
   c: Commands,
   places: InstallPlaces,
   faults: PipelineFaults,
-  progress: Progress,
+  stage: StageStart,
 ): Promise<boolean> {
   let ok = true;
   if (c.install !== '') {
     const shared = samePackageFiles(ws.baseline, ws.patch);
-    let done = progress.start(
-      'install',
-      `${c.install} in a copy of the baseline${shared ? ' (the patch shares it)' : ''}`,
-    );
+    let done = stage('install', `${c.install} in a copy of the baseline${shared ? ' (the patch shares it)' : ''}`);
     const failed = await installSide('baseline', ws.baseline, c.install, s.installTimeout, places);
     done(failed === null ? 'installed' : 'failed');
     if (failed !== null) {
@@ -256,7 +273,7 @@ async function install(
       ok = false;
     } else if (shared) shareInstall(places, ws.patch);
     else {
-      done = progress.start('install', `${c.install} in a copy of the patch`);
+      done = stage('install', `${c.install} in a copy of the patch`);
       const patchFailed = await installSide('patch', ws.patch, c.install, s.installTimeout, places);
       done(patchFailed === null ? 'installed' : 'failed');
       if (patchFailed !== null) {
@@ -266,10 +283,7 @@ async function install(
     }
   }
   if (ok && c.tools.length > 0) {
-    const done = progress.start(
-      'install',
-      `the gate's tools the project lacks: ${c.tools.map((t) => t.name).join(', ')}`,
-    );
+    const done = stage('install', `the gate's tools the project lacks: ${c.tools.map((t) => t.name).join(', ')}`);
     const failed = await installTools(
       c.tools,
       ws.baseline,
@@ -300,8 +314,15 @@ async function install(
  * The coverage command in the coverage tree, then its report read back without following a
  * link (a test may have put one where the report should be): ag-diffcov's arguments, or none.
  */
-async function coverage(s: Settings, ws: Workspace, c: Commands, faults: PipelineFaults): Promise<string[]> {
+async function coverage(
+  s: Settings,
+  ws: Workspace,
+  c: Commands,
+  faults: PipelineFaults,
+  signal: AbortSignal,
+): Promise<string[]> {
   await runIsolated(ws.coverageTree, c.coverage, {
+    signal,
     timeoutSeconds: s.timeout,
     log: path.join(ws.out, 'coverage.log'),
     scratch: ws.work,

@@ -21,6 +21,8 @@ export interface Settings {
   readonly installTimeout: number;
   readonly rounds: number;
   readonly timeout: number;
+  /** Seconds for the whole run, past which it stops and holds (default: see {@link defaultDeadline}). */
+  readonly deadline: number;
   readonly mutateMax: number;
   readonly python: string;
   readonly policy?: string;
@@ -48,6 +50,7 @@ export const SETTING_NAMES = {
   installTimeout: ['install-timeout', 'AG_INSTALL_TIMEOUT'],
   rounds: ['rounds', 'AG_ROUNDS'],
   timeout: ['timeout', 'AG_TIMEOUT'],
+  deadline: ['deadline', 'AG_DEADLINE'],
   mutateMax: ['mutate-max', 'AG_MUTATE_MAX'],
   python: ['python', 'AG_PYTHON'],
   policy: ['policy', 'AG_POLICY'],
@@ -91,6 +94,15 @@ export function parseShard(text: string): { k: number; n: number } {
   return { k: Number(m[1]), n: Number(m[2]) };
 }
 
+/**
+ * The whole run's deadline when none is given: two installs at their limit, then thirty test
+ * runs at theirs (the rounds, both sides' full suites, coverage and the mutants' baseline and
+ * clean runs fit in that many on any suite whose runs stay under the per-run limit).
+ */
+export function defaultDeadline(installTimeout: number, timeout: number): number {
+  return 2 * installTimeout + 30 * timeout;
+}
+
 /** Read the settings from citty's parsed flags and the environment. @throws UsageError */
 export function readSettings(flags: Raw, env: NodeJS.ProcessEnv, who = 'ag-gate'): Settings {
   const sandbox = nonEmpty(flags, env, 'sandbox') ?? 'none';
@@ -99,6 +111,8 @@ export function readSettings(flags: Raw, env: NodeJS.ProcessEnv, who = 'ag-gate'
   const shard = nonEmpty(flags, env, 'shard');
   const optional = (name: Name) => pick(flags, env, name);
   const out = pick(flags, env, 'out') ?? '.adversary-gate';
+  const installTimeout = whole(flags, env, 'installTimeout', 900, 1);
+  const timeout = whole(flags, env, 'timeout', 120, 1);
   return {
     base: nonEmpty(flags, env, 'base') ?? 'origin/main',
     head: nonEmpty(flags, env, 'head') ?? 'HEAD',
@@ -109,9 +123,10 @@ export function readSettings(flags: Raw, env: NodeJS.ProcessEnv, who = 'ag-gate'
     ...defined('coverageReport', nonEmpty(flags, env, 'coverageReport')),
     ...defined('junit', optional('junit')),
     ...defined('installCommand', optional('installCommand')),
-    installTimeout: whole(flags, env, 'installTimeout', 900, 1),
+    installTimeout,
     rounds: whole(flags, env, 'rounds', 3, 1),
-    timeout: whole(flags, env, 'timeout', 120, 1),
+    timeout,
+    deadline: whole(flags, env, 'deadline', defaultDeadline(installTimeout, timeout), 1),
     mutateMax: whole(flags, env, 'mutateMax', 20, 0),
     python: nonEmpty(flags, env, 'python') ?? 'python3',
     ...defined('policy', nonEmpty(flags, env, 'policy')),

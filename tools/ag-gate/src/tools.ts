@@ -53,11 +53,20 @@ export interface ToolRun {
 export function runTool(
   file: string,
   args: readonly string[],
-  opts: { readonly stdout?: 'inherit' | 'ignore' } = {},
+  opts: { readonly stdout?: 'inherit' | 'ignore'; readonly signal?: AbortSignal } = {},
 ): Promise<ToolRun> {
   return new Promise((resolve) => {
     const child = spawn(file, args, { stdio: ['ignore', opts.stdout ?? 'inherit', 'inherit'] });
+    // Stopped as a cancelled job stops a tool: SIGTERM (it kills the tests it started), then SIGKILL.
+    const stop = () => {
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+    };
+    opts.signal?.addEventListener('abort', stop, { once: true });
     child.once('error', (e) => resolve({ status: null, spawnError: e.message }));
-    child.once('close', (status) => resolve({ status, spawnError: null }));
+    child.once('close', (status) => {
+      opts.signal?.removeEventListener('abort', stop);
+      resolve({ status, spawnError: null });
+    });
   });
 }

@@ -100,3 +100,20 @@ test('a coverage report the tests turned into a link is not read: a HOLD that na
   );
   t.false(existsSync(path.join(repo, 'ev', 'coverage', 'lcov.info')), 'nothing copied through the link');
 });
+
+test('a run past its deadline stops the stage running and ends with a HOLD that names it, never with nothing', async (t) => {
+  const hang =
+    "import { test } from 'node:test';\ntest('waits', () => new Promise((resolve) => setTimeout(resolve, 120_000)));\n";
+  const repo = repository({ 'test/slow.test.js': hang });
+  const started = Date.now();
+  const r = await gate(repo, [...RANGE, '--out', 'ev', '--timeout', '100', '--deadline', '4']);
+  t.true(Date.now() - started < 60_000, `ended in ${Date.now() - started} ms`);
+  const v = verdictOf(path.join(repo, 'ev'));
+  t.is(v.verdict, 'HOLD', r.stderr);
+  t.is(r.code, 2);
+  t.true(
+    v.reasons.some((x) => x.code === 'PIPELINE_FAULT' && /deadline of 4 s passed during the run stage/.test(x.message)),
+    JSON.stringify(v.reasons),
+  );
+  t.false(existsSync(path.join(repo, 'ev', 'mutation.json')), 'no later stage ran the patch’s code');
+});
