@@ -16,6 +16,7 @@ import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
+  copyFileSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -326,9 +327,16 @@ test.serial("the package's github/*.sh, sharded, as a package user runs them: AC
   const measure = run('sh', [path.join(gatePkg, 'github/measure.sh')], clean, { ...env, AG_SHARDS: '1' });
   t.is(measure.status, 0, measure.said);
   t.true(existsSync(path.join(evidence, 'run.json')), `measure.sh measured: ${measure.said}`);
-  const mutate = run('sh', [path.join(gatePkg, 'github/mutate.sh')], clean, { ...env, AG_SHARD: '1/1' });
+  // A shard is a job of its own with its own evidence directory; decide gets every job's artefacts in one.
+  const shard = path.join(scratch, 'evidence-github-shard');
+  const mutate = run('sh', [path.join(gatePkg, 'github/mutate.sh')], clean, {
+    ...env,
+    AG_EVIDENCE: shard,
+    AG_SHARD: '1/1',
+  });
   t.is(mutate.status, 0, mutate.said);
-  t.true(existsSync(path.join(evidence, 'mutation-1.json')), `mutate.sh mutated: ${mutate.said}`);
+  t.true(existsSync(path.join(shard, 'mutation-1.json')), `mutate.sh mutated: ${mutate.said}`);
+  copyFileSync(path.join(shard, 'mutation-1.json'), path.join(evidence, 'mutation-1.json'));
   const decide = run('sh', [path.join(gatePkg, 'github/decide.sh')], clean, {
     ...env,
     AG_SHARDS: '1',

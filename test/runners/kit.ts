@@ -163,15 +163,22 @@ const readJson = (file: string): unknown => (existsSync(file) ? JSON.parse(readF
 
 /**
  * `gate.sh --base B --head H --out DIR` in the repository, with the environment as given
- * and no AG_* setting (every one the caller's environment has is removed).
+ * and no AG_* setting but `settings` (every one the caller's environment has is removed).
  */
-export async function judge(t: ExecutionContext, repo: Repo, head: string, pathPrefix = ''): Promise<Judged> {
+export async function judge(
+  t: ExecutionContext,
+  repo: Repo,
+  head: string,
+  pathPrefix = '',
+  settings: Readonly<Record<string, string>> = {},
+): Promise<Judged> {
   const out = mkdtempSync(path.join(tmpdir(), 'ag-runner-out-'));
   t.teardown(() => rmSync(out, { recursive: true, force: true }));
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('AG_') && v !== undefined) env[k] = v;
   const prefix = [pathPrefix, repo.npm?.bin ?? ''].filter((p) => p !== '').join(':');
   if (prefix !== '') env['PATH'] = `${prefix}:${env['PATH'] ?? ''}`;
+  Object.assign(env, settings);
   const evidence = path.join(out, 'evidence');
   if (repo.npm !== null) openCache(repo.npm.cache);
   const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {

@@ -34,6 +34,10 @@ const command = defineCommand({
       "Installs a side's dependencies (default: detected from the lock file; empty: none)",
       'CMD',
     ),
+    'install-cache': text(
+      'Package caches kept between runs, for the installs only (default: ~/.cache/adversary-gate; empty: a fresh cache per install)',
+      'DIR',
+    ),
     'install-timeout': text('Seconds for one install (default: 900)', 'N'),
     rounds: text('Claim rounds on the patch (default: 3)', 'N'),
     timeout: text('Seconds per test run (default: 120)', 'N'),

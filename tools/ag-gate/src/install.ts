@@ -19,7 +19,8 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { copyTree, readInside, type GateTool } from '@adversary-gate/core';
-import { runIsolated } from './isolated.js';
+import { cacheEnv, holdCache, type InstallSettings } from './install-settings.js';
+import { runIsolated, type IsolatedRun } from './isolated.js';
 
 /** The files that decide what a side installs. */
 export const PACKAGE_FILES = [
@@ -52,6 +53,33 @@ export interface InstallPlaces {
   readonly toolsDir: string;
   /** The gate's deadline: an install still running when it passes is stopped. */
   readonly signal?: AbortSignal;
+  /** The caller's npm settings and the cache kept between runs (installs only). */
+  readonly settings: InstallSettings;
+}
+
+/** Run one install under the isolated regime, with the caller's npm settings and the cache held. */
+async function runInstall(
+  dir: string,
+  command: string,
+  timeoutSeconds: number,
+  log: string,
+  places: InstallPlaces,
+): Promise<IsolatedRun> {
+  const { env, npmrc, cache } = places.settings;
+  const release = cache === null ? null : await holdCache(cache);
+  try {
+    return await runIsolated(dir, command, {
+      timeoutSeconds,
+      log,
+      scratch: places.work,
+      extraEnv: cache === null ? env : { ...env, ...cacheEnv(cache, command) },
+      ...(npmrc === null ? {} : { homeFiles: { '.npmrc': npmrc } }),
+      ...(cache === null ? {} : { lend: [cache] }),
+      ...(places.signal === undefined ? {} : { signal: places.signal }),
+    });
+  } finally {
+    release?.();
+  }
 }
 
 /** A failed install: its text for the fault line and its log. */
@@ -74,7 +102,7 @@ export async function installSide(
   const deps = path.join(places.work, `deps-${side}`);
   const log = `${deps}.log`;
   await copyTree(tree, deps);
-  const r = await runIsolated(deps, command, { timeoutSeconds, log, scratch: places.work, ...signalOf(places) });
+  const r = await runInstall(deps, command, timeoutSeconds, log, places);
   if (r.status !== 0)
     return { text: `the install of the ${side} (${command}) exited ${r.status}, so no test ran`, log };
   const packages = path.join(deps, 'node_modules');
@@ -83,8 +111,6 @@ export async function installSide(
   symlinkSync(packages, path.join(tree, 'node_modules'));
   return null;
 }
-
-const signalOf = (places: InstallPlaces) => (places.signal === undefined ? {} : { signal: places.signal });
 
 /** Link the patch tree to the baseline's install (equal package files). */
 export function shareInstall(places: InstallPlaces, patchTree: string): void {
@@ -139,7 +165,7 @@ export async function installTools(
   if (npmrc.ok) writeFileSync(path.join(dir, '.npmrc'), npmrc.data);
   for (const spec of specs) process.stderr.write(`ag-gate: ${spec} (the project has none) into ${dir}/node_modules\n`);
   const command = `npm install --no-save --no-package-lock --ignore-scripts --no-audit --no-fund --save-exact ${specs.join(' ')}`;
-  const r = await runIsolated(dir, command, { timeoutSeconds, log, scratch: places.work, ...signalOf(places) });
+  const r = await runInstall(dir, command, timeoutSeconds, log, places);
   if (r.status === 0) return null;
   return { text: `the gate's tool install (${specs.join(' ')}) exited ${r.status}, so no test ran`, log };
 }

@@ -73,16 +73,23 @@ export async function runIsolated(
     readonly extraEnv?: Record<string, string>;
     /** Ends the run as its limit does (the gate's deadline). */
     readonly signal?: AbortSignal;
+    /** Files written into the run's fresh HOME first (an install's `.npmrc`), by name. */
+    readonly homeFiles?: Readonly<Record<string, Buffer>>;
+    /** Folders of the gate's the run may write (a package cache): its uid's while it runs, root's after. */
+    readonly lend?: readonly string[];
   },
 ): Promise<IsolatedRun> {
   const home = mkdtempSync(path.join(opts.scratch, 'home-'));
   const tmp = mkdtempSync(path.join(opts.scratch, 'tmp-'));
+  for (const [name, data] of Object.entries(opts.homeFiles ?? {}))
+    writeFileSync(path.join(home, name), data, { mode: 0o600 });
   let who: Identity | null = runningAsRoot() ? freshIdentity() : null;
   if (who !== null && !canEnter(dir, who)) {
     process.stderr.write(`ag-gate: ${dir} lies under a folder other users cannot enter: running as the caller\n`);
     who = null;
   }
-  if (who !== null) for (const d of [dir, home, tmp]) chownTree(d, who);
+  const lent = opts.lend ?? [];
+  if (who !== null) for (const d of [dir, home, tmp, ...lent]) chownTree(d, who);
   const limits = {
     ...defaultLimits(opts.timeoutSeconds),
     ...(who !== null ? { processes: DEFAULT_PROCESS_LIMIT } : {}),
@@ -99,7 +106,7 @@ export async function runIsolated(
     ...(who !== null ? { user: who, ownUid: who.uid, processCap: Math.floor(DEFAULT_PROCESS_LIMIT * 0.75) } : {}),
   });
   if (who !== null) {
-    chownTree(dir, { uid: 0, gid: 0 });
+    for (const d of [dir, ...lent]) chownTree(d, { uid: 0, gid: 0 });
     removeLeftovers(who);
   }
   rmSync(home, { recursive: true, force: true });

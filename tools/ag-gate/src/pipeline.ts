@@ -14,6 +14,7 @@ import { chooseCommands, type Commands } from './commands.js';
 import { packagesDigest } from './digest.js';
 import { PipelineFaults } from './faults.js';
 import { exportCommit, repositoryRoot, resolveCommit, writeDiff } from './git.js';
+import { installSettings } from './install-settings.js';
 import { installSide, installTools, linkTools, samePackageFiles, shareInstall, type InstallPlaces } from './install.js';
 import { runIsolated } from './isolated.js';
 import { BusyError, claimOutDir, excludeFromGit } from './out-dir.js';
@@ -121,7 +122,12 @@ async function judge(
   if (!s.quiet) process.stderr.write(commands.block);
   done(commands.test === '' ? 'no test command' : 'done');
 
-  const places: InstallPlaces = { work: ws.work, toolsDir: ws.toolsDir, signal: deadline.signal };
+  const places: InstallPlaces = {
+    work: ws.work,
+    toolsDir: ws.toolsDir,
+    signal: deadline.signal,
+    settings: installSettings(s.installCache),
+  };
   const installed = await install(s, ws, commands, places, faults, stage);
   const packages = [
     path.join(ws.work, 'deps-baseline', 'node_modules'),

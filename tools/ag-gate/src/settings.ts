@@ -5,7 +5,9 @@
  * undefined one leaves the detected command in charge.
  * @module
  */
+import path from 'node:path';
 import { UsageError } from '@adversary-gate/core';
+import { defaultInstallCache } from './install-settings.js';
 
 /** The settings of one run, read and checked. */
 export interface Settings {
@@ -19,6 +21,8 @@ export interface Settings {
   readonly junit?: string;
   readonly installCommand?: string;
   readonly installTimeout: number;
+  /** The folder of package caches kept between runs (installs only); null: a fresh cache per install. */
+  readonly installCache: string | null;
   readonly rounds: number;
   readonly timeout: number;
   /** Seconds for the whole run, past which it stops and holds (default: see {@link defaultDeadline}). */
@@ -48,6 +52,7 @@ export const SETTING_NAMES = {
   junit: ['junit', 'AG_JUNIT'],
   installCommand: ['install-command', 'AG_INSTALL_COMMAND'],
   installTimeout: ['install-timeout', 'AG_INSTALL_TIMEOUT'],
+  installCache: ['install-cache', 'AG_INSTALL_CACHE'],
   rounds: ['rounds', 'AG_ROUNDS'],
   timeout: ['timeout', 'AG_TIMEOUT'],
   deadline: ['deadline', 'AG_DEADLINE'],
@@ -124,6 +129,7 @@ export function readSettings(flags: Raw, env: NodeJS.ProcessEnv, who = 'ag-gate'
     ...defined('junit', optional('junit')),
     ...defined('installCommand', optional('installCommand')),
     installTimeout,
+    installCache: cacheSetting(pick(flags, env, 'installCache'), env),
     rounds: whole(flags, env, 'rounds', 3, 1),
     timeout,
     deadline: whole(flags, env, 'deadline', defaultDeadline(installTimeout, timeout), 1),
@@ -139,6 +145,12 @@ export function readSettings(flags: Raw, env: NodeJS.ProcessEnv, who = 'ag-gate'
     quiet: flags.quiet === true,
     who,
   };
+}
+
+/** The cache folder: given (empty: none), else the default one. */
+function cacheSetting(given: string | undefined, env: NodeJS.ProcessEnv): string | null {
+  if (given === '') return null;
+  return path.resolve(given ?? defaultInstallCache(env));
 }
 
 function defined<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {

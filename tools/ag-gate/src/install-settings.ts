@@ -1,0 +1,87 @@
+/**
+ * What an install gets from the caller and nothing else does: the user's npm settings (their
+ * npmrc, the variables it names, the registry, proxy and CA variables) and a package cache kept
+ * between runs. A test run never sees any of it: the tests get the isolated environment alone.
+ * @module
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, lstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** The caller's settings an install is given. */
+export interface InstallSettings {
+  /** Variables added to the install's environment. */
+  readonly env: Readonly<Record<string, string>>;
+  /** The caller's npmrc, written as the install's `~/.npmrc`; null when there is none. */
+  readonly npmrc: Buffer | null;
+  /** The folder kept between runs that holds the package managers' caches; null: a fresh one per install. */
+  readonly cache: string | null;
+}
+
+/** Variables that say where packages come from and how to reach it (any case). */
+const PASSED = [
+  /^npm_config_(registry|@[^:]+:registry|proxy|https[-_]proxy|no[-_]?proxy|cafile|ca|strict[-_]ssl|\/\/.+)$/i,
+  /^(https?_proxy|no_proxy|all_proxy)$/i,
+  /^NODE_EXTRA_CA_CERTS$/,
+];
+
+/** The largest npmrc read. */
+const MAX_NPMRC = 1024 * 1024;
+
+/** The caller's npmrc: `npm_config_userconfig`, else `~/.npmrc`; a regular file only. */
+function userNpmrc(env: NodeJS.ProcessEnv): Buffer | null {
+  const file = env.npm_config_userconfig ?? env.NPM_CONFIG_USERCONFIG ?? path.join(env.HOME ?? os.homedir(), '.npmrc');
+  const st = lstatSync(file, { throwIfNoEntry: false });
+  if (st === undefined || !st.isFile() || st.size > MAX_NPMRC) return null;
+  return readFileSync(file);
+}
+
+/** The default cache folder: `$XDG_CACHE_HOME/adversary-gate`, else `~/.cache/adversary-gate`. */
+export function defaultInstallCache(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(env.XDG_CACHE_HOME || path.join(env.HOME ?? os.homedir(), '.cache'), 'adversary-gate');
+}
+
+/** The settings an install gets, read from the caller's environment; `cache` null for none. */
+export function installSettings(cache: string | null, env: NodeJS.ProcessEnv = process.env): InstallSettings {
+  const npmrc = userNpmrc(env);
+  const passed: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env))
+    if (value !== undefined && PASSED.some((p) => p.test(name))) passed[name] = value;
+  // An npmrc names its secrets as ${VARIABLE}: those variables come along, and only those.
+  for (const m of (npmrc?.toString('utf8') ?? '').matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)) {
+    const value = env[m[1]!];
+    if (value !== undefined) passed[m[1]!] = value;
+  }
+  return { env: passed, npmrc, cache };
+}
+
+/**
+ * The variables that point the install command's package manager at its folder in `cache`
+ * (only its own: npm warns about another manager's settings).
+ */
+export function cacheEnv(cache: string, command: string): Record<string, string> {
+  const manager = /^\s*(?:corepack\s+)?(pnpm|yarn)\b/.exec(command)?.[1] ?? 'npm';
+  if (manager === 'pnpm') return { npm_config_store_dir: path.join(cache, 'pnpm-store') };
+  if (manager === 'yarn') return { YARN_CACHE_FOLDER: path.join(cache, 'yarn') };
+  return { npm_config_cache: path.join(cache, 'npm') };
+}
+
+/**
+ * Hold the cache folder for one install (made when missing): an flock on the folder itself, so
+ * two gates on one machine take turns; resolves to the function that lets it go.
+ */
+export async function holdCache(cache: string): Promise<() => void> {
+  mkdirSync(cache, { recursive: true, mode: 0o755 });
+  const fd = openSync(cache, 'r');
+  const status = await new Promise<number | null>((resolve) => {
+    const child = spawn('flock', ['3'], { stdio: ['ignore', 'ignore', 'ignore', fd] });
+    child.once('error', () => resolve(null));
+    child.once('close', resolve);
+  });
+  if (status !== 0) {
+    closeSync(fd);
+    throw new Error(`cannot lock the install cache ${cache}`);
+  }
+  return () => closeSync(fd);
+}
