@@ -2,9 +2,12 @@
 /**
  * The gate on real repositories: clones each bundle in ../shared/realworld/, judges every
  * honest commit its README lists with `pipelines/gate.sh --base C^ --head C` and no other
- * setting (what a new user types), and prints per commit the verdict, the reason codes, the
- * time, whether a careful reviewer would agree, and ag-mutate's time beside the suite's own
- * run (the gate's test command once more, alone, on the head commit); then the totals. Appends the
+ * setting (what a new user types), twice (the second run installs from the cache the first
+ * filled, as a PR on a base already measured does), times the project's own CI job on the same
+ * commit back to back (bench/lib/ci-job.mjs: install, tests, coverage; the second of two runs),
+ * and prints per commit the verdict, the reason codes, both gate times, the CI job's, the
+ * ratio, where the second run's time went (stages.tsv), whether a careful reviewer would agree,
+ * and ag-mutate's time beside the suite's own run; then the median ratio and the totals. Appends the
  * table and the machine to bench/RESULTS.md (bench/lib/results.mjs); --no-record only prints.
  *
  *   node bench/realworld.mjs [--only fresh,camelcase] [--work DIR] [--no-record]
@@ -18,6 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { childEnv, freshIdentity, runningAsRoot, runProcess } from '../tools/ag-core/dist/index.js';
+import { ciJob } from './lib/ci-job.mjs';
 import { benchRecorder, markdownTable } from './lib/results.mjs';
 
 const recorder = benchRecorder(import.meta.url);
@@ -94,6 +98,20 @@ const COMMITS = [
   },
 ];
 
+/**
+ * Each project's own CI job as its workflow runs it (install, then tests and coverage): fresh
+ * `npm run test-ci` (nyc around mocha), path-to-regexp and camelcase `npm test` (lint, tests,
+ * types), more-itertools `make coverage` with Debian's interpreter (no pip: PyPI is out of reach).
+ */
+const CI_JOBS = {
+  fresh: { test: 'npm run test-ci' },
+  'path-to-regexp': { test: 'npm test' },
+  camelcase: { test: 'npm test' },
+  'more-itertools': {
+    test: 'python3 -m coverage run --include="more_itertools/*.py" -m unittest && python3 -m coverage report',
+  },
+};
+
 const args = process.argv.slice(2);
 const opt = (name) => {
   const i = args.indexOf(name);
@@ -169,20 +187,14 @@ async function mutationTime(dir, commit, out) {
   return parts.join('; ');
 }
 
-const rows = [];
-for (const c of COMMITS.filter((x) => only === undefined || only.includes(x.project))) {
-  const dir = clone(c.project, c.branch);
-  const out = path.join(work, `${c.project}-${c.commit}`);
+/** Run the gate once on a commit; its verdict, reason codes, time and stage times. */
+function judge(dir, c, out, cache) {
   rmSync(out, { recursive: true, force: true });
   const started = Date.now();
   const r = spawnSync(
     'sh',
     [path.join(ROOT, 'pipelines/gate.sh'), '--base', `${c.commit}^`, '--head', c.commit, '--out', out],
-    {
-      cwd: dir,
-      encoding: 'utf8',
-      env: { ...process.env, CI: 'true' },
-    },
+    { cwd: dir, encoding: 'utf8', env: { ...process.env, CI: 'true', AG_INSTALL_CACHE: cache } },
   );
   const seconds = (Date.now() - started) / 1000;
   let verdict = 'none';
@@ -194,12 +206,50 @@ for (const c of COMMITS.filter((x) => only === undefined || only.includes(x.proj
   } catch {
     codes = [`no verdict.json (gate.sh exit ${r.status}): ${(r.stderr ?? '').trim().split('\n').pop()}`];
   }
-  const agrees = c.accept.includes(verdict);
+  return { verdict, codes, seconds, stages: stageTimes(out) };
+}
+
+/** The stages' times of a run (stages.tsv in its evidence), summed per stage: `install 12.3 s, run 4.1 s, …`. */
+function stageTimes(out) {
+  const file = path.join(out, 'stages.tsv');
+  if (!existsSync(file)) return '—';
+  const sums = new Map();
+  for (const line of readFileSync(file, 'utf8').trim().split('\n').slice(1)) {
+    const [stage, seconds] = line.split('\t');
+    sums.set(stage, (sums.get(stage) ?? 0) + Number(seconds));
+  }
+  return [...sums].map(([stage, sec]) => `${stage} ${sec.toFixed(1)}`).join(', ');
+}
+
+// Every install of this run shares one package cache, empty at the start: a project's first
+// commit installs cold, and each commit's second run is the one a PR on a measured base pays.
+const cache = path.join(work, 'install-cache');
+rmSync(cache, { recursive: true, force: true });
+const rows = [];
+for (const c of COMMITS.filter((x) => only === undefined || only.includes(x.project))) {
+  const dir = clone(c.project, c.branch);
+  const out = path.join(work, `${c.project}-${c.commit}`);
+  const first = judge(dir, c, out, cache);
+  const second = judge(dir, c, out, cache);
+  const { verdict, codes } = first;
+  const agrees = c.accept.includes(verdict) && second.verdict === verdict;
   const mutation = await mutationTime(dir, c.commit, out);
-  rows.push({ ...c, verdict, codes, seconds, agrees, mutation });
+  const jobs = [ciJob(dir, c.commit, CI_JOBS[c.project]), ciJob(dir, c.commit, CI_JOBS[c.project])];
+  const job = jobs[1].ok ? jobs[1].seconds : null;
+  const ratio = job === null ? '—' : `${(second.seconds / job).toFixed(1)}×`;
+  rows.push({ ...c, verdict, codes, seconds: first.seconds, second, agrees, mutation, job, ratio });
   console.log(
-    `${c.project} ${c.commit} ${verdict} ${agrees ? 'agrees' : 'DISAGREES'} ${seconds.toFixed(0)} s  ${codes.join(' ')}  mutation: ${mutation}`,
+    `${c.project} ${c.commit} ${verdict}/${second.verdict} ${agrees ? 'agrees' : 'DISAGREES'} gate ${first.seconds.toFixed(0)} s then ${second.seconds.toFixed(0)} s; CI job ${job === null ? `failed: ${jobs[1].tail}` : `${job.toFixed(0)} s`}; ${ratio}  ${codes.join(' ')}  stages: ${second.stages}`,
   );
+}
+
+/** The median of the known values, as `N.N×` (— when none is known). */
+function median(values) {
+  const known = values.filter((v) => v !== null).sort((a, b) => a - b);
+  if (known.length === 0) return '—';
+  const mid = Math.floor(known.length / 2);
+  const m = known.length % 2 === 1 ? known[mid] : (known[mid - 1] + known[mid]) / 2;
+  return `${m.toFixed(1)}×, largest ${known.at(-1).toFixed(1)}×`;
 }
 
 const count = (f) => rows.filter(f).length;
@@ -217,7 +267,20 @@ else
   recorder.record(
     [
       markdownTable(
-        ['project', 'commit', 'what', 'verdict', 'a reviewer says', 'reasons', 'time', 'ag-mutate'],
+        [
+          'project',
+          'commit',
+          'what',
+          'verdict',
+          'a reviewer says',
+          'reasons',
+          'gate, first run',
+          'gate, second run',
+          'its own CI job',
+          'ratio',
+          'second run by stage (s)',
+          'ag-mutate',
+        ],
         rows.map((r) => [
           r.project,
           r.commit,
@@ -226,9 +289,15 @@ else
           r.accept.join(' or '),
           r.codes.join(', '),
           `${r.seconds.toFixed(0)} s`,
+          `${r.second.seconds.toFixed(0)} s`,
+          r.job === null ? 'failed' : `${r.job.toFixed(0)} s`,
+          r.ratio,
+          r.second.stages,
           r.mutation,
         ]),
       ),
+      '',
+      `Median ratio of the gate's second run to the project's own CI job: ${median(rows.map((r) => (r.job === null ? null : r.second.seconds / r.job)))}.`,
       '',
       `${totals.commits} commits: ${totals.accept} ACCEPT, ${totals.hold} HOLD (${totals.falseHold} where a reviewer accepts), ${totals.falseReject} REJECT (all false: every commit is honest); ${totals.agree} agree with the reviewer; ${totals.seconds.toFixed(0)} s in all.`,
     ].join('\n'),

@@ -19,7 +19,7 @@ import { installSide, installTools, linkTools, samePackageFiles, shareInstall, t
 import { runIsolated } from './isolated.js';
 import { BusyError, claimOutDir, excludeFromGit } from './out-dir.js';
 import { Deadline } from './deadline.js';
-import { Progress, type Stage } from './progress.js';
+import { Progress, stagesTable, type Stage } from './progress.js';
 import type { Settings } from './settings.js';
 import { summaryLines } from './summary.js';
 import { runTool, toolPath, type ToolName } from './tools.js';
@@ -249,6 +249,8 @@ async function judge(
   // Checked as CI checks it; its answer must be the one ag-decide just gave.
   const checked = await tool('ag-decide', ['check', verdictFile, '--diff', ws.diff]);
   done();
+  // Where the time went, for a reader and the benchmark (not evidence: nothing judges it).
+  writeFileSync(path.join(ws.out, 'stages.tsv'), stagesTable(progress.times));
   if (!s.quiet) for (const line of summaryLines(verdictFile, markdown)) process.stderr.write(`${s.who}: ${line}\n`);
   if (checked.status !== decided.status) {
     process.stderr.write(

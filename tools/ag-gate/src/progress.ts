@@ -18,8 +18,18 @@ export const STAGES = [
 ] as const;
 export type Stage = (typeof STAGES)[number];
 
-/** Stage lines for one run. */
+/** One stage's time, as kept in the evidence (`stages.tsv`). */
+export interface StageTime {
+  readonly stage: Stage;
+  readonly seconds: number;
+  readonly result: string;
+}
+
+/** Stage lines for one run, and each stage's time. */
 export class Progress {
+  /** Every stage that ended, in order (a stage run twice, as the install, is listed twice). */
+  readonly times: StageTime[] = [];
+
   constructor(
     private readonly who: string,
     private readonly quiet: boolean,
@@ -32,11 +42,21 @@ export class Progress {
     const began = this.now();
     const n = `[${STAGES.indexOf(stage) + 1}/${STAGES.length}]`;
     this.say(`${n} ${stage}: ${what}`);
-    return (result = 'done') => this.say(`${n} ${stage}: ${result} (${((this.now() - began) / 1000).toFixed(1)} s)`);
+    return (result = 'done') => {
+      const seconds = (this.now() - began) / 1000;
+      this.times.push({ stage, seconds, result });
+      this.say(`${n} ${stage}: ${result} (${seconds.toFixed(1)} s)`);
+    };
   }
 
   /** Say one line (not a stage): what was skipped and why. */
   say(text: string): void {
     if (!this.quiet) this.write(`${this.who}: ${text}\n`);
   }
+}
+
+/** The stages' times as a tab-separated table (stage, seconds, result), the first line its header. */
+export function stagesTable(times: readonly StageTime[]): string {
+  const rows = times.map((t) => `${t.stage}\t${t.seconds.toFixed(3)}\t${t.result.replace(/[\t\n]/g, ' ')}`);
+  return `stage\tseconds\tresult\n${rows.map((r) => `${r}\n`).join('')}`;
 }

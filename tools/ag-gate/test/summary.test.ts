@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PipelineFaults, logTail } from '../src/faults.js';
-import { Progress } from '../src/progress.js';
+import { Progress, stagesTable } from '../src/progress.js';
 import { summaryLines } from '../src/summary.js';
 
 function dir(t: import('ava').ExecutionContext): string {
@@ -45,6 +45,7 @@ test('a stage line as it starts and as it ends; nothing when quiet', (t) => {
   now = 2500;
   end();
   t.deepEqual(said, ['ag-gate: [5/9] run: the tests\n', 'ag-gate: [5/9] run: done (2.5 s)\n']);
+  t.is(stagesTable(p.times), 'stage\tseconds\tresult\nrun\t2.500\tdone\n', 'and its time is kept');
   const quiet: string[] = [];
   new Progress('ag-gate', true, (l) => quiet.push(l)).start('run', 'x')();
   t.deepEqual(quiet, []);
