@@ -147,7 +147,11 @@ test.serial(
     const { dir, base, head } = project('repo');
     const temp = path.join(scratch, 'runner-temp');
     mkdirSync(temp);
-    const github = { 'event.pull_request.base.sha': base, 'event.pull_request.head.sha': head };
+    const github = {
+      event_name: 'pull_request',
+      'event.pull_request.base.sha': base,
+      'event.pull_request.head.sha': head,
+    };
     const runner = { workspace: dir, temp, actionPath: ROOT, github };
     const measure = runAction(runner, { mode: 'measure' });
     t.deepEqual(
@@ -155,13 +159,50 @@ test.serial(
       [0, 0],
       measure.steps.map((s) => `${s.name}: ${s.stderr.slice(-2000)}`).join('\n'),
     );
-    const decide = runAction(runner, { mode: 'decide' });
+    // decide runs no pull request code: pull_request_target, refused to measure and mutate, may run it.
+    const decide = runAction(
+      { ...runner, github: { ...github, event_name: 'pull_request_target' } },
+      { mode: 'decide' },
+    );
     const last = decide.steps.at(-1);
     t.is(last?.status, 0, `${last?.stdout}\n${last?.stderr}`);
     t.is(decide.outputs['verdict'], 'ACCEPT');
     t.regex(decide.summary, /ACCEPT/);
   },
 );
+
+test('on pull_request_target, measure and mutate refuse to run the pull request code, in one line, exit 3', (t) => {
+  const { dir, base, head } = project('repo-target');
+  for (const [mode, extra] of [
+    ['measure', {}],
+    ['mutate', { shard: '1/2' }],
+  ] as const) {
+    const temp = path.join(scratch, `temp-target-${mode}`);
+    mkdirSync(temp);
+    const github = {
+      event_name: 'pull_request_target',
+      'event.pull_request.base.sha': base,
+      'event.pull_request.head.sha': head,
+    };
+    const r = runAction({ workspace: dir, temp, actionPath: ROOT, github }, { mode, ...extra });
+    // The install step refuses: nothing installed, no later step run.
+    t.deepEqual(
+      r.steps.map((s) => s.status),
+      [3],
+      mode,
+    );
+    const lines = r.steps[0]?.stderr.trim().split('\n') ?? [];
+    t.is(lines.length, 1, lines.join('\n'));
+    t.regex(
+      lines[0] ?? '',
+      new RegExp(
+        `^adversary-gate: mode ${mode} runs the pull request's code and is refused on pull_request_target .*secrets.*: trigger the workflow on pull_request$`,
+      ),
+    );
+    t.is(r.env['AG_GATE'], undefined, mode);
+    t.false(existsSync(path.join(temp, 'adversary-gate')), `${mode}: nothing installed`);
+  }
+});
 
 /**
  * What a job's upload-artifact step of the pasted workflow uploads from `temp` (its path: one
@@ -185,10 +226,15 @@ function upload(job: string, temp: string, into: string): string[] {
 }
 
 test.serial(
-  'mutation sharded in the same run: measure, mutate 1/2 and 2/2, then decide on every artefact gives ACCEPT; a shard missing holds, named',
+  'mutation sharded in the same run, in a merge queue: measure, mutate 1/2 and 2/2, then decide on every artefact gives ACCEPT; a shard missing holds, named',
   (t) => {
     const { dir, base, head } = project('repo-sharded');
-    const github = { 'event.pull_request.base.sha': base, 'event.pull_request.head.sha': head };
+    // In a merge queue: the action's base and head default to the merge group's commits.
+    const github = {
+      event_name: 'merge_group',
+      'event.merge_group.base_sha': base,
+      'event.merge_group.head_sha': head,
+    };
     const temp = (job: string) => {
       const p = path.join(scratch, `temp-${job}`);
       mkdirSync(p);

@@ -1,6 +1,7 @@
 /**
  * Runs a composite action's steps the way a GitHub runner does, closely enough to adopt it
- * in a test: `${{ inputs.* }}`, `${{ github.* }}` and `${{ runner.temp }}` substituted, each
+ * in a test: `${{ inputs.* }}`, `${{ github.* }}` and `${{ runner.temp }}` substituted (and
+ * `a || b`: the first that is not empty), each
  * step's `if:` (an `inputs.x == 'y'` comparison) evaluated, `env:` given, `run:` run by bash
  * in the workspace, and GITHUB_ENV / GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files honoured.
  */
@@ -42,7 +43,25 @@ export interface StepResult {
 }
 
 function substitute(text: string, values: (expr: string) => string): string {
-  return text.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_, expr: string) => values(expr));
+  return text.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_, expr: string) =>
+    // `a || b`: the first operand that is not empty (a missing context value is empty), as on a runner.
+    expr
+      .split('||')
+      .map((e) => values(e.trim()))
+      .reduce((a, b) => (a === '' ? b : a), ''),
+  );
+}
+
+/**
+ * `text` with its `${{ github.* }}` expressions substituted as a runner does for `github`
+ * (the context's fields by their path, e.g. `event.merge_group.head_sha`): an input's
+ * default, a workflow's `ref:` or concurrency group.
+ */
+export function expand(text: string, github: Record<string, string>): string {
+  return substitute(text, (e) => {
+    if (e.startsWith('github.')) return github[e.slice(7)] ?? '';
+    throw new Error(`expression not supported: ${e}`);
+  });
 }
 
 /** Run the action at `actionPath` with `with` inputs; returns each step's result, stopping at the first failure. */

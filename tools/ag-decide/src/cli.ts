@@ -68,7 +68,8 @@ const decideCommand = defineCommand({
     ),
     annotations: {
       type: 'boolean',
-      description: 'Print GitHub workflow commands (::error file=…,line=…::) for every finding on stdout',
+      description:
+        'Print GitHub workflow commands (::error file=…,line=…::) on stdout: the verdict first, then the findings, errors first, at most 10 ::error/::warning lines (the 10th says how many more are in verdict.md)',
     },
     log: outputFlag('Append one evidence-log record (JSONL) here; needs --model'),
     model: { type: 'string', description: 'The model whose patch this is, for --log', valueHint: 'NAME' },

@@ -51,9 +51,10 @@ test('stale evidence is never rendered as a finding', (t) => {
   t.notRegex(renderMarkdown(verdict, accepted), /Surviving mutants/);
 });
 
-test('annotations: one workflow command per finding, escaped, and one for the verdict', (t) => {
+test('annotations: one workflow command for the verdict, first, then one per finding, escaped', (t) => {
   const { verdict, accepted } = render(weakSet());
   const lines = renderAnnotations(verdict, findings(accepted)).trimEnd().split('\n');
+  t.is(lines.length, 1 + findings(accepted).length);
   t.true(
     lines.includes(
       '::warning file=src/calc.js,line=3,title=Changed lines not executed::lines 3 were added by the patch and no test executed them',
@@ -61,8 +62,5 @@ test('annotations: one workflow command per finding, escaped, and one for the ve
   );
   t.true(lines.some((l) => l.startsWith('::warning file=src/calc.js,line=3,title=Mutant survived::')));
   t.true(lines.some((l) => l.startsWith('::error file=test/calc.test.js,line=2,title=Test tampering%3A skip_added::')));
-  t.is(
-    lines.at(-1),
-    '::error title=adversary-gate%3A REJECT::TEST_SKIPPED, COVERAGE_BELOW_FLOOR, STRENGTH_BELOW_FLOOR',
-  );
+  t.is(lines[0], '::error title=adversary-gate%3A REJECT::TEST_SKIPPED, COVERAGE_BELOW_FLOOR, STRENGTH_BELOW_FLOOR');
 });
