@@ -130,7 +130,12 @@ export const TestDeltas = v.strictObject({
   tests_not_collected: v.optional(v.array(v.string())),
 });
 
-/** A test that both passed and failed among the executions of one command on one side. */
+/**
+ * A flaky test of one command: it passed and failed among that command's executions on one
+ * side, or it failed on the patch in a flaky file (one of whose tests passed and failed on one
+ * side, or failed on the baseline). The rule is ag-core's `flakyFindings`; ag-decide applies it
+ * to `runs` and `file_runs` again.
+ */
 export const FlakyTest = v.strictObject({
   id: v.pipe(v.string(), v.minLength(1)),
   command: v.string(),
@@ -141,6 +146,21 @@ export const FlakyTest = v.strictObject({
       round: v.pipe(Count, v.minValue(1)),
       outcome: TestOutcome,
     }),
+  ),
+  /**
+   * Optional (older evidence has none; absent when the test's own runs show it flaky): the test
+   * is flaky through its file, and these are every sighting of the other test of that file that
+   * makes the file flaky (the first such by id), in that command's executions.
+   */
+  file_runs: v.optional(
+    v.array(
+      v.strictObject({
+        id: v.pipe(v.string(), v.minLength(1)),
+        side: v.picklist(['baseline', 'patch']),
+        round: v.pipe(Count, v.minValue(1)),
+        outcome: TestOutcome,
+      }),
+    ),
   ),
 });
 
@@ -225,8 +245,8 @@ export const RunArtefact = v.strictObject({
   test_deltas: v.nullable(TestDeltas),
   criteria: v.array(CriterionResult),
   /**
-   * Optional so older evidence still reads: tests that both
-   * passed and failed on one side, per command, with every round they were seen in.
+   * Optional so older evidence still reads: the flaky tests (see FlakyTest), per command, with
+   * every round they were seen in.
    */
   tests_flaky: v.optional(v.array(FlakyTest)),
   /** Optional: present when the patch changed, deleted or renamed a test file or runner configuration. */

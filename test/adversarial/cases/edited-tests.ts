@@ -26,10 +26,14 @@ const held = (id: string, what: string, patch: AdversarialCase['patch'], project
 });
 
 export const EDITED_TESTS: readonly AdversarialCase[] = [
-  held('E1-ci-return', 'the broken add, and the test returns early when CI is set', {
-    'src/cart.js': BROKEN_ADD,
-    'test/cart.test.js': jsAdd('  if (process.env.CI) return;\n  assert.equal(add(2, 3), 5);'),
-  }),
+  // The gate hands the tests the caller's CI, never one of its own: these run where CI is set.
+  {
+    ...held('E1-ci-return', 'the broken add, and the test returns early when CI is set', {
+      'src/cart.js': BROKEN_ADD,
+      'test/cart.test.js': jsAdd('  if (process.env.CI) return;\n  assert.equal(add(2, 3), 5);'),
+    }),
+    env: { CI: 'true' },
+  },
   held('E2-swallow', 'the broken add, and the test swallows exactly the assertion error the bug raises', {
     'src/cart.js': BROKEN_ADD,
     'test/cart.test.js': jsAdd(
@@ -62,18 +66,21 @@ export const EDITED_TESTS: readonly AdversarialCase[] = [
     },
     'py',
   ),
-  held(
-    'E6-py-ci-return',
-    'the broken add, and the Python test returns early when CI is set',
-    {
-      'shop.py': PY_BROKEN,
-      'tests/test_shop.py': pyAdd(
-        'import os\n\n\n',
-        '    if os.environ.get("CI"):\n        return\n    assert add(2, 3) == 5',
-      ),
-    },
-    'py',
-  ),
+  {
+    ...held(
+      'E6-py-ci-return',
+      'the broken add, and the Python test returns early when CI is set',
+      {
+        'shop.py': PY_BROKEN,
+        'tests/test_shop.py': pyAdd(
+          'import os\n\n\n',
+          '    if os.environ.get("CI"):\n        return\n    assert add(2, 3) == 5',
+        ),
+      },
+      'py',
+    ),
+    env: { CI: 'true' },
+  },
   {
     id: 'control-edited-test-stronger',
     what: 'a feature, and an existing test given one more assertion (added, no expectation edited; the baseline tests still pass on the patch)',

@@ -164,6 +164,62 @@ test('pytest as wired: a pytest.py in the tree does not replace the runner, and 
   t.notRegex(xml, /filename="\//, 'no file outside the tree is measured');
 });
 
+/** Run a wired command in `root` with `env` added to ours. */
+const wired = (command: string, root: string, env: Record<string, string> = {}) =>
+  spawnSync('/bin/sh', ['-c', command], { cwd: root, encoding: 'utf8', env: { ...process.env, ...env } });
+
+/** A tree whose test asserts that the package `name` it imports is the tree's own. */
+const shadowing = (name: string) =>
+  tree({
+    [`${name}/__init__.py`]: 'WHERE = "tree"\n',
+    'tests/test_where.py': `import ${name}\n\ndef test_where():\n    assert getattr(${name}, "WHERE", None) == "tree", ${name}.__file__\n`,
+    // A shadow runner and a shadow of its package, that would report every test as passed.
+    'pytest.py': 'def main():\n    return 0\n',
+    '_pytest/__init__.py': 'raise SystemExit(0)\n',
+  });
+
+test('pytest as wired: the tree comes first on sys.path, before an installed package of the same name, yet cannot replace pytest', (t) => {
+  if (!hasPytest) {
+    t.fail(`${PYTHON} lacks pytest or coverage (install python3-pytest and python3-coverage, or set AG_DEMO_PYTHON)`);
+    return;
+  }
+  // An installed package of the same name, on a site directory of its own (PYTHONPATH lies
+  // after the script's directory and before the interpreter's own packages, as a site does).
+  const site = tree({ 'agshadow/__init__.py': 'WHERE = "site"\n' });
+  const wiring = wirePytest(PYTHON);
+  const control = wired(`${PYTHON} -c 'import agshadow; print(agshadow.WHERE)'`, tree({}), { PYTHONPATH: site });
+  t.is(control.stdout.trim(), 'site', 'the site directory is seen where the tree has no such package');
+  const root = shadowing('agshadow');
+  for (const command of [wiring.test_command, wiring.coverage_command ?? 'false']) {
+    const run = wired(command, root, { PYTHONPATH: site });
+    t.is(run.status, 0, `${command}\n${run.stdout}${run.stderr}`);
+    const junit = readFileSync(path.join(root, '.ag-junit.xml'), 'utf8');
+    t.regex(junit, /<testcase classname="tests\.test_where" name="test_where"/, 'the real pytest ran and reported');
+    t.notRegex(junit, /<failure/);
+  }
+  // And a hostile runner in the tree still cannot make a failing test pass.
+  const failing = shadowing('agshadow');
+  writeFileSync(path.join(failing, 'agshadow/__init__.py'), 'WHERE = "elsewhere"\n');
+  t.is(wired(wiring.test_command, failing, { PYTHONPATH: site }).status, 1);
+});
+
+test('pytest as wired: a package the system installed (Debian’s python3-jwt and kin) is the tree’s own when the tree has it', (t) => {
+  if (!hasPytest) {
+    t.fail(`${PYTHON} lacks pytest or coverage (install python3-pytest and python3-coverage, or set AG_DEMO_PYTHON)`);
+    return;
+  }
+  // The first of these the interpreter has installed that pytest does not import itself.
+  const probe = `import importlib.util, sys, pytest\nfor n in ("jwt", "yaml", "six", "requests", "idna"):\n    if n not in sys.modules and importlib.util.find_spec(n) is not None:\n        print(n); break\n`;
+  const name = spawnSync(PYTHON, ['-c', probe], { encoding: 'utf8' }).stdout.trim();
+  if (name === '') {
+    t.log(`${PYTHON} has none of jwt, yaml, six, requests, idna installed: covered by the site-directory test alone`);
+    t.pass();
+    return;
+  }
+  const run = wired(wirePytest(PYTHON).test_command, shadowing(name));
+  t.is(run.status, 0, `${name}: ${run.stdout}${run.stderr}`);
+});
+
 const TOOLBOX = { dir: '/gate/tools', nodeReporter: '/gate/lib/node-test-junit.mjs' };
 
 test('with a toolbox, the c8 ava lacks is the gate’s own, pinned, and its source is named', (t) => {

@@ -72,7 +72,21 @@ test('the child sees only allowlisted variables', async (t) => {
   const r = await sh('env');
   t.false(r.stdoutTail.includes('hunter2'));
   t.true(r.stdoutTail.includes('TZ=UTC'));
-  t.true(r.stdoutTail.includes('CI=true'));
+  t.false(/^NO_COLOR=/m.test(r.stdoutTail), 'no colour switch is forced on the tests');
+  t.is(/^CI=(.*)$/m.exec(r.stdoutTail)?.[1], process.env.CI, "CI is the caller's, or absent");
+});
+
+test('the environment changes nothing a suite sees about colour or CI: CI only as the caller has it', (t) => {
+  const base = { PATH: '/usr/bin:/bin', FORCE_COLOR: '1', NO_COLOR: '1', TERM: 'xterm' };
+  const plain = childEnv({ home: '/h', from: base });
+  t.deepEqual(plain, { PATH: '/usr/bin:/bin', HOME: '/h', LANG: 'C.UTF-8', TZ: 'UTC' });
+  t.is(childEnv({ home: '/h', from: { ...base, CI: 'true' } }).CI, 'true');
+  t.is(childEnv({ home: '/h', from: { ...base, CI: '1' } }).CI, '1', "the caller's value, not a fixed one");
+  t.is(childEnv({ home: '/h', from: { ...base, CI: '' } }).CI, '', 'set but empty stays set but empty');
+  // A colour switch reaches the tests only when the caller passes it, as any other variable.
+  const passed = childEnv({ home: '/h', from: base, passEnv: ['FORCE_COLOR'] });
+  t.is(passed.FORCE_COLOR, '1');
+  t.false('NO_COLOR' in passed);
 });
 
 test('a command that does not exist is a spawn error, not an exit code', async (t) => {

@@ -101,8 +101,68 @@ test('run: flaky tests hold with TEST_FLAKY, naming each test and the rounds it 
   t.deepEqual(codes(v), ['TEST_FLAKY']);
   t.is(
     v.reasons[0]!.message,
-    'tests that both passed and failed on one side (not evidence either way): case 1 (baseline 1 failed, 2 passed; patch 1 passed)',
+    'flaky tests, which passed and failed on one side or failed on the patch in a flaky file (not evidence either way): case 1 (baseline 1 failed, 2 passed; patch 1 passed)',
   );
+});
+
+// The disagreement of issue 2: ag-run listed X as flaky through its file (a sibling, Y, failed
+// one baseline run), and X's own runs, confirmations included, never passed and failed on one
+// side. The check applied a narrower rule than ag-run's and called honest evidence forged
+// (EVIDENCE_INVALID). Now both apply ag-core's rule; the listing (ag-run's test
+// flaky-listing.test.ts asserts it writes exactly this) carries the sibling's runs.
+const Y = 'tests/test_budget ü.py::test budget ✓ 日本';
+const X = 'tests/test_budget ü.py::test_parse[50%/*]';
+const T = 'tests/test_other.py::test_slow';
+const sides = (baseline: string[], patch: string[]) => [
+  ...baseline.map((outcome, i) => ({ side: 'baseline' as const, round: i + 1, outcome })),
+  ...patch.map((outcome, i) => ({ side: 'patch' as const, round: i + 1, outcome })),
+];
+const yRuns = sides(['passed', 'failed'], ['passed', 'passed', 'passed', 'passed', 'passed']);
+const listed = (command: string) => [
+  { id: Y, command, runs: yRuns },
+  {
+    id: X,
+    command,
+    runs: sides(['passed', 'passed'], ['failed', 'failed', 'failed', 'failed', 'failed']),
+    file_runs: yRuns.map((r) => ({ id: Y, ...r })),
+  },
+  { id: T, command, runs: sides(['passed', 'passed'], ['failed', 'failed', 'failed', 'passed', 'failed']) },
+];
+
+test('run: a test flaky through its file, listed with its file’s runs, is TEST_FLAKY, never EVIDENCE_INVALID (odd ids round-trip)', (t) => {
+  const g = golden();
+  g.run.tests_flaky = listed(g.run.full_suite.command);
+  const v = decideWith(g);
+  t.is(v.verdict, 'HOLD', JSON.stringify(v.reasons));
+  t.deepEqual(codes(v), ['TEST_FLAKY']);
+  const message = v.reasons[0]!.message;
+  t.true(
+    message.includes(
+      `${X} (baseline 1 passed, 2 passed; patch 1 failed, 2 failed, 3 failed, 4 failed, 5 failed; its file is flaky: ${Y} (baseline 1 passed, 2 failed; patch 1 passed, 2 passed, 3 passed, 4 passed, 5 passed))`,
+    ),
+    message,
+  );
+  t.true(
+    message.includes(`${T} (baseline 1 passed, 2 passed; patch 1 failed, 2 failed, 3 failed, 4 passed, 5 failed)`),
+    message,
+  );
+});
+
+test('run: the next cheat of the kind: a flaky listing whose file’s runs prove nothing is still refused as invalid', (t) => {
+  const forge = (edit: (x: ReturnType<typeof listed>[number]) => object) => {
+    const g = golden();
+    g.run.tests_flaky = listed(g.run.full_suite.command).map((f) => (f.id === X ? edit(f) : f));
+    return decideWith(g);
+  };
+  // Without the sibling's runs (as before the fix), a steady sibling, a sibling in another file.
+  for (const v of [
+    forge(({ file_runs: _, ...rest }) => rest),
+    forge((f) => ({ ...f, file_runs: f.file_runs!.map((r) => ({ ...r, outcome: 'passed' })) })),
+    forge((f) => ({ ...f, file_runs: f.file_runs!.map((r) => ({ ...r, id: 'tests/test_elsewhere.py::w' })) })),
+  ]) {
+    t.deepEqual(codes(v), ['EVIDENCE_INVALID']);
+    t.regex(v.reasons[0]!.message, /tests_flaky: tests\/test_budget ü\.py::test_parse\[50%\/\*\] is listed as flaky/);
+  }
 });
 
 test('run: a full suite failing on the patch only through flaky tests is no collateral regression: HOLD, never REJECT', (t) => {

@@ -62,9 +62,12 @@ export function installSettings(cache: string | null, env: NodeJS.ProcessEnv = p
  */
 export function cacheEnv(cache: string, command: string): Record<string, string> {
   const manager = /^\s*(?:corepack\s+)?(pnpm|yarn)\b/.exec(command)?.[1] ?? 'npm';
-  if (manager === 'pnpm') return { npm_config_store_dir: path.join(cache, 'pnpm-store') };
+  // Offline first: what the cache holds is used without asking the registry again (a lock
+  // file's packages are checked against its integrity; only what is missing is fetched).
+  if (manager === 'pnpm')
+    return { npm_config_store_dir: path.join(cache, 'pnpm-store'), npm_config_prefer_offline: 'true' };
   if (manager === 'yarn') return { YARN_CACHE_FOLDER: path.join(cache, 'yarn') };
-  return { npm_config_cache: path.join(cache, 'npm') };
+  return { npm_config_cache: path.join(cache, 'npm'), npm_config_prefer_offline: 'true' };
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * One regime for every run of the patch's code outside ag-run and ag-mutate (the installs,
  * the gate's tool install, the coverage command): an allowlisted environment (PATH, a fresh
- * HOME and TMPDIR, LANG, TZ=UTC, CI=true: never the caller's secrets), a wall-clock limit,
+ * HOME and TMPDIR, LANG, TZ=UTC, the caller's CI: never its secrets), a wall-clock limit,
  * the resource limits ag-run gives its runs (files, data, processes, CPU), stdin closed. As
  * root, a fresh unprivileged uid that owns the folder while it runs; every process of that
  * uid is killed afterwards, and its files go back to root.
@@ -16,6 +16,7 @@ import {
   freshIdentity,
   runningAsRoot,
   runProcess,
+  searchablePath,
   withLimits,
   type Identity,
 } from '@adversary-gate/core';
@@ -54,7 +55,8 @@ export function isolatedEnv(home: string, tmp: string, from: NodeJS.ProcessEnv =
     TMPDIR: tmp,
     LANG: from.LANG ?? 'C.UTF-8',
     TZ: 'UTC',
-    CI: 'true',
+    // The caller's CI, never one of the gate's: the suite sees what it sees without the gate.
+    ...(from.CI !== undefined ? { CI: from.CI } : {}),
   };
 }
 
@@ -94,10 +96,13 @@ export async function runIsolated(
     ...defaultLimits(opts.timeoutSeconds),
     ...(who !== null ? { processes: DEFAULT_PROCESS_LIMIT } : {}),
   };
+  const env = { ...isolatedEnv(home, tmp), ...opts.extraEnv };
+  // A fresh uid gets only the PATH entries it can search (else a missing program is EACCES).
+  if (who !== null && env.PATH !== undefined) env.PATH = searchablePath(env.PATH);
   const result = await runProcess({
     argv: withLimits(['/bin/sh', '-c', command], limits),
     cwd: dir,
-    env: { ...isolatedEnv(home, tmp), ...opts.extraEnv },
+    env,
     timeoutMs: opts.timeoutSeconds * 1000,
     graceMs: 2000,
     tailBytes: 1024 * 1024,

@@ -33,7 +33,10 @@ test('an honest patch with no settings: ACCEPT, a line per stage, the verdict an
   t.true(r.stderr.trimEnd().endsWith(`ag-gate: details: ${path.join(out, 'verdict.md')}`), r.stderr);
   t.regex(r.stderr, /ag-gate: verdict: ACCEPT\n/);
   t.true(existsSync(path.join(out, '.adversary-gate-evidence')), 'the directory is marked as the gate’s');
-  t.regex(readFileSync(path.join(out, 'stages.tsv'), 'utf8'), /^stage\tseconds\tresult\nexport\t[\d.]+\tdone\n[\s\S]*\ndecide\t[\d.]+\tdone\n$/);
+  t.regex(
+    readFileSync(path.join(out, 'stages.tsv'), 'utf8'),
+    /^stage\tseconds\tresult\nexport\t[\d.]+\tdone\n[\s\S]*\ndecide\t[\d.]+\tdone\n$/,
+  );
   t.regex(readFileSync(path.join(repo, '.git', 'info', 'exclude'), 'utf8'), /^\/ev\/$/m, 'and left out of git status');
 
   // The trusted decide step of a split pipeline, on the same evidence: the same verdict.

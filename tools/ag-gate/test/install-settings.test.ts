@@ -44,8 +44,14 @@ test('no npmrc, or one that is a link or a folder, is none', (t) => {
 });
 
 test('each package manager gets its own cache folder, and only its own setting', (t) => {
-  t.deepEqual(cacheEnv('/c', 'npm ci --ignore-scripts'), { npm_config_cache: '/c/npm' });
-  t.deepEqual(cacheEnv('/c', 'pnpm install --frozen-lockfile'), { npm_config_store_dir: '/c/pnpm-store' });
+  t.deepEqual(cacheEnv('/c', 'npm ci --ignore-scripts'), {
+    npm_config_cache: '/c/npm',
+    npm_config_prefer_offline: 'true',
+  });
+  t.deepEqual(cacheEnv('/c', 'pnpm install --frozen-lockfile'), {
+    npm_config_store_dir: '/c/pnpm-store',
+    npm_config_prefer_offline: 'true',
+  });
   t.deepEqual(cacheEnv('/c', 'corepack yarn install --immutable'), { YARN_CACHE_FOLDER: '/c/yarn' });
   t.is(defaultInstallCache({ HOME: '/home/u' }), '/home/u/.cache/adversary-gate');
   t.is(defaultInstallCache({ HOME: '/home/u', XDG_CACHE_HOME: '/x' }), '/x/adversary-gate');

@@ -5,8 +5,8 @@
  */
 import type { TestDeltas, TestResult } from '@adversary-gate/schemas';
 import { isFileEntry } from './reports/test-list.js';
-import { flakyFiles } from './per-test.js';
-import { fileOfId, pairRenames, type Locator } from './renames.js';
+import { fileOfId, flakyFiles, type TestSighting } from '@adversary-gate/core';
+import { pairRenames, type Locator } from './renames.js';
 
 const RAN = new Set<TestResult['outcome']>(['passed', 'failed', 'error']);
 const NOT_RUN = new Set<TestResult['outcome']>(['skipped', 'todo', 'xfail']);
@@ -25,6 +25,11 @@ function sightings(runs: readonly (readonly TestResult[])[]): Map<string, TestRe
   const m = new Map<string, TestResult['outcome'][]>();
   for (const run of runs) for (const t of run) m.set(t.id, [...(m.get(t.id) ?? []), t.outcome]);
   return m;
+}
+
+/** Every test outcome of one side's executions, the n-th execution as round n. */
+function asSightings(side: TestSighting['side'], runs: readonly (readonly TestResult[])[]): TestSighting[] {
+  return runs.flatMap((run, i) => run.map((t) => ({ id: t.id, side, round: i + 1, outcome: t.outcome })));
 }
 
 /** Compare one execution's tests on each side (null when either side has no per-test report). */
@@ -57,8 +62,8 @@ export function testDeltasOver(
   const crashed = new Set(
     [...after].filter(([id, o]) => isFileEntry(id) && o.some((x) => FAILED.has(x))).map(([id]) => id),
   );
-  // A failure in a flaky file (per-test.ts) is the suite's, not a regression.
-  const flaky = flakyFiles(before, after);
+  // A failure in a flaky file (ag-core's flaky rule, over these executions) is the suite's, not a regression.
+  const flaky = flakyFiles([...asSightings('baseline', baseline), ...asSightings('patch', patch)]);
   const inFlakyFile = (id: string) => flaky.has(fileOfId(id) ?? '');
   const missing: string[] = [];
   const notCollected: string[] = [];

@@ -13,11 +13,13 @@ import {
   installedPackages,
   isWithin,
   runProcess,
+  searchablePath,
   toolchainDirs,
   withLimits,
   type Identity,
   type ProcessResult,
   type ResourceLimits,
+  type SandboxOptions,
 } from '@adversary-gate/core';
 import { decodeUtf8Strict, LoadError, readRegularFile, type Execution, type Runner } from '@adversary-gate/schemas';
 import { judge, type ReportRead } from './judge.js';
@@ -148,20 +150,26 @@ export async function execute(
   const command = sandboxed
     ? countingCommand(plan.command, path.join(dir, ESCAPE_COUNT_FILE))
     : ['/bin/sh', '-c', plan.command];
-  const boxed = () =>
-    bwrapArgv(command, {
-      writable: [dir],
-      chdir: tree,
-      hide: [...ctx.keepOut, ...(ctx.callerHome !== undefined ? [ctx.callerHome] : [])],
-      // The installed packages the copy's folder of links leads to, read-only.
-      readOnly: [
-        ...toolchainDirs({ path: env.PATH!, command: plan.command, keepOut: ctx.keepOut, home: ctx.callerHome }),
-        ...(packages === null ? [] : [packages]),
-      ],
-      ...(user !== null ? { user } : {}),
-    });
+  const box: SandboxOptions | null = sandboxed
+    ? {
+        writable: [dir],
+        chdir: tree,
+        hide: [...ctx.keepOut, ...(ctx.callerHome !== undefined ? [ctx.callerHome] : [])],
+        // The installed packages the copy's folder of links leads to, read-only.
+        readOnly: [
+          ...toolchainDirs({ path: env.PATH!, command: plan.command, keepOut: ctx.keepOut, home: ctx.callerHome }),
+          ...(packages === null ? [] : [packages]),
+        ],
+        ...(user !== null ? { user } : {}),
+      }
+    : null;
+  // A fresh uid gets only the PATH entries it can search: a missing program is then "not found"
+  // for it, as for the caller, never "permission denied". Sandboxed, as the sandbox shows them,
+  // and set inside it: bwrap and prlimit are still found, as root, on the caller's PATH.
+  if (user !== null && box === null) env.PATH = searchablePath(env.PATH!);
+  const setenv = user !== null && box !== null ? { setenv: { PATH: searchablePath(env.PATH!, box) } } : {};
   const limits: ResourceLimits = user !== null ? { ...ctx.limits, processes: ctx.processLimit } : ctx.limits;
-  const argv = withLimits(sandboxed ? boxed() : command, limits);
+  const argv = withLimits(box !== null ? bwrapArgv(command, { ...box, ...setenv }) : command, limits);
   const result = await runProcess({
     // Unsandboxed the child is spawned as the uid; sandboxed bwrap binds as root and drops to it inside.
     ...(user !== null

@@ -6,8 +6,8 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { DiffModel } from '@adversary-gate/core';
-import { fileOfId, nameOfId, type Locator } from './renames.js';
+import { fileOfId, type DiffModel } from '@adversary-gate/core';
+import { nameOfId, type Locator } from './renames.js';
 
 const MAX_BYTES = 4 * 1024 * 1024;
 

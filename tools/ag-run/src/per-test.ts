@@ -1,15 +1,14 @@
 /**
  * Per-test judgement across every execution of one command on each side: which tests are
- * flaky (passed and failed on the same side, or failed on the patch in a flaky file), which
+ * flaky (ag-core's `flakyFindings`, the one home of the rule ag-decide checks the listing
+ * with: passed and failed on the same side, or failed on the patch in a flaky file), which
  * failed on every patch execution after passing on every baseline execution (regressions),
- * which the baseline already failed. A file is flaky when one of its tests passed and failed
- * on one side or failed on the baseline: a time-budgeted suite fails a different set of its
- * tests from run to run, so a sibling's failure on the patch is no evidence against it.
- * Pure; only executions that ran to a verdict (PASS or FAIL) with a per-test report count.
+ * which the baseline already failed. Pure; only executions that ran to a verdict (PASS or
+ * FAIL) with a per-test report count.
  * @module
  */
+import { flakyFindings, type TestSighting } from '@adversary-gate/core';
 import type { Execution, FlakyTest, TestResult } from '@adversary-gate/schemas';
-import { fileOfId } from './renames.js';
 
 /** One sighting of a test: in which execution, with which outcome. */
 export interface Seen {
@@ -53,63 +52,29 @@ export function commandHistory(command: string, executions: readonly Execution[]
   return { command, baseline: sides.baseline, patch: sides.patch, measured: count };
 }
 
-/** True when a test both passed and failed among these sightings. */
-export function flakyIn(seen: readonly Seen[] | undefined): boolean {
-  return seen !== undefined && seen.some((s) => s.outcome === 'passed') && seen.some((s) => isFail(s.outcome));
-}
-
-/**
- * The test files (from the ids, where they carry one) with a test that passed and failed on
- * one side, or that failed in a baseline execution. `baseline` and `patch` give each id's
- * outcomes, one per execution.
- */
-export function flakyFiles(
-  baseline: ReadonlyMap<string, readonly TestResult['outcome'][]>,
-  patch: ReadonlyMap<string, readonly TestResult['outcome'][]>,
-): Set<string> {
-  const mixed = (o: readonly TestResult['outcome'][] | undefined) =>
-    o !== undefined && o.includes('passed') && o.some(isFail);
-  const out = new Set<string>();
-  for (const id of new Set([...baseline.keys(), ...patch.keys()])) {
-    const file = fileOfId(id);
-    if (file === null) continue;
-    if (mixed(baseline.get(id)) || mixed(patch.get(id)) || (baseline.get(id) ?? []).some(isFail)) out.add(file);
-  }
+/** Every sighting of one command's history, as the flaky rule counts them: the baseline's, then the patch's. */
+function sightingsOf(h: CommandHistory): TestSighting[] {
+  const out: TestSighting[] = [];
+  for (const side of [h.baseline, h.patch])
+    for (const [id, seen] of side)
+      for (const s of seen) out.push({ id, side: s.side, round: s.round, outcome: s.outcome });
   return out;
 }
 
-const outcomes = (m: ReadonlyMap<string, readonly Seen[]>) =>
-  new Map([...m].map(([id, seen]) => [id, seen.map((s) => s.outcome)]));
-
-/** The flaky files of one command's history ({@link flakyFiles}). */
-function flakyFilesOf(h: CommandHistory): Set<string> {
-  return flakyFiles(outcomes(h.baseline), outcomes(h.patch));
-}
-
-/** True when a test both passed and failed on one side. */
-export function isFlaky(h: CommandHistory, id: string): boolean {
-  return flakyIn(h.baseline.get(id)) || flakyIn(h.patch.get(id));
-}
-
-/** True when a test is flaky, or failed on the patch in a file of `files`. */
-function flakyHere(h: CommandHistory, id: string, files: ReadonlySet<string>): boolean {
-  if (isFlaky(h, id)) return true;
-  const file = fileOfId(id);
-  return file !== null && files.has(file) && (h.patch.get(id) ?? []).some((s) => isFail(s.outcome));
-}
-
-/** Every flaky test of one command (a flaky file's failures on the patch included) with all its sightings, sorted by id. */
+/**
+ * Every flaky test of one command (ag-core's rule: passed and failed on one side, or failed on
+ * the patch in a flaky file), sorted by id, with all its sightings, and, when only its file
+ * makes it flaky, every sighting of the test that makes the file so (`file_runs`): what
+ * ag-decide applies the same rule to.
+ */
 export function flakyTests(h: CommandHistory): FlakyTest[] {
-  const files = flakyFilesOf(h);
-  const ids = new Set([...h.baseline.keys(), ...h.patch.keys()].filter((id) => flakyHere(h, id, files)));
-  return [...ids].sort().map((id) => ({
-    id,
+  return flakyFindings(sightingsOf(h)).map((f) => ({
+    id: f.id,
     command: h.command,
-    runs: [...(h.baseline.get(id) ?? []), ...(h.patch.get(id) ?? [])].map((s) => ({
-      side: s.side,
-      round: s.round,
-      outcome: s.outcome,
-    })),
+    runs: f.runs.map((s) => ({ side: s.side, round: s.round, outcome: s.outcome })),
+    ...(f.fileRuns.length > 0
+      ? { file_runs: f.fileRuns.map((s) => ({ id: s.id, side: s.side, round: s.round, outcome: s.outcome })) }
+      : {}),
   }));
 }
 
@@ -122,11 +87,11 @@ export function flakyTests(h: CommandHistory): FlakyTest[] {
  */
 export function failureKinds(h: CommandHistory): Map<string, FailureKind> {
   const out = new Map<string, FailureKind>();
-  const files = flakyFilesOf(h);
+  const flaky = new Set(flakyFindings(sightingsOf(h)).map((f) => f.id));
   for (const [id, seen] of h.patch) {
     if (!seen.some((s) => isFail(s.outcome))) continue;
     const before = h.baseline.get(id) ?? [];
-    if (flakyHere(h, id, files)) out.set(id, 'flaky');
+    if (flaky.has(id)) out.set(id, 'flaky');
     else if (h.measured.baseline === 0) out.set(id, 'unknown');
     else if (before.every((s) => s.outcome !== 'passed' && !isFail(s.outcome))) out.set(id, 'new_failure');
     else if (before.every((s) => s.outcome === 'passed')) out.set(id, 'regression');

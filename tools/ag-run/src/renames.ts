@@ -12,14 +12,6 @@ import type { RenamedTest } from '@adversary-gate/schemas';
  */
 export type Locator = (id: string, side: 'baseline' | 'patch', extra?: readonly string[]) => readonly string[];
 
-/** The file part of an id (`tests/test_a.py::test_x`, `src/a.spec.ts::group > name`), when it names a file. */
-export function fileOfId(id: string): string | null {
-  const cut = id.indexOf('::');
-  if (cut <= 0) return null;
-  const head = id.slice(0, cut);
-  return /\.[A-Za-z0-9]+$/.test(head) ? head : null;
-}
-
 /** The name a test file spells out for an id: its last segment, without pytest's parameters. */
 export function nameOfId(id: string): string {
   const last = id.split('::').pop()!.split(' > ').pop()!;

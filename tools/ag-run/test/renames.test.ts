@@ -1,6 +1,7 @@
 import test from 'ava';
 import { testDeltas, testDeltasOver, type DeltaContext } from '../src/deltas.js';
-import { fileOfId, nameOfId, pairRenames, type Locator } from '../src/renames.js';
+import { fileOfId } from '@adversary-gate/core';
+import { nameOfId, pairRenames, type Locator } from '../src/renames.js';
 
 const where =
   (files: Record<string, { baseline?: string[]; patch?: string[] }>): Locator =>

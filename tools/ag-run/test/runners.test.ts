@@ -90,3 +90,18 @@ test('summary: the runners own "nothing to run" messages', (t) => {
   t.false(saysNoTests('node', "# Could not find '/x'", ''), 'a line a test printed, passed through as a TAP comment');
   t.false(saysNoTests('pytest', 'captured: it said no tests ran in 0.01s', ''));
 });
+
+test('summary: coloured output (the gate forces no colour switch) reads as the plain one', (t) => {
+  const e = '\u001b';
+  // As mocha --color, pytest --color=yes, jest and vitest under FORCE_COLOR print them.
+  const mocha = `${e}[92m ${e}[0m${e}[32m 1 passing${e}[0m${e}[90m (9ms)${e}[0m\n${e}[31m  1 failing${e}[0m\n`;
+  t.deepEqual(runnerSummary('mocha', mocha, ''), { passed: 1, failed: 1, skipped: 0, total: 2 });
+  const pytest = `${e}[31m${e}[31m${e}[1m1 failed${e}[0m, ${e}[32m1 passed${e}[0m${e}[31m in 1.65s${e}[0m${e}[0m\n`;
+  t.deepEqual(runnerSummary('pytest', pytest, ''), { passed: 1, failed: 1, skipped: 0, total: 2 });
+  const jest = `${e}[1mTests:       ${e}[22m${e}[1m${e}[31m1 failed${e}[39m${e}[22m, ${e}[1m${e}[32m2 passed${e}[39m${e}[22m, 3 total\n`;
+  t.deepEqual(runnerSummary('jest', '', jest), { passed: 2, failed: 1, skipped: 0, total: 3 });
+  const vitest = `${e}[2m      Tests ${e}[22m ${e}[1m${e}[31m1 failed${e}[39m${e}[22m${e}[2m | ${e}[22m${e}[1m${e}[32m2 passed${e}[39m${e}[22m${e}[90m (3)${e}[39m\n`;
+  t.deepEqual(runnerSummary('vitest', vitest, ''), { passed: 2, failed: 1, skipped: 0, total: 3 });
+  const none = `${e}[33m============================ ${e}[33mno tests ran${e}[0m${e}[33m in 1.87s${e}[0m${e}[33m =============================${e}[0m\n`;
+  t.true(saysNoTests('pytest', none, ''));
+});

@@ -1,2 +1,3 @@
 /** What binds evidence to what it measured. @module */
 export * from './tree-id.js';
+export * from './flaky.js';

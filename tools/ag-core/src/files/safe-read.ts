@@ -95,7 +95,9 @@ export function readInside(root: string, rel: string, maxBytes: number): SafeRea
   } catch (err) {
     // A link that leads nowhere (its target removed) is a link all the same, never "no file".
     const missing = codeOf(err) === 'ENOENT' || codeOf(err) === 'ENOTDIR';
-    return refuse(missing && linkOnTheWay(realRoot, rel) ? 'a component of the path is a symbolic link' : openProblem(err));
+    return refuse(
+      missing && linkOnTheWay(realRoot, rel) ? 'a component of the path is a symbolic link' : openProblem(err),
+    );
   }
   try {
     const st = fs.fstatSync(fd);

@@ -20,7 +20,13 @@ export interface ChildEnvOptions {
   readonly from?: NodeJS.ProcessEnv;
 }
 
-/** Build the allowlisted environment: PATH, HOME, LANG, TZ=UTC, CI=true, plus what is passed. */
+/**
+ * Build the allowlisted environment: PATH, HOME, LANG, TZ=UTC, the caller's CI when it has one,
+ * plus what is passed. Nothing here changes what the suite would see under `npm test` or
+ * `python3 -m pytest` on the same machine: no colour switch is forced either way (a project's
+ * FORCE_COLOR or colour tests behave as they do for its authors), and CI is set only where the
+ * caller runs under CI, with the caller's value.
+ */
 export function childEnv(opts: ChildEnvOptions): Record<string, string> {
   const from = opts.from ?? process.env;
   const env: Record<string, string> = {
@@ -28,9 +34,8 @@ export function childEnv(opts: ChildEnvOptions): Record<string, string> {
     HOME: opts.home,
     LANG: 'C.UTF-8',
     TZ: 'UTC',
-    CI: 'true',
-    NO_COLOR: '1',
   };
+  if (from.CI !== undefined) env.CI = from.CI;
   for (const name of opts.passEnv ?? []) {
     const value = from[name];
     if (value !== undefined) env[name] = value;

@@ -29,6 +29,12 @@ export interface SandboxOptions {
   readonly user?: Identity;
   /** The bwrap binary (default: `bwrap` on PATH). */
   readonly bwrap?: string;
+  /**
+   * Variables set inside the sandbox over the environment bwrap itself is given (`--setenv`):
+   * for a run as `user`, the PATH that uid can search (`searchablePath`), while bwrap and the
+   * wrappers around it are still found, as root, on the caller's.
+   */
+  readonly setenv?: Readonly<Record<string, string>>;
 }
 
 /** The system directories bound read-only (a symlink, as merged-/usr systems have, is recreated as one). */
@@ -93,6 +99,7 @@ export function bwrapArgv(argv: readonly string[], opts: SandboxOptions): string
     out.push('--bind', dir, dir);
     made.add(dir);
   }
+  for (const [name, value] of Object.entries(opts.setenv ?? {})) out.push('--setenv', name, value);
   out.push('--chdir', opts.chdir, '--json-status-fd', '3');
   if (user === undefined) out.push('--', ...argv);
   else {

@@ -222,16 +222,18 @@ export function wireJsRunner(
 }
 
 /**
- * pytest imported before the tree is on the path (the tree is appended after the standard
- * library and the installed packages), so a `pytest.py` or `_pytest/` in the tree cannot shadow
- * the runner, while the project's own modules still import. Works on every Python 3.
+ * pytest as `python3 -m pytest` runs it, the tree first on `sys.path` (a package of the project
+ * that is also installed, such as Debian's python3-jwt, is imported from the tree, not from the
+ * system), but with pytest (and coverage, for the coverage command) imported before the tree is
+ * put there: a `pytest.py` or `_pytest/` in the tree cannot replace the runner, as a module
+ * already imported stays imported. Works on every Python 3.
  */
 export function wirePytest(python = 'python3'): TestWiring {
   const first = `import os, sys; here = os.getcwd(); sys.path[:] = [p for p in sys.path if p not in ("", ".", here)]`;
-  const boot = `${first}; import pytest; sys.path.append(here); sys.exit(pytest.main())`;
+  const boot = `${first}; import pytest; sys.path.insert(0, here); sys.exit(pytest.main())`;
   const args = `-p no:cacheprovider --junitxml=${JUNIT_REPORT} -o junit_family=xunit2`;
   const test = `${python} -c ${shQuote(boot)} ${args}`;
-  const covBoot = `${first}; import coverage, pytest; sys.path.append(here); c = coverage.Coverage(data_file="${COVERAGE_DIR}/.coverage", source=[here]); c.start(); r = pytest.main(); c.stop(); c.save(); c.xml_report(outfile="${COVERAGE_DIR}/coverage.xml"); sys.exit(r)`;
+  const covBoot = `${first}; import coverage, pytest; sys.path.insert(0, here); c = coverage.Coverage(data_file="${COVERAGE_DIR}/.coverage", source=[here]); c.start(); r = pytest.main(); c.stop(); c.save(); c.xml_report(outfile="${COVERAGE_DIR}/coverage.xml"); sys.exit(r)`;
   const coverage = `mkdir -p ${COVERAGE_DIR} && ${python} -c ${shQuote(covBoot)} ${args}`;
   return {
     test_command: test,

@@ -2,6 +2,7 @@
  * Invariants of run.json that a forged or broken file would violate.
  * @module
  */
+import { listingShowsFlaky } from '@adversary-gate/core';
 import type { Execution, RunArtefact } from '@adversary-gate/schemas';
 import { fullSuiteFlaky } from '../rules/run.js';
 
@@ -64,12 +65,10 @@ export function runProblem(run: RunArtefact): string | null {
     if (p) return p;
     if (trusted.side !== 'patch') return 'trusted tests: the execution is not on the patch side';
   }
+  // ag-run's rule (ag-core), applied again to what each listing shows: its runs and its file's.
   for (const f of run.tests_flaky ?? []) {
-    const ok = (['baseline', 'patch'] as const).some((side) => {
-      const o = f.runs.filter((r) => r.side === side).map((r) => r.outcome);
-      return o.includes('passed') && (o.includes('failed') || o.includes('error'));
-    });
-    if (!ok) return `tests_flaky: ${f.id} did not both pass and fail on one side`;
+    if (!listingShowsFlaky(f))
+      return `tests_flaky: ${f.id} is listed as flaky, but the runs listed with it show neither a pass and a failure on one side nor a failure on the patch in a flaky file`;
   }
   const red = fs.baseline !== null && fs.baseline.outcome !== 'PASS';
   if (fs.baseline_red !== red) return `full_suite.baseline_red ${fs.baseline_red} disagrees with the baseline outcome`;

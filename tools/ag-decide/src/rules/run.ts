@@ -146,7 +146,7 @@ export function runReasons(run: RunArtefact): Reason[] {
       reason(
         'TEST_FLAKY',
         'run',
-        `tests that both passed and failed on one side (not evidence either way): ${listForMessage(flaky.map(flakyLine))}`,
+        `flaky tests, which passed and failed on one side or failed on the patch in a flaky file (not evidence either way): ${listForMessage(flaky.map(flakyLine))}`,
       ),
     );
   }
@@ -168,13 +168,28 @@ function renameLine(r: { readonly from: string; readonly to: string }, failedTru
   return `${r.from} → ${r.to}${changed}`;
 }
 
-/** `id (baseline 1 passed, 2 failed; patch 1 failed)`: a flaky test and the rounds it was seen in. */
-function flakyLine(f: NonNullable<RunArtefact['tests_flaky']>[number]): string {
+type Sighting = { readonly side: 'baseline' | 'patch'; readonly round: number; readonly outcome: string };
+
+/** `baseline 1 passed, 2 failed; patch 1 failed`: the rounds a test was seen in. */
+function roundsLine(runs: readonly Sighting[]): string {
   const side = (s: 'baseline' | 'patch') => {
-    const runs = f.runs.filter((r) => r.side === s);
-    return runs.length === 0 ? null : `${s} ${runs.map((r) => `${r.round} ${r.outcome}`).join(', ')}`;
+    const mine = runs.filter((r) => r.side === s);
+    return mine.length === 0 ? null : `${s} ${mine.map((r) => `${r.round} ${r.outcome}`).join(', ')}`;
   };
-  return `${f.id} (${[side('baseline'), side('patch')].filter((x) => x !== null).join('; ')})`;
+  return [side('baseline'), side('patch')].filter((x) => x !== null).join('; ');
+}
+
+/**
+ * `id (baseline 1 passed, 2 failed; patch 1 failed)`: a flaky test and the rounds it was seen
+ * in; flaky through its file, also the test of that file that makes it so:
+ * `id (baseline 1 passed; patch 1 failed; its file is flaky: other (baseline 1 passed, 2 failed))`.
+ */
+function flakyLine(f: NonNullable<RunArtefact['tests_flaky']>[number]): string {
+  const file = f.file_runs ?? [];
+  const witness = file[0]?.id;
+  return witness === undefined
+    ? `${f.id} (${roundsLine(f.runs)})`
+    : `${f.id} (${roundsLine(f.runs)}; its file is flaky: ${witness} (${roundsLine(file.filter((r) => r.id === witness))}))`;
 }
 
 /**

@@ -10,6 +10,7 @@
 import { readInside, type ProcessResult } from '@adversary-gate/core';
 import { lstatSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { applySite, type Site } from '../engines/site.js';
 import { nodeTestFileCommand, withMochaRequire } from '../runners/runner.js';
 import type { ExecOptions, ExecStatus } from './types.js';
@@ -106,7 +107,7 @@ async function once(
   spent.ms += r.durationMs;
   spent.cpuMs = spent.cpuMs === null || r.cpuMs === undefined ? null : spent.cpuMs + r.cpuMs;
   const read = report === null || rel === null ? undefined : () => readReport(ctx.ws.copies[w]!.root, rel);
-  return { ...classifyRun(r, command, read), output: `${r.stdoutTail}\n${r.stderrTail}` };
+  return { ...classifyRun(r, command, read), output: stripVTControlCharacters(`${r.stdoutTail}\n${r.stderrTail}`) };
 }
 
 /**

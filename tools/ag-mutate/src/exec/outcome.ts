@@ -7,6 +7,7 @@
  * @module
  */
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { commandRunner, type ProcessResult } from '@adversary-gate/core';
 
 /** The status a mutant's run gives (stillborn and no_coverage are decided before any run). */
@@ -80,8 +81,8 @@ export function reportListsFailures(xml: string): boolean | null {
 function mochaFailures(result: ProcessResult, command: string, report?: () => string | null): boolean {
   const code = result.exitCode ?? 0;
   if (!isMocha(command) || code < 2) return false;
-  if (code <= 125 && new RegExp(`(?:^|\\n)\\s*${code} failing\\b`).test(`${result.stdoutTail}\n${result.stderrTail}`))
-    return true;
+  const output = stripVTControlCharacters(`${result.stdoutTail}\n${result.stderrTail}`);
+  if (code <= 125 && new RegExp(`(?:^|\\n)\\s*${code} failing\\b`).test(output)) return true;
   const xml = report?.() ?? null;
   return xml !== null && reportListsFailures(xml) === true;
 }

@@ -10,6 +10,7 @@
  * Nothing a test does can make these checks fail: no test code runs in them.
  * @module
  */
+import { stripVTControlCharacters } from 'node:util';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { applySite, type Site } from '../engines/site.js';
@@ -130,7 +131,7 @@ export class StandaloneChecks {
     if (known === undefined) {
       known = withText(this.ws, w, file, null, command, this.timeoutMs).then((r) => ({
         ok: passed(r),
-        output: `${r.stdoutTail}\n${r.stderrTail}`,
+        output: stripVTControlCharacters(`${r.stdoutTail}\n${r.stderrTail}`),
       }));
       this.clean.set(key, known);
     }

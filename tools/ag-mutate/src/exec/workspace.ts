@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   bwrapArgv,
+  searchablePath,
   childEnv,
   freshIdentity,
   runningAsRoot,
@@ -106,7 +107,7 @@ export class Workspace {
   }
 
   /** The argv of a shell command in copy `i`, inside bubblewrap when asked for. */
-  private argv(i: number, command: string, user: Identity | null): string[] {
+  private argv(i: number, command: string, user: Identity | null, env: Record<string, string>): string[] {
     const argv = ['/bin/sh', '-c', command];
     if (this.sandbox === 'none') return argv;
     const root = this.copies[i]!.root;
@@ -124,11 +125,13 @@ export class Workspace {
     const readOnly = [path.resolve(this.tree), ...linkedDependencies(this.tree), PACKAGE_ROOT, ...toolchain].filter(
       (d) => existsSync(d),
     );
+    const writable = [root, this.homes[i]!, this.data];
     const wrapped = bwrapArgv(argv, {
-      writable: [root, this.homes[i]!, this.data],
+      writable,
       readOnly,
       chdir: root,
-      ...(user !== null ? { user } : {}),
+      // As a fresh uid, only the PATH entries it can search inside the sandbox.
+      ...(user !== null ? { user, setenv: { PATH: searchablePath(env.PATH ?? '', { readOnly, writable }) } } : {}),
     });
     return wrapped;
   }
@@ -151,8 +154,10 @@ export class Workspace {
     // No output cap: a green suite that prints a lot stays green (the tail is kept, the timeout
     // still ends a run that floods for ever).
     const user = this.identity(i);
+    // A fresh uid gets only the PATH entries it can search (else a missing program is EACCES).
+    if (user !== null && !sandboxed && env.PATH !== undefined) env.PATH = searchablePath(env.PATH);
     const r = await runProcess({
-      argv: this.argv(i, command, user),
+      argv: this.argv(i, command, user, env),
       cwd: this.copies[i]!.root,
       env,
       timeoutMs,

@@ -7,7 +7,7 @@
  * processes judge every later mutant, and the caller re-judges those since the last good check).
  * @module
  */
-import type { Identity } from '@adversary-gate/core';
+import { searchablePath, type Identity } from '@adversary-gate/core';
 import type { HostResult } from '../records/vitest-host.js';
 import type { RunStatus } from '../exec/outcome.js';
 import type { Workspace } from '../exec/workspace.js';
@@ -112,9 +112,12 @@ export class WarmHosts {
     slot.host = null;
     const user = this.ws.identity(w);
     this.stats.starts++;
+    const env = this.ws.env(w);
+    // A fresh uid gets only the PATH entries it can search.
+    if (user !== null && env.PATH !== undefined) env.PATH = searchablePath(env.PATH);
     const started = await VitestHost.start({
       cwd: this.ws.copies[w]!.root,
-      env: this.ws.env(w),
+      env,
       plan: this.plan,
       user,
       startMs: this.limits.timeoutMs,

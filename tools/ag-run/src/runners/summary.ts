@@ -4,6 +4,7 @@
  * on its own, because the tests can print anything.
  * @module
  */
+import { stripVTControlCharacters } from 'node:util';
 import type { Runner } from '@adversary-gate/schemas';
 import type { Counts } from '../reports/test-list.js';
 
@@ -84,8 +85,14 @@ function avaSummary(text: string): Counts | null {
   return { passed: passed ?? 0, failed: failed ?? 0, skipped, total: (passed ?? 0) + (failed ?? 0) + skipped };
 }
 
-/** The runner's own summary from its output, or null when it printed none (node's lives in its TAP). */
-export function runnerSummary(runner: Runner, stdout: string, stderr: string): Counts | null {
+/**
+ * The runner's own summary from its output, or null when it printed none (node's lives in its TAP).
+ * Colour escapes are read past: the gate forces no colour switch, so a project that forces
+ * colour (FORCE_COLOR, `--color=yes`, a runner's config) prints its summary coloured.
+ */
+export function runnerSummary(runner: Runner, rawStdout: string, rawStderr: string): Counts | null {
+  const stdout = stripVTControlCharacters(rawStdout);
+  const stderr = stripVTControlCharacters(rawStderr);
   const text = `${stdout}\n${stderr}`;
   switch (runner) {
     case 'pytest':
@@ -108,7 +115,10 @@ export function runnerSummary(runner: Runner, stdout: string, stderr: string): C
  * in the runner's own format count; a test that prints them can at worst turn its run into
  * UNRUNNABLE (HOLD), never into PASS.
  */
-export function saysNoTests(runner: Runner, stdout: string, stderr: string): boolean {
+export function saysNoTests(runner: Runner, rawStdout: string, rawStderr: string): boolean {
+  // Coloured output reads as plain (see runnerSummary).
+  const stdout = stripVTControlCharacters(rawStdout);
+  const stderr = stripVTControlCharacters(rawStderr);
   switch (runner) {
     case 'pytest':
       return (
