@@ -7,9 +7,9 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { copyTree, gitTreeId, readInside, UsageError } from '@adversary-gate/core';
+import { copyTree, gitTreeId, readInside, runningAsRoot, UsageError } from '@adversary-gate/core';
 import { chooseCommands, type Commands } from './commands.js';
 import { packagesDigest } from './digest.js';
 import { PipelineFaults } from './faults.js';
@@ -52,11 +52,17 @@ export async function runGate(s: Settings, cwd: string): Promise<number> {
     return 2;
   }
   excludeFromGit(root, claim.dir);
+  // The evidence is root's alone while the patch's code runs: a test that finds its path (in a
+  // tool's command line, which every uid may read) can neither read oracle.json, the diff and
+  // the trees, nor write there. The tools copy the trees before any test runs in the copies.
+  if (runningAsRoot()) chmodSync(claim.dir, 0o700);
   const ws = makeWorkspace(claim.dir);
   try {
     return await judge(s, cwd, { base, head }, ws, policyGiven);
   } finally {
     rmSync(ws.work, { recursive: true, force: true });
+    // Readable again once no code of the patch's runs: the user reads verdict.md.
+    if (runningAsRoot()) chmodSync(claim.dir, 0o755);
     claim.release();
   }
 }

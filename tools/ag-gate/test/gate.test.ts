@@ -2,9 +2,9 @@
 // stage, the evidence directory as the gate's own, the trusted decide step, and a coverage
 // report the tests turned into a link named in the verdict.
 import test from 'ava';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { gate, repository } from './project.js';
+import { gate, HONEST, repository } from './project.js';
 
 const RANGE = ['--base', 'main~1', '--head', 'main'];
 const verdictOf = (out: string) =>
@@ -120,4 +120,36 @@ test('a run past its deadline stops the stage running and ends with a HOLD that 
     JSON.stringify(v.reasons),
   );
   t.false(existsSync(path.join(repo, 'ev', 'mutation.json')), 'no later stage ran the patch’s code');
+});
+
+test('a test that finds the evidence directory in a tool’s command line cannot read it', async (t) => {
+  // The patch's test looks through every process's command line for the diff the tools were
+  // given, and tries to read oracle.json beside it: it passes only when it found the directory
+  // and was refused (as root, the tests run as a fresh uid and the evidence is root's alone).
+  const probe = [
+    "import { test } from 'node:test';",
+    "import assert from 'node:assert/strict';",
+    "import { readdirSync, readFileSync } from 'node:fs';",
+    "import path from 'node:path';",
+    "test('the evidence is out of reach', () => {",
+    '  const dirs = new Set();',
+    "  for (const pid of readdirSync('/proc').filter((p) => /^\\d+$/.test(p))) {",
+    '    let argv = [];',
+    "    try { argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\\0'); } catch { continue; }",
+    "    for (const a of argv) if (a.endsWith('changes.diff')) dirs.add(path.dirname(a));",
+    '  }',
+    "  assert.ok(dirs.size > 0, 'the evidence directory is named on a command line');",
+    "  for (const d of dirs) assert.throws(() => readFileSync(path.join(d, 'oracle.json')), /EACCES/);",
+    '});',
+    '',
+  ].join('\n');
+  const repo = repository({ ...HONEST, 'test/probe.test.js': probe });
+  const r = await gate(repo, [...RANGE, '--out', 'ev', '--mutate-max', '2']);
+  const v = verdictOf(path.join(repo, 'ev'));
+  if (process.getuid?.() !== 0) {
+    t.not(v.verdict, 'ACCEPT', 'not as root, the tests run as the caller and could read it: never ACCEPT');
+    return;
+  }
+  t.is(v.verdict, 'ACCEPT', `${r.stderr}\n${JSON.stringify(v.reasons)}`);
+  t.is(statSync(path.join(repo, 'ev')).mode & 0o777, 0o755, 'readable again once the run is over');
 });
