@@ -2,9 +2,15 @@
  * The measurement: from a diff and the patch tree to mutation.json.
  * @module
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { gitTreeId, InputError, passedEnvSha256, type BoundDiff, type FileClass } from '@adversary-gate/core';
+import {
+  gitTreeId,
+  InputError,
+  passedEnvSha256,
+  readInside,
+  type BoundDiff,
+  type FileClass,
+} from '@adversary-gate/core';
 import type { Mutant, MutationArtefact } from '@adversary-gate/schemas';
 import { buildArtefact } from './artefact.js';
 import { sortChanges, type MutableFile } from './changes.js';
@@ -54,18 +60,17 @@ export interface MutateOptions {
   readonly checkEquivalence?: boolean;
 }
 
+/** The largest changed file read (a source file past it is no source a person reviews). */
+const MAX_SOURCE_BYTES = 64 * 1024 * 1024;
+
 /** Read a changed file from the tree and check it is the diff's new side. @throws InputError */
 function readChanged(tree: string, file: MutableFile, diff: BoundDiff): string {
   const full = path.join(tree, file.path);
-  let text: string;
-  try {
-    text = readFileSync(full, 'utf8');
-  } catch (error) {
-    throw new InputError(
-      full,
-      `cannot read a file the diff changes (${(error as NodeJS.ErrnoException).code ?? 'error'}); is --tree the patch side?`,
-    );
-  }
+  // Never through a link (a committed link may lead to a FIFO or /dev/zero a test creates), a
+  // regular file only, of a bounded size.
+  const read = readInside(tree, file.path, MAX_SOURCE_BYTES);
+  if (!read.ok) throw new InputError(full, `a file the diff changes ${read.problem}; is --tree the patch side?`);
+  const text = read.data.toString('utf8');
   const changed = diff.model.files.find((f) => f.path === file.path)!;
   const lines = text.split('\n');
   changed.addedLines.forEach((n, i) => {

@@ -44,3 +44,30 @@ test('twice', () => {
   if (runningAsRoot()) t.is(readFileSync(policy, 'utf8'), '{"floors":{"suite_strength":0.75}}\n');
   else t.log("not root: the runs keep the caller uid (nothing to isolate from); the policy is the caller's own file");
 });
+
+test('every run ag-mutate starts has ag-run’s limits: a file past 256 MiB is refused to the process writing it', async (t) => {
+  // The test passes only when the write is stopped by the file-size limit (SIGXFSZ): without the
+  // limit, 300 MiB lands in the copy, the assertion fails, and the baseline is red.
+  const spec = `import test from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { twice } from '../src/twice.js';
+test('twice, under a file-size limit', () => {
+  const r = spawnSync('sh', ['-c', 'head -c 300M /dev/zero > big.bin'], { cwd: new URL('..', import.meta.url).pathname });
+  assert.equal(r.signal ?? (r.status === 153 ? 'SIGXFSZ' : String(r.status)), 'SIGXFSZ');
+  assert.equal(twice(2), 4);
+});
+`;
+  const repo = makeRepo(
+    { 'package.json': '{"type":"module"}\n' },
+    { 'src/twice.js': CODE, 'test/twice.test.js': spec },
+  );
+  t.teardown(repo.cleanup);
+  const m = await measured(
+    t,
+    ['--diff', repo.diff, '--tree', repo.tree, '--test-command', 'node test/twice.test.js', '--jobs', '1'],
+    repo.file('m.json'),
+  );
+  t.is(m.reason, null, JSON.stringify(m.baseline_runs));
+  t.is(m.suite_strength, 1);
+});

@@ -9,6 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   bwrapArgv,
+  DEFAULT_PROCESS_LIMIT,
+  defaultLimits,
+  withLimits,
   searchablePath,
   childEnv,
   freshIdentity,
@@ -156,8 +159,14 @@ export class Workspace {
     const user = this.identity(i);
     // A fresh uid gets only the PATH entries it can search (else a missing program is EACCES).
     if (user !== null && !sandboxed && env.PATH !== undefined) env.PATH = searchablePath(env.PATH);
+    // ag-run's limits for every run of the patch's code: files, data, open files, CPU, and as
+    // its own uid its processes (a runaway is named by its death, never the machine's).
+    const limits = {
+      ...defaultLimits(Number.isFinite(timeoutMs) ? Math.ceil(timeoutMs / 1000) : 86_400),
+      ...(user !== null ? { processes: DEFAULT_PROCESS_LIMIT } : {}),
+    };
     const r = await runProcess({
-      argv: this.argv(i, command, user, env),
+      argv: withLimits(this.argv(i, command, user, env), limits),
       cwd: this.copies[i]!.root,
       env,
       timeoutMs,
