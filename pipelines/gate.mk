@@ -81,7 +81,7 @@ $(O)/trees: $(O)/subject
 
 # The exported trees' git ids, taken before any of the patch's code runs.
 $(O)/tree-ids: $(O)/trees
-	{ node $(call q,$(HERE)lib/tree-id.mjs) $(call q,$(OUT)/baseline) && node $(call q,$(HERE)lib/tree-id.mjs) $(call q,$(OUT)/patch); } > $(call q,$@)
+	{ $(call q,$(BIN)/ag-gate) tree-id $(call q,$(OUT)/baseline) && $(call q,$(BIN)/ag-gate) tree-id $(call q,$(OUT)/patch); } > $(call q,$@)
 
 $(O)/changes.diff: $(O)/subject
 	git diff --no-color --no-ext-diff --find-renames $$(cut -d' ' -f1 $(call q,$<)) $$(cut -d' ' -f2 $(call q,$<)) > $(call q,$@)

@@ -11,9 +11,7 @@
  * node_modules/.bin of this checkout on PATH, no registry look-up from npx), and the project
  * lives under the OS's temporary folder, where node's resolution never climbs into this checkout.
  */
-import test, { type ExecutionContext } from 'ava';
-import { createHash } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
+import test from 'ava';
 import {
   chmodSync,
   copyFileSync,
@@ -24,16 +22,13 @@ import {
   readFileSync,
   readdirSync,
   realpathSync,
-  renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { buildDemoRepo } from '../../pipelines/demo/repo.mjs';
+import { assertAccept, demoRepoAt, MK_SETTINGS, npm, RANGE, ROOT, run, subjectOf, verdictIn } from './kit.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** Every publishable workspace (checked against the root package.json's `workspaces` below). */
 const WORKSPACES = [
   'schemas',
@@ -53,21 +48,13 @@ const TOOLS = ['ag-oracle', 'ag-run', 'ag-diffcov', 'ag-mutate', 'ag-decide'];
 const GATE_FILES = [
   'LICENSE',
   'gate.mjs',
-  'gate.mk', // runs lib/tree-id.mjs
+  'gate.mk',
   'gate.sh',
   'github/decide.sh',
   'github/measure.sh',
   'github/mutate.sh',
-  'lib/tree-id.mjs',
   'package.json',
 ];
-/** gate.mk composes the tools by hand: nothing is detected, so the commands are given. */
-const MK_SETTINGS = [
-  'TEST_COMMAND=node --test',
-  'COVERAGE_COMMAND=mkdir -p coverage && node --test --experimental-test-coverage --test-reporter=lcov --test-reporter-destination=coverage/lcov.info',
-  'COVERAGE_REPORT=coverage/lcov.info',
-];
-const RANGE = ['--base', 'main~1', '--head', 'main'];
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'ag-pack-'));
 // The gate runs the patch's code as a fresh uid when it runs as root: the path must be enterable.
@@ -82,55 +69,6 @@ const agGateJs = path.join(modules, '@adversary-gate', 'ag-gate', 'bin', 'ag-gat
 /** The projects under test, inside the fresh project: the demo's clean patch and its breaking one. */
 const clean = path.join(project, 'repo-clean');
 const broken = path.join(project, 'repo-break');
-
-/** The environment of a user's shell: nothing from the npx that started ava, no gate setting. */
-function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (/^(npm_|AG_|GITHUB_)/i.test(k) || k === 'INIT_CWD' || k === 'NODE_OPTIONS') continue;
-    env[k] = v;
-  }
-  env.PATH = (process.env.PATH ?? '')
-    .split(path.delimiter)
-    .filter((dir) => dir !== '' && !dir.split(path.sep).includes('node_modules'))
-    .join(path.delimiter);
-  env.npm_config_update_notifier = 'false';
-  return { ...env, ...extra };
-}
-
-interface Ran {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly said: string;
-}
-
-function run(file: string, args: readonly string[], cwd: string, extra: Record<string, string> = {}): Ran {
-  const r = spawnSync(file, args, {
-    cwd,
-    encoding: 'utf8',
-    env: userEnv(extra),
-    timeout: 300_000,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  const said =
-    `${[file, ...args].join(' ')} exited ${r.status}${r.error ? ` (${r.error.message})` : ''}\n${r.stdout}\n${r.stderr}`.slice(
-      -6000,
-    );
-  return { status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '', said };
-}
-
-function npm(args: string[], cwd: string): string {
-  const r = run('npm', args, cwd);
-  if (r.status !== 0) throw new Error(r.said);
-  return r.stdout;
-}
-
-/** The demo's repository for `patch` (base commit main~1, patch commit main), moved to `dir`. */
-function demoRepoAt(dir: string, patch: 'clean' | 'break'): void {
-  renameSync(buildDemoRepo('js', patch), dir);
-  chmodSync(dir, 0o755);
-}
 
 /** The workspaces the root package.json names that are not private. */
 function publishableWorkspaces(): string[] {
@@ -155,49 +93,6 @@ function filesUnder(dir: string, rel = ''): string[] {
   return readdirSync(path.join(dir, rel), { withFileTypes: true }).flatMap((e) =>
     e.isDirectory() ? filesUnder(dir, path.join(rel, e.name)) : [path.join(rel, e.name)],
   );
-}
-
-const git = (cwd: string, args: string[]) => run('git', args, cwd).stdout;
-
-/** What every verdict on `repo`'s main~1..main must name as its subject, from git itself. */
-function subjectOf(repo: string) {
-  const diff = git(repo, ['diff', '--no-color', '--no-ext-diff', '--find-renames', 'main~1', 'main']);
-  return {
-    baseline_tree: git(repo, ['rev-parse', 'main~1^{tree}']).trim(),
-    diff_sha256: `sha256:${createHash('sha256').update(diff).digest('hex')}`,
-    patch_tree: git(repo, ['rev-parse', 'main^{tree}']).trim(),
-  };
-}
-
-interface Verdict {
-  verdict: string;
-  reasons: { code: string }[];
-  evidence: { kind: string; status: string }[];
-  subject: Record<string, string>;
-}
-
-function verdictIn(out: string, r: Ran): Verdict {
-  const file = path.join(out, 'verdict.json');
-  if (!existsSync(file)) throw new Error(`no verdict.json in ${out}:\n${r.said}`);
-  return JSON.parse(readFileSync(file, 'utf8')) as Verdict;
-}
-
-/** ACCEPT on the clean patch: exit 0, no reason, all four kinds of evidence read, the right subject. */
-function assertAccept(t: ExecutionContext, out: string, r: Ran): void {
-  const v = verdictIn(out, r);
-  t.is(v.verdict, 'ACCEPT', r.said);
-  t.deepEqual(
-    v.reasons.map((x) => x.code),
-    [],
-    r.said,
-  );
-  t.is(r.status, 0, r.said);
-  t.deepEqual(
-    v.evidence.map((e) => `${e.kind}:${e.status}`).sort(),
-    ['diffcov:read', 'mutation:read', 'oracle:read', 'run:read'],
-    'every kind of evidence was made and read',
-  );
-  t.deepEqual(v.subject, subjectOf(clean), 'judged on main~1..main of the repository under test');
 }
 
 test.before(() => {
@@ -262,19 +157,19 @@ test.serial('npx ag-gate from the package, no settings: ACCEPT on the clean patc
     ['--prefix', project, '--offline', '--no-install', 'ag-gate', ...RANGE, '--out', 'ev-ag'],
     clean,
   );
-  assertAccept(t, path.join(clean, 'ev-ag'), r);
+  assertAccept(t, clean, path.join(clean, 'ev-ag'), r);
   t.regex(r.stderr, /^ag-gate: verdict: ACCEPT$/m, r.said);
 });
 
 test.serial("the package's gate.sh, no settings: the same ACCEPT, through ag-gate", (t) => {
   const r = run('sh', [path.join(gatePkg, 'gate.sh'), ...RANGE, '--out', 'ev-sh'], clean);
-  assertAccept(t, path.join(clean, 'ev-sh'), r);
+  assertAccept(t, clean, path.join(clean, 'ev-sh'), r);
   t.regex(r.stderr, /^gate\.sh: verdict: ACCEPT$/m, r.said);
 });
 
 test.serial("the package's gate.mjs, no settings: the same ACCEPT, through ag-gate", (t) => {
   const r = run(process.execPath, [path.join(gatePkg, 'gate.mjs'), ...RANGE, '--out', 'ev-mjs'], clean);
-  assertAccept(t, path.join(clean, 'ev-mjs'), r);
+  assertAccept(t, clean, path.join(clean, 'ev-mjs'), r);
   t.regex(r.stderr, /^gate\.mjs: verdict: ACCEPT$/m, r.said);
 });
 
@@ -284,7 +179,7 @@ test.serial("the package's gate.mk, with the project's tools: the same ACCEPT", 
     ['-f', path.join(gatePkg, 'gate.mk'), 'BASE=main~1', 'HEAD=main', 'OUT=ev-mk', ...MK_SETTINGS],
     clean,
   );
-  assertAccept(t, path.join(clean, 'ev-mk'), r);
+  assertAccept(t, clean, path.join(clean, 'ev-mk'), r);
   // BIN defaults to the project's node_modules/.bin, seen from the installed gate.mk.
   for (const tool of TOOLS)
     t.true(r.stdout.includes(`'${gatePkg}/../../.bin/${tool}'`), `${tool} from the install: ${r.said}`);

@@ -56,5 +56,17 @@ test.serial(
     t.not(await gitTreeId(dir, ['node_modules']), before);
     chmodSync(path.join(dir, 'a.js'), 0o644);
     t.is(await gitTreeId(dir, ['node_modules']), before);
+    // A workspace's own link to its installed packages, deeper down, is left out too; a folder of that name is not.
+    mkdirSync(path.join(dir, 'packages', 'foo'), { recursive: true });
+    writeFileSync(path.join(dir, 'packages', 'foo', 'i.js'), 'x');
+    const withWorkspace = await gitTreeId(dir, ['node_modules']);
+    symlinkSync('/elsewhere/packages/foo/node_modules', path.join(dir, 'packages', 'foo', 'node_modules'));
+    t.is(await gitTreeId(dir, ['node_modules']), withWorkspace);
+    rmSync(path.join(dir, 'packages', 'foo', 'node_modules'));
+    mkdirSync(path.join(dir, 'packages', 'foo', 'node_modules'));
+    writeFileSync(path.join(dir, 'packages', 'foo', 'node_modules', 'dep.js'), 'x');
+    t.not(await gitTreeId(dir, ['node_modules']), withWorkspace);
+    rmSync(path.join(dir, 'packages'), { recursive: true });
+    t.is(await gitTreeId(dir, ['node_modules']), before);
   },
 );

@@ -1,7 +1,16 @@
 import os from 'node:os';
 import path from 'node:path';
 import { defineCommand } from 'citty';
-import { intArg, main, optionalArg, packageVersion, UsageError } from '@adversary-gate/core';
+import {
+  gitTreeId,
+  InputError,
+  intArg,
+  main,
+  optionalArg,
+  packageVersion,
+  requiredArg,
+  UsageError,
+} from '@adversary-gate/core';
 import { decideFromEvidence } from './decide.js';
 import { runGate } from './pipeline.js';
 import { readSettings } from './settings.js';
@@ -16,7 +25,7 @@ const command = defineCommand({
     name,
     version,
     description:
-      'Judge the patch HEAD against the base in this git repository with no settings: exports both commits, detects the install and the test runner from the baseline, installs each side, runs ag-oracle first, then ag-run, the coverage command and ag-diffcov, ag-mutate, the checks after, and ag-decide; prints one line per stage and the verdict. Every flag may be given as its AG_* variable instead (--test-command: AG_TEST_COMMAND). Exits 0 ACCEPT, 1 REJECT, 2 HOLD (also: another run holds --out), 3 bad usage. Sub-command: decide.',
+      'Judge the patch HEAD against the base in this git repository with no settings: exports both commits, detects the install and the test runner from the baseline, installs each side, runs ag-oracle first, then ag-run, the coverage command and ag-diffcov, ag-mutate, the checks after, and ag-decide; prints one line per stage and the verdict. Every flag may be given as its AG_* variable instead (--test-command: AG_TEST_COMMAND). Exits 0 ACCEPT, 1 REJECT, 2 HOLD (also: another run holds --out), 3 bad usage. Sub-commands: decide, tree-id.',
   },
   args: {
     base: text('The baseline commit (default: origin/main)', 'REF'),
@@ -105,4 +114,24 @@ const decide = defineCommand({
   },
 });
 
-await main({ name, version, main: command, subCommands: { decide } });
+const treeId = defineCommand({
+  meta: {
+    name: 'tree-id',
+    description:
+      "Print the git tree id of an exported tree (the node_modules links a pipeline adds left out, at any depth): the id every tool that ran on it records, for ag-decide's --baseline-tree and --patch-tree. Take it right after the export, before any of the patch's code runs. Exits 0, or 3 when the folder cannot be read.",
+  },
+  args: { dir: { type: 'positional', description: 'The exported tree', required: true } },
+  async run({ args }) {
+    const dir = requiredArg(args.dir, 'dir');
+    let id: string;
+    try {
+      id = await gitTreeId(dir, ['node_modules']);
+    } catch (e) {
+      throw new InputError(dir, e instanceof Error ? e.message : String(e));
+    }
+    process.stdout.write(`${id}\n`);
+    return 0;
+  },
+});
+
+await main({ name, version, main: command, subCommands: { decide, 'tree-id': treeId } });

@@ -5,7 +5,7 @@
  * detected; a test command given by hand brings its own reports.
  * @module
  */
-import { detectProject, wirePytest, type GateTool, type ProjectPlan } from '@adversary-gate/core';
+import { detectProject, wirePytest, type DiffModel, type GateTool, type ProjectPlan } from '@adversary-gate/core';
 import type { Settings } from './settings.js';
 
 /** The commands of one run, and the block that says where they came from. */
@@ -16,6 +16,16 @@ export interface Commands {
   readonly coverageReport: string;
   readonly junit: string;
   readonly install: string;
+  /**
+   * The workspace whose own runner the detected commands run (`cd DIR && …`), or null. When
+   * the detected coverage command is in use, its lcov paths are relative to DIR: the gate puts
+   * DIR in front before ag-diffcov reads them (`coverageBase`).
+   */
+  readonly workspace: string | null;
+  /** DIR when the coverage report read back is the detected workspace command's; else null. */
+  readonly coverageBase: string | null;
+  /** Every workspace folder the baseline declares (their own packages are given to each tree after the install). */
+  readonly workspaces: readonly string[];
   /** The gate's own tools to install (a reporter or coverage tool the project lacks). */
   readonly tools: readonly GateTool[];
   /** What could not be found out (said in the fault when there is no test command). */
@@ -29,9 +39,20 @@ export function chooseCommands(
   baseline: string,
   settings: Settings,
   toolbox: { readonly dir: string; readonly nodeReporter: string },
+  changedPaths?: readonly string[],
 ): Commands {
-  const plan = detectProject(baseline, { toolbox });
+  const plan = detectProject(baseline, { toolbox, ...(changedPaths === undefined ? {} : { changedPaths }) });
   return commandsFor(plan, baseline, settings);
+}
+
+/** Every path the diff changes, both sides of a rename or copy (what picks the workspace to judge). */
+export function changedPaths(diff: DiffModel): string[] {
+  const out = new Set<string>();
+  for (const f of diff.files) {
+    out.add(f.path);
+    if (f.oldPath !== null) out.add(f.oldPath);
+  }
+  return [...out].sort();
 }
 
 /** The commands for a detected `plan` (pure: the settings over what was detected). */
@@ -80,6 +101,9 @@ export function commandsFor(plan: ProjectPlan, baseline: string, s: Settings): C
     coverageReport: coverageReport || 'coverage/lcov.info',
     junit,
     install,
+    workspace: plan.workspace,
+    coverageBase: plan.workspace !== null && coverage !== '' && coverage === detected.coverage ? plan.workspace : null,
+    workspaces: plan.workspaces,
     tools,
     problems: plan.problems,
     block: `${lines.join('\n')}\n`,

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, lstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { runningAsRoot } from '@adversary-gate/core';
 
 /** The caller's settings an install is given. */
 export interface InstallSettings {
@@ -37,8 +38,13 @@ function userNpmrc(env: NodeJS.ProcessEnv): Buffer | null {
   return readFileSync(file);
 }
 
-/** The default cache folder: `$XDG_CACHE_HOME/adversary-gate`, else `~/.cache/adversary-gate`. */
-export function defaultInstallCache(env: NodeJS.ProcessEnv = process.env): string {
+/**
+ * The default cache folder: as root `/var/cache/adversary-gate` (the installs run as fresh
+ * uids, which could not enter root's 0700 home); else `$XDG_CACHE_HOME/adversary-gate`, else
+ * `~/.cache/adversary-gate`.
+ */
+export function defaultInstallCache(env: NodeJS.ProcessEnv = process.env, asRoot = runningAsRoot()): string {
+  if (asRoot) return '/var/cache/adversary-gate';
   return path.join(env.XDG_CACHE_HOME || path.join(env.HOME ?? os.homedir(), '.cache'), 'adversary-gate');
 }
 

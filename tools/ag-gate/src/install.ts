@@ -18,7 +18,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { copyTree, readInside, type GateTool } from '@adversary-gate/core';
+import { copyTree, readInside, runningAsRoot, searchablePath, type GateTool } from '@adversary-gate/core';
 import { cacheEnv, holdCache, type InstallSettings } from './install-settings.js';
 import { runIsolated, type IsolatedRun } from './isolated.js';
 
@@ -33,16 +33,61 @@ export const PACKAGE_FILES = [
   '.yarnrc.yml',
 ] as const;
 
-/** Whether the two trees' package files are byte-equal (both absent counts as equal). */
-export function samePackageFiles(a: string, b: string): boolean {
+/** The largest workspace package file compared. */
+const MAX_PACKAGE_FILE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Whether the two trees' package files are byte-equal (both absent counts as equal): the
+ * root's, and each workspace's (`workspaces`, folders relative to the root) package.json and
+ * `.npmrc`, which the root's install reads too.
+ */
+export function samePackageFiles(a: string, b: string, workspaces: readonly string[] = []): boolean {
   const read = (tree: string, f: string) => {
     const file = path.join(tree, f);
     return existsSync(file) ? readFileSync(file) : null;
   };
-  return PACKAGE_FILES.every((f) => {
+  const same = PACKAGE_FILES.every((f) => {
     const [x, y] = [read(a, f), read(b, f)];
     return x === null || y === null ? x === y : x.equals(y);
   });
+  // A workspace's files are read as data, never through a link: one that is not a regular
+  // file on either side means the patch installs on its own.
+  const readWorkspace = (tree: string, f: string): Buffer | null | false => {
+    const r = readInside(tree, f, MAX_PACKAGE_FILE_BYTES);
+    return r.ok ? r.data : r.problem === 'does not exist' ? null : false;
+  };
+  return (
+    same &&
+    workspaces
+      .flatMap((w) => [`${w}/package.json`, `${w}/.npmrc`])
+      .every((f) => {
+        const [x, y] = [readWorkspace(a, f), readWorkspace(b, f)];
+        if (x === false || y === false) return false;
+        return x === null || y === null ? x === y : x.equals(y);
+      })
+  );
+}
+
+/**
+ * Link each workspace's own `node_modules` in `tree` to the one the install at `deps` made
+ * there (pnpm's links into the root's store, npm's packages it could not hoist), as the root's
+ * is: a folder of the install, which belongs to root once it ran, reached by its real path.
+ * Workspaces are folders relative to the root; one the tree or the install lacks is skipped.
+ * Returns the install's folders linked (for the packages' digest).
+ */
+export function linkWorkspacePackages(deps: string, tree: string, workspaces: readonly string[]): string[] {
+  const linked: string[] = [];
+  for (const w of workspaces) {
+    const from = path.join(deps, w, 'node_modules');
+    const st = lstatSync(from, { throwIfNoEntry: false });
+    const dir = lstatSync(path.join(tree, w), { throwIfNoEntry: false });
+    if (st?.isDirectory() !== true || dir?.isDirectory() !== true) continue;
+    const to = path.join(tree, w, 'node_modules');
+    rmSync(to, { recursive: true, force: true });
+    symlinkSync(from, to);
+    linked.push(from);
+  }
+  return linked;
 }
 
 /** Where one run keeps what it installs. */
@@ -65,8 +110,16 @@ async function runInstall(
   log: string,
   places: InstallPlaces,
 ): Promise<IsolatedRun> {
-  const { env, npmrc, cache } = places.settings;
+  const { env, npmrc } = places.settings;
+  let cache = places.settings.cache;
   const release = cache === null ? null : await holdCache(cache);
+  // As root the install runs as a fresh uid, which must be able to enter the cache folder.
+  if (cache !== null && runningAsRoot() && searchablePath(cache) !== cache) {
+    process.stderr.write(
+      `ag-gate: the install cache ${cache} lies under a folder other users cannot enter: not used\n`,
+    );
+    cache = null;
+  }
   try {
     return await runIsolated(dir, command, {
       timeoutSeconds,
@@ -119,14 +172,19 @@ export function shareInstall(places: InstallPlaces, patchTree: string): void {
 
 const SPEC = /^@?[A-Za-z0-9._/-]+@[A-Za-z0-9.+-]+$/;
 
-/** `name@version` for each tool; a `=DEP` version is the version of DEP installed in `packages`. */
-export function toolSpecs(tools: readonly GateTool[], packages: string): string[] {
+/**
+ * `name@version` for each tool; a `=DEP` version is the version of DEP installed in the first
+ * of the `packages` folders that holds it (a workspace's own, then the root's).
+ */
+export function toolSpecs(tools: readonly GateTool[], packages: string | readonly string[]): string[] {
+  const folders = typeof packages === 'string' ? [packages] : packages;
   return tools.map((t) => {
     let version = t.version;
     if (version.startsWith('=')) {
       const dep = version.slice(1);
-      const manifest = path.join(packages, dep, 'package.json');
+      const manifest = folders.map((f) => path.join(f, dep, 'package.json')).find((m) => existsSync(m));
       try {
+        if (manifest === undefined) throw new Error('absent');
         version = String((JSON.parse(readFileSync(manifest, 'utf8')) as { version: unknown }).version);
       } catch {
         throw new Error(`${t.name} must match ${dep}'s version, and the install holds no ${dep}`);
@@ -145,7 +203,7 @@ export function toolSpecs(tools: readonly GateTool[], packages: string): string[
 export async function installTools(
   tools: readonly GateTool[],
   baseline: string,
-  patchPackages: string,
+  patchPackages: string | readonly string[],
   timeoutSeconds: number,
   places: InstallPlaces,
 ): Promise<InstallFailure | null> {

@@ -9,13 +9,30 @@
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { copyTree, gitTreeId, readInside, runningAsRoot, UsageError } from '@adversary-gate/core';
-import { chooseCommands, type Commands } from './commands.js';
+import {
+  copyTree,
+  gitTreeId,
+  readDiff,
+  readInside,
+  rebaseLcov,
+  runningAsRoot,
+  UsageError,
+  workspaceDirs,
+} from '@adversary-gate/core';
+import { changedPaths, chooseCommands, type Commands } from './commands.js';
 import { packagesDigest } from './digest.js';
 import { PipelineFaults } from './faults.js';
 import { exportCommit, repositoryRoot, resolveCommit, writeDiff } from './git.js';
 import { installSettings } from './install-settings.js';
-import { installSide, installTools, linkTools, samePackageFiles, shareInstall, type InstallPlaces } from './install.js';
+import {
+  installSide,
+  installTools,
+  linkTools,
+  linkWorkspacePackages,
+  samePackageFiles,
+  shareInstall,
+  type InstallPlaces,
+} from './install.js';
 import { runIsolated } from './isolated.js';
 import { BusyError, claimOutDir, excludeFromGit } from './out-dir.js';
 import { Deadline } from './deadline.js';
@@ -123,7 +140,13 @@ async function judge(
   }
 
   done = stage('detect', 'the install, the runner and its reports, from the baseline');
-  const commands = chooseCommands(ws.baseline, s, { dir: ws.toolsDir, nodeReporter: ws.nodeReporter });
+  // The changed paths pick the workspace judged in a workspaces root with no runner of its own;
+  // a diff that cannot be read picks none (ag-run and the others say why the diff is bad).
+  const changed = await readDiff(ws.diff).then(
+    (d) => changedPaths(d.model),
+    () => undefined,
+  );
+  const commands = chooseCommands(ws.baseline, s, { dir: ws.toolsDir, nodeReporter: ws.nodeReporter }, changed);
   writeFileSync(path.join(ws.out, 'detected.txt'), commands.block);
   if (!s.quiet) process.stderr.write(commands.block);
   done(commands.test === '' ? 'no test command' : 'done');
@@ -134,11 +157,18 @@ async function judge(
     signal: deadline.signal,
     settings: installSettings(s.installCache),
   };
-  const installed = await install(s, ws, commands, places, faults, stage);
+  // A workspaces root: the folders either side declares (their package files decide whether
+  // the patch shares the baseline's install, and their own node_modules are linked after it).
+  const workspaces = [...new Set([...commands.workspaces, ...workspaceDirs(ws.patch)])].sort();
+  const installed = await install(s, ws, commands, workspaces, places, faults, stage);
   const packages = [
     path.join(ws.work, 'deps-baseline', 'node_modules'),
     path.join(ws.work, 'deps-patch', 'node_modules'),
     path.join(ws.toolsDir, 'node_modules'),
+    ...workspaces.flatMap((w) => [
+      path.join(ws.work, 'deps-baseline', w, 'node_modules'),
+      path.join(ws.work, 'deps-patch', w, 'node_modules'),
+    ]),
   ];
   const digested = installed && commands.install !== '';
   const before = digested ? packagesDigest(packages) : null;
@@ -272,27 +302,35 @@ async function install(
   s: Settings,
   ws: Workspace,
   c: Commands,
+  workspaces: readonly string[],
   places: InstallPlaces,
   faults: PipelineFaults,
   stage: StageStart,
 ): Promise<boolean> {
   let ok = true;
+  const deps = (side: 'baseline' | 'patch') => path.join(ws.work, `deps-${side}`);
   if (c.install !== '') {
-    const shared = samePackageFiles(ws.baseline, ws.patch);
+    const shared = samePackageFiles(ws.baseline, ws.patch, workspaces);
     let done = stage('install', `${c.install} in a copy of the baseline${shared ? ' (the patch shares it)' : ''}`);
     const failed = await installSide('baseline', ws.baseline, c.install, s.installTimeout, places);
     done(failed === null ? 'installed' : 'failed');
     if (failed !== null) {
       faults.add(failed.text, failed.log);
       ok = false;
-    } else if (shared) shareInstall(places, ws.patch);
-    else {
-      done = stage('install', `${c.install} in a copy of the patch`);
-      const patchFailed = await installSide('patch', ws.patch, c.install, s.installTimeout, places);
-      done(patchFailed === null ? 'installed' : 'failed');
-      if (patchFailed !== null) {
-        faults.add(patchFailed.text, patchFailed.log);
-        ok = false;
+    } else {
+      // The root's install installs every workspace: each tree gets their own node_modules too.
+      linkWorkspacePackages(deps('baseline'), ws.baseline, workspaces);
+      if (shared) {
+        shareInstall(places, ws.patch);
+        linkWorkspacePackages(deps('baseline'), ws.patch, workspaces);
+      } else {
+        done = stage('install', `${c.install} in a copy of the patch`);
+        const patchFailed = await installSide('patch', ws.patch, c.install, s.installTimeout, places);
+        done(patchFailed === null ? 'installed' : 'failed');
+        if (patchFailed !== null) {
+          faults.add(patchFailed.text, patchFailed.log);
+          ok = false;
+        } else linkWorkspacePackages(deps('patch'), ws.patch, workspaces);
       }
     }
   }
@@ -301,7 +339,10 @@ async function install(
     const failed = await installTools(
       c.tools,
       ws.baseline,
-      path.join(ws.patch, 'node_modules'),
+      [
+        ...(c.workspace !== null ? [path.join(ws.patch, c.workspace, 'node_modules')] : []),
+        path.join(ws.patch, 'node_modules'),
+      ],
       s.installTimeout,
       places,
     );
@@ -349,6 +390,7 @@ async function coverage(
   }
   const kept = path.join(ws.out, 'coverage', path.basename(c.coverageReport));
   mkdirSync(path.dirname(kept), { recursive: true });
-  writeFileSync(kept, read.data);
+  // A workspace's lcov names files relative to the workspace: made relative to the tree's root.
+  writeFileSync(kept, c.coverageBase === null ? read.data : rebaseLcov(read.data.toString('utf8'), c.coverageBase));
   return ['--coverage', kept, '--root', ws.coverageTree];
 }

@@ -24,11 +24,16 @@ export function toolPath(tool: ToolName, binDir: string | undefined): string {
 }
 
 /**
- * The folder of the installed package `name`, found as node finds it: in the `node_modules`
- * folders from this package's own folder up (its package.json is not among its exports).
+ * The folder of the tool package `name` (`@adversary-gate/ag-run`): beside this package, as
+ * they lie in this repository (`tools/`), in the single `adversary-gate` package (`tools/`)
+ * and installed as scoped packages (`@adversary-gate/`); else found as node finds it, in the
+ * `node_modules` folders from this package's own folder up.
  */
 function installedPackage(name: string): string {
-  let dir = packageDir(import.meta.url);
+  const own = packageDir(import.meta.url);
+  const sibling = path.join(path.dirname(own), name.split('/').pop()!);
+  if (existsSync(path.join(sibling, 'package.json'))) return sibling;
+  let dir = own;
   for (;;) {
     const candidate = path.join(dir, 'node_modules', name);
     if (existsSync(path.join(candidate, 'package.json'))) return candidate;

@@ -3,7 +3,7 @@
 // detected commands they wire.
 import test from 'ava';
 import type { ProjectPlan } from '@adversary-gate/core';
-import { commandsFor } from '../src/commands.js';
+import { changedPaths, commandsFor } from '../src/commands.js';
 import { readSettings } from '../src/settings.js';
 
 const PLAN: ProjectPlan = {
@@ -21,6 +21,8 @@ const PLAN: ProjectPlan = {
     sources: [],
     problems: [],
   },
+  workspaces: [],
+  workspace: null,
   found: ['runner jest: package.json devDependencies'],
   problems: [],
 };
@@ -59,4 +61,63 @@ test('nothing detected: no test command, and the problems that say why', (t) => 
   t.like(c, { test: '', install: '', coverage: '' });
   t.deepEqual(c.problems, ['no runner']);
   t.regex(c.block, /problem: no runner/);
+});
+
+/** A workspace's node:test, run from the tree's root (as ag-core's detection wires it). */
+const WORKSPACE: ProjectPlan = {
+  ...PLAN,
+  install_command: null,
+  runner: 'node',
+  workspaces: ['packages/a', 'packages/b'],
+  workspace: 'packages/a',
+  wiring: {
+    test_command: 'cd packages/a && node --test',
+    report: { kind: 'junit', path: 'packages/a/.ag-junit.xml' },
+    coverage_command: 'cd packages/a && node --test --experimental-test-coverage',
+    coverage_report: 'packages/a/.ag-coverage/lcov.info',
+    ids_carry_file: true,
+    tools: [],
+    sources: [],
+    problems: [],
+  },
+};
+
+test('a workspace judged with its own runner: its commands, its reports under it, and its coverage rebased', (t) => {
+  const c = commandsFor(WORKSPACE, '/b', readSettings({}, {}));
+  t.like(c, {
+    test: 'cd packages/a && node --test',
+    junit: 'packages/a/.ag-junit.xml',
+    coverageReport: 'packages/a/.ag-coverage/lcov.info',
+    workspace: 'packages/a',
+    coverageBase: 'packages/a',
+  });
+  t.deepEqual(c.workspaces, ['packages/a', 'packages/b']);
+  // A coverage command by hand writes the report its own way: nothing is rebased.
+  const byHand = commandsFor(WORKSPACE, '/b', readSettings({ 'coverage-command': 'c8 npm test' }, {}));
+  t.is(byHand.coverageBase, null);
+  t.is(commandsFor(WORKSPACE, '/b', readSettings({}, { AG_COVERAGE_COMMAND: '' })).coverageBase, null);
+});
+
+test('the changed paths are both sides of every change, renames included, once each', (t) => {
+  const file = (p: string, oldPath: string | null, status: 'added' | 'modified' | 'deleted' | 'renamed') => ({
+    path: p,
+    oldPath,
+    status,
+    binary: false,
+    modeOnly: false,
+    addedLines: [],
+    addedText: [],
+    deletedLines: [],
+    deletedText: [],
+  });
+  t.deepEqual(
+    changedPaths({
+      files: [
+        file('packages/a/src/x.js', 'packages/a/src/x.js', 'modified'),
+        file('packages/b/y.js', 'packages/a/y.js', 'renamed'),
+        file('README.md', null, 'added'),
+      ],
+    }),
+    ['README.md', 'packages/a/src/x.js', 'packages/a/y.js', 'packages/b/y.js'],
+  );
 });

@@ -53,6 +53,11 @@ test('each package manager gets its own cache folder, and only its own setting',
     npm_config_prefer_offline: 'true',
   });
   t.deepEqual(cacheEnv('/c', 'corepack yarn install --immutable'), { YARN_CACHE_FOLDER: '/c/yarn' });
-  t.is(defaultInstallCache({ HOME: '/home/u' }), '/home/u/.cache/adversary-gate');
-  t.is(defaultInstallCache({ HOME: '/home/u', XDG_CACHE_HOME: '/x' }), '/x/adversary-gate');
+  t.is(defaultInstallCache({ HOME: '/home/u' }, false), '/home/u/.cache/adversary-gate');
+  t.is(defaultInstallCache({ HOME: '/home/u', XDG_CACHE_HOME: '/x' }, false), '/x/adversary-gate');
+  t.is(
+    defaultInstallCache({ HOME: '/root' }, true),
+    '/var/cache/adversary-gate',
+    'a folder the installs’ uids can enter',
+  );
 });

@@ -6,8 +6,9 @@
  *
  * Modes as git records them (100644, 100755, 120000 for a link, 40000 for a folder); a
  * folder with nothing in it is not part of any git tree and is left out, as are `.git` at any
- * depth and the top-level links named in `exclude` (the link to the installed packages a
- * pipeline adds; a folder of that name still counts). Submodules (which `git archive` exports as empty folders) cannot be reproduced.
+ * depth and the links named in `exclude`, at any depth (the links to the installed packages a
+ * pipeline adds: the root's, and in a workspaces root each workspace's own; a folder of that
+ * name still counts). Submodules (which `git archive` exports as empty folders) cannot be reproduced.
  * @module
  */
 import { createHash } from 'node:crypto';
@@ -60,7 +61,7 @@ function* treeOf(dir: string, exclude: ReadonlySet<string>, slice: { end: number
     if (d.isSymbolicLink()) {
       entries.push({ mode: '120000', name: d.name, id: objectId('blob', Buffer.from(readlinkSync(full))) });
     } else if (d.isDirectory()) {
-      const id = yield* treeOf(full, new Set(), slice);
+      const id = yield* treeOf(full, exclude, slice);
       if (id !== null) entries.push({ mode: '40000', name: d.name, id });
     } else if (d.isFile()) {
       const st = lstatSync(full);
@@ -81,7 +82,7 @@ function* treeOf(dir: string, exclude: ReadonlySet<string>, slice: { end: number
 }
 
 /**
- * The git tree id (40 hex digits) of `dir`, leaving out the top-level links named in `exclude`.
+ * The git tree id (40 hex digits) of `dir`, leaving out the links named in `exclude` (at any depth).
  * The walk gives the event loop back every SLICE_MS, so it can run beside other work.
  */
 export async function gitTreeId(dir: string, exclude: readonly string[] = []): Promise<string> {

@@ -3,3 +3,4 @@ export * from './scripts.js';
 export * from './wiring.js';
 export * from './detect.js';
 export * from './command-runner.js';
+export * from './workspaces.js';
