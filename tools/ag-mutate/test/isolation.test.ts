@@ -1,6 +1,6 @@
 // As root, every test run ag-mutate starts gets a fresh unprivileged uid (as ag-run's do):
 // a test cannot write the trusted policy or any file outside its own copy.
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +9,22 @@ import { makeRepo } from './helpers/repo.js';
 import { measured } from './helpers/artefact.js';
 
 const CODE = 'export const twice = (x) => x * 2;\n';
+
+/** ag-mutate on a patch adding `twice` and the test file `spec`: every mutant killed, the baseline green. */
+async function measuresTwice(t: ExecutionContext, spec: string, jobs: string): Promise<void> {
+  const repo = makeRepo(
+    { 'package.json': '{"type":"module"}\n' },
+    { 'src/twice.js': CODE, 'test/twice.test.js': spec },
+  );
+  t.teardown(repo.cleanup);
+  const m = await measured(
+    t,
+    ['--diff', repo.diff, '--tree', repo.tree, '--test-command', 'node test/twice.test.js', '--jobs', jobs],
+    repo.file('m.json'),
+  );
+  t.is(m.reason, null, JSON.stringify(m.baseline_runs));
+  t.is(m.suite_strength, 1);
+}
 
 test('a test cannot write a file outside its copy (the trusted policy); an honest test still runs green', async (t) => {
   const outside = mkdtempSync(path.join(os.tmpdir(), 'agm-policy-'));
@@ -29,18 +45,7 @@ test('twice', () => {
   assert.equal(twice(2), 4);
 });
 `;
-  const repo = makeRepo(
-    { 'package.json': '{"type":"module"}\n' },
-    { 'src/twice.js': CODE, 'test/twice.test.js': spec },
-  );
-  t.teardown(repo.cleanup);
-  const m = await measured(
-    t,
-    ['--diff', repo.diff, '--tree', repo.tree, '--test-command', 'node test/twice.test.js', '--jobs', '2'],
-    repo.file('m.json'),
-  );
-  t.is(m.reason, null, JSON.stringify(m.baseline_runs));
-  t.is(m.suite_strength, 1);
+  await measuresTwice(t, spec, '2');
   if (runningAsRoot()) t.is(readFileSync(policy, 'utf8'), '{"floors":{"suite_strength":0.75}}\n');
   else t.log("not root: the runs keep the caller uid (nothing to isolate from); the policy is the caller's own file");
 });
@@ -58,16 +63,5 @@ test('twice, under a file-size limit', () => {
   assert.equal(twice(2), 4);
 });
 `;
-  const repo = makeRepo(
-    { 'package.json': '{"type":"module"}\n' },
-    { 'src/twice.js': CODE, 'test/twice.test.js': spec },
-  );
-  t.teardown(repo.cleanup);
-  const m = await measured(
-    t,
-    ['--diff', repo.diff, '--tree', repo.tree, '--test-command', 'node test/twice.test.js', '--jobs', '1'],
-    repo.file('m.json'),
-  );
-  t.is(m.reason, null, JSON.stringify(m.baseline_runs));
-  t.is(m.suite_strength, 1);
+  await measuresTwice(t, spec, '1');
 });
