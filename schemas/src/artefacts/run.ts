@@ -206,14 +206,29 @@ export const WriteWatch = v.strictObject({
   late_changes_total: Count,
 });
 
+/** One path of the trusted tree the patch added, modified or deleted (a rename is its old path deleted and its new path added). */
+const TrustedPathChange = v.strictObject({
+  path: v.string(),
+  change: v.picklist(['added', 'modified', 'deleted']),
+});
+
 /**
- * The trusted tests against the patched code: the full suite run once in a copy of the patch
- * tree whose test files (and runner configuration) the patch changed, deleted or renamed are
- * put back in their baseline version.
+ * The trusted tests against the patched code: the full suite run once in a tree whose tests,
+ * runner configuration and installed packages are the baseline's. For a patch that changes any
+ * file that is not a test (`tree: baseline`): a copy of the baseline tree (its installed
+ * packages) with the patch's changes to everything but tests, runner configuration, setup
+ * files, package manifests and lock files, and `node_modules` applied on top. For a test-only
+ * patch (`tree: patch`, and evidence written before `tree` existed): a copy of the patch tree
+ * with the test files (and runner configuration) the patch changed, deleted or renamed put
+ * back in their baseline version.
  */
 export const TrustedTests = v.strictObject({
   command: v.string(),
-  /** The files taken from the baseline, on their baseline path; `renamed_to`: the patch's new path (removed from the trusted tree). */
+  /**
+   * The files the patch changed, deleted or renamed whose baseline version the trusted tree
+   * keeps, on their baseline path; `renamed_to`: the patch's new path (absent from the trusted
+   * tree unless `from_patch` lists it).
+   */
   files: v.array(
     v.strictObject({
       path: v.string(),
@@ -229,6 +244,30 @@ export const TrustedTests = v.strictObject({
       id: v.pipe(v.string(), v.minLength(1)),
       outcome: v.picklist(['failed', 'error', 'skipped', 'todo', 'xfail', 'absent']),
     }),
+  ),
+  /**
+   * Optional (older evidence has none; read as `patch`): the tree the trusted tree was built
+   * from. `baseline`: the baseline tree and its installed packages, with `from_patch` applied;
+   * `patch`: the patch tree with `files` put back (a patch that changed only tests).
+   */
+  tree: v.optional(v.picklist(['baseline', 'patch'])),
+  /** Optional: the patch's changes the trusted tree has, path by path, sorted. */
+  from_patch: v.optional(v.array(TrustedPathChange)),
+  /**
+   * Optional: the patch's changes the trusted tree does not have (the baseline's version
+   * stays; an added file is absent), path by path, sorted, each with its `kind`: `test` (a
+   * test file), `runner_config` (runner configuration, `conftest.py`, `jest.setup.*`,
+   * `setupTests.*`), `setup_file` (a file the baseline's runner configuration or full-suite
+   * command names as a setup or require file), `package` (a package manifest or lock file) or
+   * `installed` (a path under a `node_modules` directory).
+   */
+  held_back: v.optional(
+    v.array(
+      v.strictObject({
+        ...TrustedPathChange.entries,
+        kind: v.picklist(['test', 'runner_config', 'setup_file', 'package', 'installed']),
+      }),
+    ),
   ),
 });
 
@@ -249,7 +288,10 @@ export const RunArtefact = v.strictObject({
    * every round they were seen in.
    */
   tests_flaky: v.optional(v.array(FlakyTest)),
-  /** Optional: present when the patch changed, deleted or renamed a test file or runner configuration. */
+  /**
+   * Optional: present when the patch changed any file that is not a test, or changed, deleted
+   * or renamed a test file (before `tree` existed: only in the latter case).
+   */
   trusted_tests: v.optional(TrustedTests),
   /** Written by ag-run 0.1 and later (optional so older evidence still reads): writes outside the tree copies and after the kill. */
   write_watch: v.optional(WriteWatch),

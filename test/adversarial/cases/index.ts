@@ -15,6 +15,7 @@ import { PROCESSES } from './processes.js';
 import { RUNNER_GAMING } from './runner-gaming.js';
 import { SANDBOX } from './sandbox.js';
 import { TESTS_AND_ORACLES } from './tests-and-oracles.js';
+import { TRUSTED_TREE } from './trusted-tree.js';
 
 /** The catalogue's sections, in order. */
 const SECTIONS: readonly (readonly AdversarialCase[])[] = [
@@ -23,6 +24,7 @@ const SECTIONS: readonly (readonly AdversarialCase[])[] = [
   EDITED_TESTS,
   JUDGED,
   MORE_VARIANTS,
+  TRUSTED_TREE,
   RUNNER_GAMING,
   CONFIG_AND_EVIDENCE,
   COVERAGE_AND_MUTATION,

@@ -313,6 +313,58 @@ test('run: a REFUTED claim whose patch rerun passed is refused as invalid', (t) 
   t.deepEqual(codes(decideWith(g)), ['EVIDENCE_INVALID']);
 });
 
+test('run: a trusted run in the baseline tree that fails holds with TRUSTED_TEST_FAILED, naming what was held back; the changed package files apart', (t) => {
+  const g = golden();
+  const held = [
+    { path: 'package-lock.json', change: 'modified' as const, kind: 'package' as const },
+    { path: 'package.json', change: 'modified' as const, kind: 'package' as const },
+    { path: 'test/new.test.js', change: 'added' as const, kind: 'test' as const },
+  ];
+  const base = {
+    command: 'node --test',
+    files: [
+      { path: 'package-lock.json', change: 'modified' as const, renamed_to: null },
+      { path: 'package.json', change: 'modified' as const, renamed_to: null },
+    ],
+    tree: 'baseline' as const,
+    from_patch: [{ path: 'src/calc.js', change: 'modified' as const }],
+    held_back: held,
+  };
+  // the patched code needs a dependency the baseline lacks: its test file cannot load
+  g.run.trusted_tests = {
+    ...base,
+    execution: { ...execution('patch', 1, 'FAIL'), tests: [] },
+    failed: [{ id: 'adds', outcome: 'absent' }],
+  };
+  let v = decideWith(g);
+  t.is(v.verdict, 'HOLD', 'never a REJECT');
+  t.deepEqual(codes(v), ['TRUSTED_TEST_FAILED']);
+  const message = v.reasons[0]!.message;
+  t.regex(message, /baseline tree/);
+  t.regex(message, /test\/new\.test\.js \(added, test\)/);
+  t.regex(message, /package files the trusted run does not take \(package-lock\.json, package\.json\)/);
+  t.regex(message, /adds \(absent\)$/);
+  // could not run: the package files still named
+  g.run.trusted_tests = { ...base, execution: execution('patch', 1, 'UNRUNNABLE'), failed: [] };
+  v = decideWith(g);
+  t.deepEqual(codes(v), ['TRUSTED_TEST_FAILED']);
+  t.regex(v.reasons[0]!.message, /could not run .*package\.json/);
+  // no package file changed: no such note
+  g.run.trusted_tests = {
+    ...base,
+    held_back: [held[2]!],
+    files: [],
+    execution: { ...execution('patch', 1, 'FAIL'), tests: [{ id: 'adds', outcome: 'failed' }] },
+    failed: [{ id: 'adds', outcome: 'failed' }],
+  };
+  v = decideWith(g);
+  t.deepEqual(codes(v), ['TRUSTED_TEST_FAILED']);
+  t.notRegex(v.reasons[0]!.message, /package files/);
+  // honest: the trusted run passed
+  g.run.trusted_tests = { ...base, execution: execution('patch', 1, 'PASS'), failed: [] };
+  t.is(decideWith(g).verdict, 'ACCEPT');
+});
+
 test('run: a baseline test that fails against the patched code once the patch edits of its file are undone holds with TRUSTED_TEST_FAILED', (t) => {
   const g = golden();
   const files = [{ path: 'test/calc.test.js', change: 'modified', renamed_to: null }];

@@ -10,7 +10,7 @@ import { testDeltasOver, type DeltaContext } from './deltas.js';
 import type { ExecutionPlan } from './execute.js';
 import { commandHistory, failureKinds, flakyTests } from './per-test.js';
 import type { Planned } from './plan.js';
-import { trustedFailures, type TrustedFile } from './trusted.js';
+import { trustedFailures, type TrustedPlan } from './trusted.js';
 
 /** Everything the judgements are made from. */
 export interface AssembleInput {
@@ -23,8 +23,8 @@ export interface AssembleInput {
   readonly rounds: number;
   readonly timeoutMs: number;
   readonly deltas: DeltaContext;
-  /** The files the trusted execution took from the baseline (none: no trusted execution). */
-  readonly trustedFiles: readonly TrustedFile[];
+  /** What the trusted tree was built from (null: no trusted execution). */
+  readonly trusted: TrustedPlan | null;
 }
 
 /** The judgements of run.json. */
@@ -33,7 +33,7 @@ export interface Assembled {
   readonly fullSuite: FullSuite;
   readonly testDeltas: TestDeltas | null;
   readonly testsFlaky: FlakyTest[];
-  /** Null when the patch changed no test file. */
+  /** Null when there was no trusted execution to make (a patch that only adds tests, or no full suite). */
   readonly trustedTests: TrustedTests | null;
 }
 
@@ -107,11 +107,20 @@ export function assemble(input: AssembleInput): Assembled {
     fb === null || fp === null ? null : testDeltasOver(reported('baseline'), reported('patch'), input.deltas);
   const testsFlaky = [...histories.values()].flatMap((h) => flakyTests(h));
   let trustedTests: TrustedTests | null = null;
-  if (input.trustedFiles.length > 0) {
+  if (input.trusted !== null) {
     const execution = trustedAt < 0 ? null : input.executions[trustedAt]!;
     const leave = new Set([...(testDeltas?.tests_pass_to_fail ?? []), ...testsFlaky.map((f) => f.id)]);
     const failed = execution === null ? [] : trustedFailures(side('baseline'), execution, leave);
-    trustedTests = { command: input.fullCommand ?? '', files: [...input.trustedFiles], execution, failed };
+    const t = input.trusted;
+    trustedTests = {
+      command: input.fullCommand ?? '',
+      files: [...t.files],
+      execution,
+      failed,
+      tree: t.tree,
+      from_patch: [...t.fromPatch],
+      held_back: [...t.heldBack],
+    };
   }
   return { claims, fullSuite, testDeltas, testsFlaky, trustedTests };
 }

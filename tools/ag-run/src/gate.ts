@@ -34,7 +34,8 @@ import {
 } from './execute.js';
 import { renamedFiles, treeLocator } from './locate-tests.js';
 import { planConfirmations, planExecutions, planReruns } from './plan.js';
-import { buildTrustedTree, trustedFiles } from './trusted.js';
+import { namedSetupFiles } from './setup-files.js';
+import { buildTrustedTree, planTrusted } from './trusted.js';
 import { mapLimit, startLimited } from './pool.js';
 import { escapeFaults } from './escapes.js';
 import { detectRunner } from './runners/detect.js';
@@ -194,10 +195,11 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
       const runs = await mapLimit(plans, opts.jobs, async (plan, i) => execute(plan, ctx, await copies[i]!));
       return Promise.all(runs.map((r) => r.judged));
     };
-    // The baseline's versions of the tests the patch changed, run against the patch's code.
-    const trusted = fullCommand === null ? [] : trustedFiles(diff.model, classifyPath);
+    // The baseline's tests, runner configuration and installed packages, run against the patch's code.
+    const trusted =
+      fullCommand === null ? null : planTrusted(diff.model, classifyPath, await namedSetupFiles(baseline, fullCommand));
     const trustedPlan: ExecutionPlan[] = [];
-    if (trusted.length > 0) {
+    if (trusted !== null) {
       const tree = path.join(workRoot, 'trusted-tree');
       try {
         await buildTrustedTree(patch, baseline, trusted, tree);
@@ -216,22 +218,24 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
         });
       }
     }
-    const firstWave = await runWave([...planned.plans, ...trustedPlan]);
-    // A failure on the patch is judged over more than one sighting per side.
+    const firstWave = await runWave(planned.plans);
+    // A failure on the patch is judged over more than one sighting per side. The trusted run
+    // goes with the reruns, after the claims: the claims' schedule is theirs alone.
     const again = planReruns(
       planned.plans,
       firstWave.map((r) => r.execution),
       trees,
     );
-    const judgedOnce = [...firstWave, ...(again.length > 0 ? await runWave(again) : [])];
+    const secondWave = again.length + trustedPlan.length > 0 ? await runWave([...again, ...trustedPlan]) : [];
+    const judgedOnce = [...firstWave, ...secondWave];
     // A regression inside a suite that shows flaky tests is confirmed by more patch executions.
     const confirm = planConfirmations(
-      [...planned.plans, ...trustedPlan, ...again],
+      [...planned.plans, ...again, ...trustedPlan],
       judgedOnce.map((r) => r.execution),
       trees,
     );
     const records = [...judgedOnce, ...(confirm.length > 0 ? await runWave(confirm) : [])];
-    const plans = [...planned.plans, ...trustedPlan, ...again, ...confirm];
+    const plans = [...planned.plans, ...again, ...trustedPlan, ...confirm];
     const writeWatch = await finishWatch(
       watch!,
       records.map((r) => r.copy),
@@ -245,7 +249,7 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
       rounds: opts.rounds,
       timeoutMs: ctx.timeoutMs,
       deltas: { locate: treeLocator(baseline, patch, diff.model), renamed: renamedFiles(diff.model) },
-      trustedFiles: trusted,
+      trusted,
     });
     const claims = judged.claims;
     const fp = judged.fullSuite.patch;

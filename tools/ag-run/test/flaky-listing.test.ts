@@ -98,7 +98,7 @@ test('the runs the rule counted, confirmations included, are all listed, and the
     rounds: 3,
     timeoutMs: 60_000,
     deltas: { locate: (id) => (fileOfId(id) === null ? [] : [fileOfId(id)!]), renamed: new Map() },
-    trustedFiles: [],
+    trusted: null,
   });
   t.deepEqual(judged.testsFlaky, EXPECTED);
   // X failed in every patch run, confirmations included, and passed in every baseline run: its

@@ -109,37 +109,7 @@ export function runReasons(run: RunArtefact): Reason[] {
     }
   }
   const trusted = run.trusted_tests;
-  if (trusted !== undefined) {
-    const e = trusted.execution;
-    const files = listForMessage(
-      trusted.files.map((f) => `${f.path} (${f.change}${f.renamed_to !== null ? ` to ${f.renamed_to}` : ''})`),
-    );
-    if (e === null) {
-      out.push(
-        reason(
-          'TRUSTED_TEST_FAILED',
-          'run',
-          `the baseline's versions of the tests the patch changed were not run against the patched code: ${files}`,
-        ),
-      );
-    } else if ((e.outcome !== 'PASS' && e.outcome !== 'FAIL') || e.tests === null) {
-      out.push(
-        reason(
-          'TRUSTED_TEST_FAILED',
-          'run',
-          `the baseline's versions of the tests the patch changed could not run against the patched code (${e.outcome}, ${e.kind}): ${files}`,
-        ),
-      );
-    } else if (trusted.failed.length > 0) {
-      out.push(
-        reason(
-          'TRUSTED_TEST_FAILED',
-          'run',
-          `baseline tests that passed on the baseline do not pass against the patched code once the patch's edits of ${files} are undone (a reviewer decides: changed behaviour or a weakened test): ${listForMessage(trusted.failed.map((f) => `${f.id} (${f.outcome})`))}`,
-        ),
-      );
-    }
-  }
+  if (trusted !== undefined) out.push(...trustedReasons(trusted));
   const flaky = run.tests_flaky ?? [];
   if (flaky.length > 0) {
     out.push(
@@ -155,6 +125,57 @@ export function runReasons(run: RunArtefact): Reason[] {
   }
   out.push(...writeWatchReasons(run));
   return out;
+}
+
+type Trusted = NonNullable<RunArtefact['trusted_tests']>;
+
+/**
+ * TRUSTED_TEST_FAILED when the trusted run did not run to a verdict or a baseline test does not
+ * pass there. Built from the baseline tree (`tree: baseline`), the message names what the
+ * trusted tree held back from the patch, and, apart, the package manifests and lock files: a
+ * patched code that needs a dependency the baseline lacks fails to load there, which a
+ * reviewer must see as the likely cause.
+ */
+function trustedReasons(trusted: Trusted): Reason[] {
+  const e = trusted.execution;
+  const fail = (message: string) => [reason('TRUSTED_TEST_FAILED', 'run', message)];
+  if (trusted.tree !== 'baseline') {
+    const files = listForMessage(
+      trusted.files.map((f) => `${f.path} (${f.change}${f.renamed_to !== null ? ` to ${f.renamed_to}` : ''})`),
+    );
+    if (e === null)
+      return fail(
+        `the baseline's versions of the tests the patch changed were not run against the patched code: ${files}`,
+      );
+    if ((e.outcome !== 'PASS' && e.outcome !== 'FAIL') || e.tests === null)
+      return fail(
+        `the baseline's versions of the tests the patch changed could not run against the patched code (${e.outcome}, ${e.kind}): ${files}`,
+      );
+    if (trusted.failed.length > 0)
+      return fail(
+        `baseline tests that passed on the baseline do not pass against the patched code once the patch's edits of ${files} are undone (a reviewer decides: changed behaviour or a weakened test): ${listForMessage(trusted.failed.map((f) => `${f.id} (${f.outcome})`))}`,
+      );
+    return [];
+  }
+  const held = trusted.held_back ?? [];
+  const heldList =
+    held.length === 0 ? 'nothing' : listForMessage(held.map((h) => `${h.path} (${h.change}, ${h.kind})`));
+  const packages = held.filter((h) => h.kind === 'package' || h.kind === 'installed').map((h) => h.path);
+  const packageNote =
+    packages.length === 0
+      ? ''
+      : `; the patch changes package files the trusted run does not take (${listForMessage(packages)}): if the patched code needs a dependency the baseline's installed packages lack, that is why it fails here`;
+  const where = `the baseline tree (its tests, runner configuration and installed packages) with the patch's other changes applied; held back from the patch: ${heldList}`;
+  if (e === null) return fail(`the baseline's tests were not run against the patched code in ${where}${packageNote}`);
+  if ((e.outcome !== 'PASS' && e.outcome !== 'FAIL') || e.tests === null)
+    return fail(
+      `the baseline's tests could not run against the patched code (${e.outcome}, ${e.kind}) in ${where}${packageNote}`,
+    );
+  if (trusted.failed.length > 0)
+    return fail(
+      `baseline tests that passed on the baseline do not pass against the patched code in ${where} (a reviewer decides: changed behaviour, or tests that passed on the patch only through something held back)${packageNote}: ${listForMessage(trusted.failed.map((f) => `${f.id} (${f.outcome})`))}`,
+    );
+  return [];
 }
 
 /**
