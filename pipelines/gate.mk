@@ -23,6 +23,8 @@
 HERE         := $(dir $(lastword $(MAKEFILE_LIST)))
 # This repository's tools, or, installed as @adversary-gate/gate, the project's.
 BIN          ?= $(patsubst %/ag-run,%,$(firstword $(wildcard $(HERE)../node_modules/.bin/ag-run $(HERE)../../.bin/ag-run)))
+# ag-gate's tree-id (the trees' ids for ag-decide), found as the tools are, never through BIN.
+AG_GATE      ?= $(firstword $(wildcard $(HERE)../node_modules/.bin/ag-gate $(HERE)../../.bin/ag-gate))
 BASE         ?= origin/main
 HEAD         ?= HEAD
 OUT          ?= .adversary-gate
@@ -81,7 +83,7 @@ $(O)/trees: $(O)/subject
 
 # The exported trees' git ids, taken before any of the patch's code runs.
 $(O)/tree-ids: $(O)/trees
-	{ $(call q,$(BIN)/ag-gate) tree-id $(call q,$(OUT)/baseline) && $(call q,$(BIN)/ag-gate) tree-id $(call q,$(OUT)/patch); } > $(call q,$@)
+	{ $(call q,$(AG_GATE)) tree-id $(call q,$(OUT)/baseline) && $(call q,$(AG_GATE)) tree-id $(call q,$(OUT)/patch); } > $(call q,$@)
 
 $(O)/changes.diff: $(O)/subject
 	git diff --no-color --no-ext-diff --find-renames $$(cut -d' ' -f1 $(call q,$<)) $$(cut -d' ' -f2 $(call q,$<)) > $(call q,$@)
