@@ -1,7 +1,7 @@
 // The package cache kept between runs: the first run fills it, a second run installs from it
 // alone (npm ci --offline), and the same offline install from an empty cache fails, named.
 import test from 'ava';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildRepo, judge, why } from './kit.js';
@@ -13,6 +13,9 @@ test.serial('a second run installs from the cache the first one filled, offline;
   const repo = buildRepo(t, AVA);
   const cache = mkdtempSync(path.join(tmpdir(), 'ag-runner-install-cache-'));
   const empty = mkdtempSync(path.join(tmpdir(), 'ag-runner-install-cache-'));
+  // As root the installs run as fresh uids: the cache folders must be theirs to enter.
+  chmodSync(cache, 0o755);
+  chmodSync(empty, 0o755);
   t.teardown(() => {
     rmSync(cache, { recursive: true, force: true });
     rmSync(empty, { recursive: true, force: true });
