@@ -40,6 +40,11 @@ export const StrengthNullReason = v.picklist([
   'engine_failure',
   /** The suite failed on a behaviour-neutral edit of the changed files: its kills would prove nothing. */
   'neutral_edit_failed',
+  /**
+   * A test failed on a canary, a behaviour-neutral edit inside a changed function's body (see
+   * `canaries`): the tests read the source text or recognise the run, so their kills prove nothing.
+   */
+  'canary_killed',
 ]);
 
 /** One mutant. */
@@ -67,6 +72,37 @@ export const Mutant = v.strictObject({
   cpu_ms: v.optional(v.pipe(v.number(), v.minValue(0))),
   /** The differential check of a survivor's function, where it was asked (Python survivors in a function, under pytest). */
   equivalence: v.optional(Equivalence),
+});
+
+/**
+ * A canary: a behaviour-neutral edit of a changed function's body (a no-op statement with a
+ * random token, `void "ag_…";` or `; b"ag_…"`), run exactly as a mutant is (same copies,
+ * command, environment and selection of the tests that execute it). It must survive: a
+ * test that fails on it reads the source text (`String(fn)`, `inspect.getsource`, the
+ * file's bytes) or recognises a mutant run. Its outcome never counts toward the strength.
+ * `status`: `survived` (every covering test passed), `no_coverage` (no test executes the
+ * function: not run), `killed` or `timeout` (a test failed on it: `reason` is
+ * `canary_killed`), `stillborn` (the edit did not compile or load here: no evidence either
+ * way, a fault says so and the strength is unverified).
+ */
+export const Canary = v.strictObject({
+  id: v.pipe(v.string(), v.minLength(1)),
+  file: RelPath,
+  /** Where the edit starts (1-based line, column); not necessarily an added line. */
+  line: LineNumber,
+  column: Count,
+  /** The function (or method) whose body was edited, `Class.method` where known; null when anonymous. */
+  function: v.nullable(v.string()),
+  /** The replaced text (empty for an insertion) and what replaced it. */
+  original: v.string(),
+  replacement: v.string(),
+  status: v.picklist(['killed', 'survived', 'timeout', 'stillborn', 'no_coverage']),
+  /** The test whose failure killed it, when the run named one. */
+  killed_by: v.nullable(v.string()),
+  /** How the deciding run ended when it was neither a pass nor a test failure. */
+  ended: v.optional(v.pipe(v.string(), v.minLength(1))),
+  duration_ms: v.optional(v.pipe(v.number(), v.minValue(0))),
+  cpu_ms: v.optional(v.pipe(v.number(), v.minValue(0))),
 });
 
 /** Mutants per status; `equivalent` only when some are (it is in no denominator). */
@@ -165,9 +201,18 @@ export const MutationArtefact = v.strictObject({
   second_green_run: v.optional(
     v.strictObject({ source: v.picklist(['run_json', 'own']), note: v.nullable(v.string()) }),
   ),
+  /**
+   * The canaries this run judged beside the mutants (one per changed function, a few at most),
+   * none of them counted in `counts`, `by_file` or the strength; absent in older files, imports
+   * and runs that judged no mutant.
+   */
+  canaries: v.optional(v.array(Canary)),
+  /** The seed that chose the canaries' functions, tokens and places in the judging list (`--canary-seed`); absent in a merge. */
+  canary_seed: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(4294967295))),
 });
 
 export type MutationArtefact = v.InferOutput<typeof MutationArtefact>;
 export type Mutant = v.InferOutput<typeof Mutant>;
 export type FileStrength = v.InferOutput<typeof FileStrength>;
 export type BaselineRun = v.InferOutput<typeof BaselineRun>;
+export type Canary = v.InferOutput<typeof Canary>;

@@ -1,9 +1,11 @@
 """List mutation sites of Python files on given lines (the ag-mutate Python engine).
 
 Reads {"files": [{"path", "text", "lines"}]} as JSON on stdin and writes
-{"files": [{"path", "error", "sites": [{start, end, operator, rank, replacement, parses}]}]}
-on stdout. Offsets are code-point offsets into the text, end exclusive. Uses only the
-standard library (ast, tokenize), so it runs on the project's own interpreter.
+{"files": [{"path", "error", "sites": [{start, end, operator, rank, replacement, parses}],
+"canaries": [{function, fn_start, fn_end, start, end, prefix, suffix, stmt_lines, parses}]}]}
+on stdout (canaries: where a behaviour-neutral edit can go in each function holding a given line).
+Offsets are code-point offsets into the text, end exclusive. Uses only the standard library
+(ast, tokenize), so it runs on the project's own interpreter.
 """
 import ast
 import io
@@ -134,10 +136,53 @@ def is_docstring(stmt, parent):
             and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str))
 
 
+COMPOUND = tuple([ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith, ast.FunctionDef,
+                  ast.AsyncFunctionDef, ast.ClassDef]
+                 + [getattr(ast, name) for name in ("Match", "TryStar") if hasattr(ast, name)])
+CANARY_TOKEN_SHAPE = '"ag_00000000"'
+
+
+DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def blocks_of(stmt):
+    """A compound statement's statement lists, in source order."""
+    if MATCH_CASE is not None and isinstance(stmt, ast.Match):
+        return [case.body for case in stmt.cases]
+    blocks = [stmt.body] + [handler.body for handler in getattr(stmt, "handlers", [])]
+    return [b for b in blocks + [getattr(stmt, "orelse", []), getattr(stmt, "finalbody", [])] if b]
+
+
+def own_simple(body):
+    """The first simple statement of a statement list in source order, outside nested functions and classes."""
+    for stmt in body:
+        if not isinstance(stmt, COMPOUND):
+            return stmt
+        if isinstance(stmt, DEFINITIONS):
+            continue
+        for block in blocks_of(stmt):
+            found = own_simple(block)
+            if found is not None:
+                return found
+    return None
+
+
+def first_simple(body):
+    """The function's own first simple statement, else the first one in source order (every body comes first)."""
+    stmt = own_simple(body)
+    if stmt is not None:
+        return stmt
+    stmt = body[0]
+    while isinstance(stmt, COMPOUND):
+        stmt = blocks_of(stmt)[0][0]
+    return stmt
+
+
 class Collector:
     def __init__(self, text):
         self.text = text
         self.off = Offsets(text)
+        self.canaries = []
         self.sites = []
         self.executable = []
         self.function = None
@@ -258,6 +303,21 @@ class Collector:
         elif isinstance(node, ast.Dict) and node.keys:
             self.add(s, e, "ObjectLiteral", 7, "{}")
 
+    def canary(self, node, name):
+        """Where a canary goes in a function: `; b"ag_…"` after its first simple statement (a docstring
+        stays the docstring; a bytes literal never becomes one; nothing shifts a line, no bytecode is added).
+        The function ran when any line of its body past a docstring ran (every mutant in it needs one
+        of them to run); a docstring alone: no canary."""
+        body = node.body
+        runs = body[1:] if is_docstring(body[0], node) else body
+        if not runs:
+            return
+        stmt = first_simple(body)
+        at = self.off.at(stmt.end_lineno, stmt.end_col_offset)
+        fs, fe = self.off.node(node)
+        self.canaries.append({"function": name, "fn_start": fs, "fn_end": fe, "start": at, "end": at, "prefix": "; b",
+                              "suffix": "", "stmt_lines": [runs[0].lineno, max(runs[0].lineno, node.end_lineno)]})
+
     def case(self, case):
         """A `case` label that never matches (the label removed): `case 9:` → `case 9 if False:`."""
         ps, pe = self.off.node(case.pattern)
@@ -337,6 +397,7 @@ def walk(c, node, parent):
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         c.function = node.name if not isinstance(parent, ast.ClassDef) else parent.name + "." + node.name
         c.tail_returns = tail_returns(node.body, set())
+        c.canary(node, c.function)
     for field, value in ast.iter_fields(node):
         if field in SKIP_FIELDS:
             continue
@@ -383,7 +444,15 @@ def sites_for(path, text, lines):
         site["parses"] = compiles(mutated, path)
         out.append(site)
     executable = sorted(set(n for n in c.executable if n in wanted))
-    return {"path": path, "error": None, "sites": out, "executable": executable}
+    canaries = []
+    for spot in c.canaries:
+        first, last = line_of(text, spot["fn_start"]), line_of(text, max(spot["fn_start"], spot["fn_end"] - 1))
+        if not any(first <= n <= last for n in wanted):
+            continue
+        edited = text[: spot["start"]] + spot["prefix"] + CANARY_TOKEN_SHAPE + spot["suffix"] + text[spot["end"]:]
+        spot["parses"] = compiles(edited, path)
+        canaries.append(spot)
+    return {"path": path, "error": None, "sites": out, "executable": executable, "canaries": canaries}
 
 
 def main():

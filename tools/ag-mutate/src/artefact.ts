@@ -35,6 +35,19 @@ export function sortMutants(mutants: readonly Mutant[]): Mutant[] {
   );
 }
 
+/** Sort canaries as mutants are: by file, line, column, id. */
+function sortCanaries(canaries: NonNullable<MutationArtefact['canaries']>): NonNullable<MutationArtefact['canaries']> {
+  return [...canaries]
+    .sort((a, b) =>
+      a.file !== b.file
+        ? a.file < b.file
+          ? -1
+          : 1
+        : a.line - b.line || a.column - b.column || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+    )
+    .map((c) => ({ ...c }));
+}
+
 /** Everything an artefact needs besides the derived counts and score. */
 export interface ArtefactParts {
   readonly diffSha256: `sha256:${string}`;
@@ -64,6 +77,9 @@ export interface ArtefactParts {
   /** ag-mutate's own runs of the unmutated tree. */
   readonly baselineRuns?: MutationArtefact['baseline_runs'];
   readonly secondGreenRun?: MutationArtefact['second_green_run'];
+  /** The canaries judged beside the mutants (never counted), and the seed that drew them. */
+  readonly canaries?: MutationArtefact['canaries'];
+  readonly canarySeed?: number;
 }
 
 /**
@@ -103,5 +119,7 @@ export function buildArtefact(p: ArtefactParts): MutationArtefact {
   }
   if (p.baselineRuns !== undefined) artefact.baseline_runs = p.baselineRuns.map((r) => ({ ...r }));
   if (p.secondGreenRun !== undefined) artefact.second_green_run = { ...p.secondGreenRun };
+  if (p.canaries !== undefined) artefact.canaries = sortCanaries(p.canaries);
+  if (p.canarySeed !== undefined) artefact.canary_seed = p.canarySeed;
   return artefact;
 }

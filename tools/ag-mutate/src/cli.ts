@@ -13,7 +13,7 @@ import {
   type OutputFlags,
 } from './options.js';
 import { progressReporter } from './progress.js';
-import { summaryLine, survivorLines } from './summary.js';
+import { canaryLines, summaryLine, survivorLines } from './summary.js';
 
 const name = 'ag-mutate';
 const version = packageVersion(import.meta.url);
@@ -21,7 +21,8 @@ const version = packageVersion(import.meta.url);
 /** Write the artefact, then (unless quiet) its summary and survivors on stderr. */
 async function finish(flags: OutputFlags, artefact: MutationArtefact): Promise<number> {
   await writeArtefact(flags.out, artefact);
-  if (!flags.quiet) process.stderr.write(summaryLine(artefact) + survivorLines(artefact, flags.verbose));
+  if (!flags.quiet)
+    process.stderr.write(summaryLine(artefact) + canaryLines(artefact) + survivorLines(artefact, flags.verbose));
   return 0;
 }
 

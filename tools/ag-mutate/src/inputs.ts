@@ -44,6 +44,7 @@ export async function loadMutateInputs(
     sandbox: flags.sandbox,
     warmHost: flags.warmHost,
     order: flags.order,
+    ...(flags.canarySeed !== undefined ? { canarySeed: flags.canarySeed } : {}),
     selectTests: flags.select === 'auto',
     checkEquivalence: flags.equivalence === 'check',
   };

@@ -16,7 +16,8 @@ import { buildArtefact } from './artefact.js';
 import { sortChanges, type MutableFile } from './changes.js';
 import { EngineParseError, jsAnalysis } from './engines/js.js';
 import { pythonAnalysis } from './engines/python.js';
-import { mutantId, type Site } from './engines/site.js';
+import { mutantId, type CanarySpot, type Site } from './engines/site.js';
+import { canaryRecord, freshCanarySeed, judgeCanaries, planCanaries } from './canary.js';
 import { execute, type BaselineRunResult } from './exec/execute.js';
 import type { ExecOptions } from './exec/types.js';
 import type { MutantVerdict } from './exec/mutant-run.js';
@@ -58,6 +59,8 @@ export interface MutateOptions {
   readonly order?: MutantOrder;
   /** False: no differential check of the survivors (default true). */
   readonly checkEquivalence?: boolean;
+  /** The seed that draws the canaries (`--canary-seed`; default: fresh random bits, recorded in mutation.json). */
+  readonly canarySeed?: number;
 }
 
 /** The largest changed file read (a source file past it is no source a person reviews). */
@@ -86,6 +89,8 @@ function readChanged(tree: string, file: MutableFile, diff: BoundDiff): string {
 
 interface Collected {
   sites: Site[];
+  /** Where a canary can go in each function that holds an added line. */
+  canarySpots: CanarySpot[];
   /** Changed lines that hold code that runs (statements, case labels), per file. */
   executable: Map<string, number[]>;
   unjudged: boolean;
@@ -98,12 +103,14 @@ async function collectSites(
   faults: Fault[],
 ): Promise<Collected> {
   const sites: Site[] = [];
+  const canarySpots: CanarySpot[] = [];
   const executable = new Map<string, number[]>();
   let unjudged = false;
   for (const f of files.filter((x) => x.language === 'js')) {
     try {
       const a = jsAnalysis(f.path, texts.get(f.path)!, f.lines);
       sites.push(...a.sites);
+      canarySpots.push(...a.canarySpots);
       executable.set(f.path, a.executable);
     } catch (error) {
       if (!(error instanceof EngineParseError)) throw error;
@@ -124,6 +131,7 @@ async function collectSites(
           unjudged = true;
         } else {
           sites.push(...result.sites);
+          canarySpots.push(...result.canarySpots);
           executable.set(file, result.executable);
         }
       }
@@ -132,7 +140,7 @@ async function collectSites(
       unjudged = true;
     }
   }
-  return { sites, executable, unjudged };
+  return { sites, canarySpots, executable, unjudged };
 }
 
 function toMutant(site: Site, verdict: MutantVerdict): Mutant {
@@ -249,6 +257,7 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
   const sitesStarted = performance.now();
   const {
     sites,
+    canarySpots,
     executable,
     unjudged: engineUnjudged,
   } = await collectSites(changes.mutable, texts, opts.python, faults);
@@ -270,7 +279,10 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     opts.selectTests === false
       ? { name: detectRunner(opts.command).name, nodeTestPrefix: null }
       : detectRunner(opts.command);
-  const exec = await execute(mine, texts, {
+  // The canaries ride in the judging list among the mutants, judged as they are.
+  const canarySeed = opts.canarySeed ?? freshCanarySeed();
+  const plan = planCanaries(canarySpots, mine, texts, canarySeed);
+  const exec = await execute(plan.judged, texts, {
     tree: opts.tree,
     command: opts.command,
     mutantCommand: opts.mutantCommand,
@@ -325,7 +337,7 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     });
   }
   if (exec.neutralEditFailed) return buildArtefact({ ...rest, mutants: [], reason: 'neutral_edit_failed' });
-  const unrun = exec.verdicts.filter((v) => v.unjudged === true).length;
+  const unrun = exec.verdicts.filter((v, i) => v.unjudged === true && plan.judged[i]!.canary !== true).length;
   if (unrun > 0) {
     const them = unrun > 1 ? 'they are' : 'it is';
     faults.push({
@@ -334,12 +346,27 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     });
     unjudged = true;
   }
-  const mutants = mine.map((site, i) => toMutant(site, exec.verdicts[i]!));
+  const verdictOf = new Map(plan.judged.map((site, i) => [site, exec.verdicts[i]!]));
+  const mutants = mine.map((site) => toMutant(site, verdictOf.get(site)!));
+  const canaries = plan.canaries.map((site) => canaryRecord(site, verdictOf.get(site)!));
+  const canaryUnrun = plan.canaries.filter((site) => verdictOf.get(site)!.unjudged === true).length;
+  if (canaryUnrun > 0) {
+    faults.push({
+      code: 'CANARY_UNJUDGED',
+      message: `${canaryUnrun} canar${canaryUnrun > 1 ? 'ies' : 'y'} could not be judged (a run that could not start): whether the tests read the source text is unknown, and the strength is unverified`,
+    });
+    unjudged = true;
+  }
+  const judgedCanaries = judgeCanaries(canaries);
+  faults.push(...judgedCanaries.faults);
+  if (judgedCanaries.faults.length > 0) unjudged = true;
   return buildArtefact({
     ...rest,
     unjudged,
     mutants,
-    reason: null,
+    canaries,
+    canarySeed,
+    reason: judgedCanaries.killed ? 'canary_killed' : null,
     unmutatedLines: unmutated,
     executableLineCount: executableLines,
   });

@@ -122,6 +122,9 @@ export function mergeShards(shards: readonly ShardFile[]): MutationArtefact {
   if (reason === null && all.some((s) => s.reason === 'baseline_red')) reason = 'baseline_red';
   if (reason === null && all.some((s) => s.reason === 'baseline_flaky')) reason = 'baseline_flaky';
   if (reason === null && all.some((s) => s.reason === 'neutral_edit_failed')) reason = 'neutral_edit_failed';
+  // A canary killed in any shard: the tests read the source text, in every shard.
+  if (reason === null && all.some((s) => s.reason === 'canary_killed')) reason = 'canary_killed';
+  const canaries = all.some((s) => s.canaries !== undefined) ? all.flatMap((s) => s.canaries ?? []) : undefined;
 
   const faults = new Map<string, Fault>();
   for (const s of all) for (const f of s.faults) faults.set(`${f.code}\0${f.message}`, f);
@@ -138,7 +141,7 @@ export function mergeShards(shards: readonly ShardFile[]): MutationArtefact {
     faults: [...faults.values()],
     foreign: a.foreign_changed_files,
     deleted: a.deleted_files,
-    mutants: reason === null ? all.flatMap((s) => s.mutants) : [],
+    mutants: reason === null || reason === 'canary_killed' ? all.flatMap((s) => s.mutants) : [],
     reason,
     budget: a.budget,
     shard: null,
@@ -151,6 +154,8 @@ export function mergeShards(shards: readonly ShardFile[]): MutationArtefact {
     ...(all.some((s) => s.baseline_runs !== undefined)
       ? { baselineRuns: all.flatMap((s) => s.baseline_runs ?? []) }
       : {}),
+    // Each shard drew its own canaries (its seed stays in its file, listed among the inputs).
+    ...(canaries !== undefined ? { canaries } : {}),
   });
 }
 

@@ -104,6 +104,12 @@ export const mutateArgs = {
       'forward | reverse | shuffle:SEED: the order in which the mutants are judged; no verdict may depend on it (the equality check runs all three) (default forward)',
     valueHint: 'ORDER',
   },
+  'canary-seed': {
+    type: 'string',
+    description:
+      'Seed that draws the canaries (behaviour-neutral edits of up to 3 changed functions, judged as mutants, that must survive): to reproduce a run (default: fresh random bits, recorded as canary_seed)',
+    valueHint: 'N',
+  },
   progress: { type: 'boolean', description: 'Print progress on stderr even when it is not a terminal' },
   ...sharedArgs,
   out: { ...sharedArgs.out, description: 'Where to write mutation.json (`-` for stdout)', required: true },
@@ -156,6 +162,7 @@ export interface MutateFlags extends OutputFlags, MeasuredAsGiven {
   readonly sandbox: 'none' | 'bwrap';
   readonly warmHost: 'auto' | 'off';
   readonly order: MutantOrder | undefined;
+  readonly canarySeed: number | undefined;
   readonly progress: boolean;
 }
 
@@ -190,6 +197,7 @@ export function parseMutateFlags(
   const orderText = optionalArg(args.order, 'order');
   const order = orderText === undefined ? undefined : parseOrder(orderText);
   if (order === null) throw new UsageError(`--order must be forward, reverse or shuffle:SEED, got "${orderText}"`);
+  const canarySeed = intArg(args['canary-seed'], 'canary-seed', 0, 0xffffffff);
   return {
     ...output,
     diff: requiredArg(args.diff, 'diff'),
@@ -210,6 +218,7 @@ export function parseMutateFlags(
     sandbox,
     warmHost,
     order,
+    canarySeed,
     progress,
   };
 }

@@ -77,7 +77,7 @@ export function parseOrder(text: string): MutantOrder | null {
 }
 
 /** A small deterministic generator (mulberry32): the same seed gives the same shuffle everywhere. */
-function generator(seed: number): () => number {
+export function generator(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -4,6 +4,7 @@
  * @module
  */
 import type { MutationArtefact } from '@adversary-gate/schemas';
+import { canaryKilledLine } from './canary.js';
 
 const name = 'ag-mutate';
 
@@ -15,7 +16,9 @@ export function summaryLine(m: MutationArtefact): string {
       ? "baseline_red: ag-mutate's own run of the unmutated patch tree failed"
       : m.reason === 'baseline_flaky'
         ? "baseline_flaky: ag-mutate's own runs of the unmutated patch tree disagreed"
-        : m.reason;
+        : m.reason === 'canary_killed'
+          ? 'canary_killed: a test failed on a behaviour-neutral edit of a changed function, so the kills prove nothing'
+          : m.reason;
   const score = m.suite_strength === null ? `not measured (${why})` : m.suite_strength.toFixed(4);
   const unverified = m.suite_strength_unverified ? ', UNVERIFIED source changed' : '';
   const equivalent = c.equivalent ? `, ${c.equivalent} probably equivalent` : '';
@@ -44,4 +47,12 @@ export function survivorLines(m: MutationArtefact, all: boolean): string {
       .join('') +
     (more > 0 ? `${name}: … and ${more} more survivors (--verbose lists all; every one is in the artefact)\n` : '')
   );
+}
+
+/** The canaries that were killed or timed out, one line each. */
+export function canaryLines(m: MutationArtefact): string {
+  return (m.canaries ?? [])
+    .filter((c) => c.status === 'killed' || c.status === 'timeout')
+    .map((c) => `${name}: ${canaryKilledLine(c)}\n`)
+    .join('');
 }

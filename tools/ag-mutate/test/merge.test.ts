@@ -108,3 +108,39 @@ test('merge keeps the sandbox and the test selection: another sandbox or runner 
     { message: /ran the tests with pytest/ },
   );
 });
+
+test('canaries: each shard keeps its own; one killed in any shard makes the merge canary_killed, mutants kept', (t) => {
+  const canary = (id: string, status: 'survived' | 'killed') => ({
+    id,
+    file: 'a.js',
+    line: 1,
+    column: 1,
+    function: 'f',
+    original: '',
+    replacement: 'void "ag_00000001"; ',
+    status,
+    killed_by: status === 'killed' ? 'test/a.test.js' : null,
+  });
+  const ok = mergeShards([
+    shard(1, 2, [mutant('a', 'killed', 1)], { canaries: [canary('c1', 'survived')], canarySeed: 1 }),
+    shard(2, 2, [mutant('b', 'survived', 2)], { canaries: [canary('c2', 'survived')], canarySeed: 2 }),
+  ]);
+  t.is(ok.suite_strength, 0.5);
+  t.deepEqual(
+    ok.canaries?.map((c) => c.id),
+    ['c1', 'c2'],
+  );
+  t.is(ok.canary_seed, undefined);
+  const killed = mergeShards([
+    shard(1, 2, [mutant('a', 'killed', 1)], { canaries: [canary('c1', 'survived')], canarySeed: 1 }),
+    shard(2, 2, [mutant('b', 'killed', 2)], {
+      canaries: [canary('c2', 'killed')],
+      canarySeed: 2,
+      reason: 'canary_killed',
+    }),
+  ]);
+  t.is(killed.reason, 'canary_killed');
+  t.is(killed.suite_strength, null);
+  t.is(killed.mutants.length, 2);
+  t.is(killed.canaries?.find((c) => c.id === 'c2')?.status, 'killed');
+});

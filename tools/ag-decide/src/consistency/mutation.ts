@@ -46,7 +46,27 @@ export function mutationProblem(
     if (!sameRatio(m.suite_strength, (killed + timeout) / denominator))
       return `suite_strength ${m.suite_strength} is not (killed+timeout)/(killed+timeout+survived+no_coverage)`;
   }
-  return partsProblem(m, sourceLines);
+  return canaryProblem(m, addedLines) ?? partsProblem(m, sourceLines);
+}
+
+/**
+ * Canaries are no mutants (in no count); one that was killed or timed out voids the strength:
+ * `canary_killed` needs such a canary, and a strength may not stand beside one.
+ */
+function canaryProblem(m: MutationArtefact, addedLines: Map<string, ReadonlySet<number>>): string | null {
+  const canaries = m.canaries ?? [];
+  const ids = new Set(m.mutants.map((x) => x.id));
+  for (const c of canaries) {
+    if (ids.has(c.id)) return `canary ${c.id} is also listed as a mutant`;
+    ids.add(c.id);
+    if (!addedLines.has(c.file)) return `canary ${c.id} is in ${c.file}, a file this diff adds no line to`;
+    if (c.killed_by !== null && c.status !== 'killed') return `canary ${c.id} is ${c.status}, yet names a killer`;
+  }
+  const killed = canaries.filter((c) => c.status === 'killed' || c.status === 'timeout');
+  if (m.reason === 'canary_killed' && killed.length === 0) return 'reason canary_killed, yet no canary was killed';
+  if (m.suite_strength !== null && killed.length > 0)
+    return `canary ${killed[0]!.id} was ${killed[0]!.status === 'timeout' ? 'timed out' : 'killed'}, yet a strength is given`;
+  return null;
 }
 
 /** by_file must be the mutants' own tally; unmutated lines must be changed source lines no runnable mutant starts on. */

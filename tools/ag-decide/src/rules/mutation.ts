@@ -34,8 +34,22 @@ function weakParts(m: MutationArtefact, floor: number): string[] {
   return out;
 }
 
+/** The canaries that did not survive, named with the test that failed on them. */
+function killedCanaries(m: MutationArtefact): string {
+  const killed = (m.canaries ?? []).filter((c) => c.status === 'killed' || c.status === 'timeout');
+  return listForMessage(
+    killed.map(
+      (c) =>
+        `${c.file}:${c.line}${c.function ? ` ${c.function}()` : ''} ${c.status === 'timeout' ? 'timed out' : `killed by ${c.killed_by ?? 'the whole test command'}`}`,
+    ),
+  );
+}
+
 /** Why suite_strength is null, in words a reviewer reads. */
-function nullReason(r: MutationArtefact['reason']): string {
+function nullReason(m: MutationArtefact): string {
+  const r = m.reason;
+  if (r === 'canary_killed')
+    return `canary_killed: a test failed on a canary, a behaviour-neutral edit inside a changed function (${killedCanaries(m)}); the tests read the source text (String(fn), inspect.getsource, the file's bytes) or recognise a mutant run, so their kills prove nothing`;
   if (r === 'baseline_red')
     return "baseline_red: ag-mutate's own run of the unmutated patch tree failed, so no mutant ran (see baseline_runs in mutation.json)";
   if (r === 'baseline_flaky')
@@ -98,9 +112,7 @@ export function mutationReasons(
         ),
       );
     } else if (m.reason !== 'no_source_changed' && m.reason !== 'no_executable_change') {
-      reasons.push(
-        reason('STRENGTH_NOT_MEASURED', 'mutation', `suite strength was not measured (${nullReason(m.reason)})`),
-      );
+      reasons.push(reason('STRENGTH_NOT_MEASURED', 'mutation', `suite strength was not measured (${nullReason(m)})`));
     }
   } else if (floor > 0 && m.suite_strength < floor) {
     const { killed, timeout, survived, no_coverage } = m.counts;

@@ -6,7 +6,7 @@
 import { parse, type ParserPlugin } from '@babel/parser';
 import type { Node } from '@babel/types';
 import { isRequireCall, loadsModule, sitesOf, tailReturns, type RawSite } from './js-operators.js';
-import { applySite, lineStarts, position, shorten, type Site } from './site.js';
+import { applySite, CANARY_TOKEN_SHAPE, lineStarts, position, shorten, type CanarySpot, type Site } from './site.js';
 
 /** A file the engine could not parse; the message names the problem. */
 export class EngineParseError extends Error {
@@ -145,6 +145,43 @@ interface WalkState {
   readonly executable: number[];
   /** The returns in tail position of every function entered so far. */
   readonly tails: Set<Node>;
+  /** Where a canary can go in each function (canarySpot). */
+  readonly spots: Omit<CanarySpot, 'file' | 'parses'>[];
+}
+
+/** Function nodes that have a body of their own (declarations without one are skipped before). */
+const FUNCTIONS = new Set([
+  'FunctionDeclaration',
+  'FunctionExpression',
+  'ArrowFunctionExpression',
+  'ObjectMethod',
+  'ClassMethod',
+  'ClassPrivateMethod',
+]);
+
+/**
+ * Where a canary goes in a function: a no-op statement before the body's first statement
+ * (after the directive prologue, which it must not end early or join), or inside an empty
+ * body; an expression body is wrapped as `(void TOKEN, body)`. Nothing shifts a line.
+ */
+function canarySpot(node: Node, name: string | null, text: string): Omit<CanarySpot, 'file' | 'parses'> | null {
+  const body = (node as { body?: Node }).body;
+  if (body === undefined || body === null) return null;
+  const span = { function: name, fnStart: node.start!, fnEnd: node.end! };
+  if (body.type === 'BlockStatement') {
+    const first = body.body[0];
+    if (first !== undefined) return { ...span, start: first.start!, end: first.start!, prefix: 'void ', suffix: '; ' };
+    // Before the closing brace: after a directive without its semicolon too.
+    return { ...span, start: body.end! - 1, end: body.end! - 1, prefix: ';void ', suffix: ';' };
+  }
+  if (node.type !== 'ArrowFunctionExpression') return null;
+  return {
+    ...span,
+    start: body.start!,
+    end: body.end!,
+    prefix: '(void ',
+    suffix: `, ${text.slice(body.start!, body.end!)})`,
+  };
 }
 
 function isExecutable(node: Node): boolean {
@@ -189,6 +226,10 @@ function walk(
     tailReturns((node as { body: Node }).body, st.tails);
   sitesOf(node, parent, key, st.text, st.out, fn, st.tails);
   const own = /Function|Method/.test(node.type) ? (functionName(node, parent, cls) ?? fn) : fn;
+  if (FUNCTIONS.has(node.type)) {
+    const spot = canarySpot(node, own, st.text);
+    if (spot !== null) st.spots.push(spot);
+  }
   const klass = node.type === 'ClassDeclaration' || node.type === 'ClassExpression' ? (node.id?.name ?? cls) : cls;
   for (const [k, child] of childNodes(node)) {
     if ((k === 'key' || k === 'property') && !(node as { computed?: boolean }).computed) continue;
@@ -213,6 +254,8 @@ export interface JsAnalysis {
   readonly sites: Site[];
   /** The lines of `lines` on which a statement or a case label starts (sorted). */
   readonly executable: number[];
+  /** Where a canary can go in each function whose span holds one of `lines`. */
+  readonly canarySpots: CanarySpot[];
 }
 
 /**
@@ -234,7 +277,7 @@ export function jsAnalysis(path: string, text: string, lines: ReadonlySet<number
   } catch (error) {
     throw new EngineParseError(`${path}: ${(error as Error).message.split('\n')[0]}`);
   }
-  const st: WalkState = { text, out: [], executable: [], tails: new Set() };
+  const st: WalkState = { text, out: [], executable: [], tails: new Set(), spots: [] };
   walk(program, null, 'program', st, null, null);
   const raw = st.out;
   const starts = lineStarts(text);
@@ -264,5 +307,13 @@ export function jsAnalysis(path: string, text: string, lines: ReadonlySet<number
   const executable = [...new Set(st.executable.map((o) => position(starts, o).line).filter((l) => lines.has(l)))].sort(
     (a, b) => a - b,
   );
-  return { sites, executable };
+  const canarySpots: CanarySpot[] = [];
+  for (const spot of st.spots) {
+    const first = position(starts, spot.fnStart).line;
+    const last = position(starts, Math.max(spot.fnStart, spot.fnEnd - 1)).line;
+    if (![...lines].some((n) => n >= first && n <= last)) continue;
+    const edited = `${text.slice(0, spot.start)}${spot.prefix}${CANARY_TOKEN_SHAPE}${spot.suffix}${text.slice(spot.end)}`;
+    canarySpots.push({ ...spot, file: path, parses: parses(path, edited) });
+  }
+  return { sites, executable, canarySpots };
 }

@@ -8,7 +8,7 @@ import { PYTHON_HELPER } from '../package-files.js';
 import { PythonAnswer } from '../records/python-answer.js';
 import { parseRecord } from '../records/read.js';
 import { EngineParseError } from './js.js';
-import { lineStarts, position, shorten, type Site } from './site.js';
+import { lineStarts, position, shorten, type CanarySpot, type Site } from './site.js';
 
 /** One file to ask about. */
 export interface PythonRequest {
@@ -52,7 +52,10 @@ function runHelper(python: string, input: string): Promise<{ code: number | null
 export type PythonSites = Map<string, Site[] | EngineParseError>;
 
 /** Result per file: its sites and its executable lines among the asked ones, or why it could not be read. */
-export type PythonAnalysis = Map<string, { sites: Site[]; executable: number[] } | EngineParseError>;
+export type PythonAnalysis = Map<
+  string,
+  { sites: Site[]; executable: number[]; canarySpots: CanarySpot[] } | EngineParseError
+>;
 
 /**
  * Ask `python` for the mutation sites of every file on its added lines.
@@ -106,7 +109,23 @@ export async function pythonAnalysis(python: string, files: readonly PythonReque
         };
       })
       .filter((s) => f.lines.has(s.line));
-    result.set(f.path, { sites, executable: (got.executable ?? []).filter((n) => f.lines.has(n)) });
+    const canarySpots = (got.canaries ?? []).map((c): CanarySpot => ({
+      file: f.path,
+      function: c.function,
+      fnStart: utf16Offset(f.text, c.fn_start),
+      fnEnd: utf16Offset(f.text, c.fn_end),
+      start: utf16Offset(f.text, c.start),
+      end: utf16Offset(f.text, c.end),
+      prefix: c.prefix,
+      suffix: c.suffix,
+      coverLines: c.stmt_lines,
+      parses: c.parses,
+    }));
+    result.set(f.path, {
+      sites,
+      executable: (got.executable ?? []).filter((n) => f.lines.has(n)),
+      canarySpots,
+    });
   });
   return result;
 }

@@ -28,7 +28,34 @@ export interface Site {
   readonly coverLines?: readonly [number, number];
   /** The enclosing function (`Class.method` where known); null or absent at module level. */
   readonly function?: string | null;
+  /** A canary (canary.ts): a behaviour-neutral edit judged as a mutant is, that must survive; never a mutant. */
+  readonly canary?: boolean;
 }
+
+/**
+ * Where a canary can go in one function whose span holds an added line: the span replaced
+ * (empty for an insertion) by `prefix + token + suffix`, the token a quoted string literal of
+ * a fixed shape (`"ag_" + 8 hex digits`), so `parses` (checked with a token of that shape)
+ * holds for every token.
+ */
+export interface CanarySpot {
+  readonly file: string;
+  /** The function's name (`Class.method` where known), null when anonymous at module level. */
+  readonly function: string | null;
+  /** The function node's span (UTF-16 offsets, end exclusive): the sites it holds are its own, or a nested function's. */
+  readonly fnStart: number;
+  readonly fnEnd: number;
+  readonly start: number;
+  readonly end: number;
+  readonly prefix: string;
+  readonly suffix: string;
+  /** Python: the lines of its body past a docstring, to its end: any of them run shows the function ran. */
+  readonly coverLines?: readonly [number, number];
+  readonly parses: boolean;
+}
+
+/** A canary token of the fixed shape, as the engines check the edit with. */
+export const CANARY_TOKEN_SHAPE = '"ag_00000000"';
 
 /**
  * Stable id from file, line, column, operator and replacement, plus where the replaced

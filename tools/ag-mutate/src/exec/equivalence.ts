@@ -20,9 +20,10 @@ import { orderTests, type TestUnit } from './test-map.js';
 /** The time one version of a function may take on all its inputs (s), as ag_mutate_equiv.py allows it. */
 const VERSION_SECONDS = 30;
 
-/** A survivor the check can ask about: a real pass (no odd ending), in a named function of a Python file. */
+/** A survivor the check can ask about: a real pass (no odd ending), in a named function of a Python file; never a canary. */
 function askable(site: Site, verdict: MutantVerdict): boolean {
   return (
+    site.canary !== true &&
     verdict.status === 'survived' &&
     verdict.unjudged !== true &&
     (verdict.ended ?? null) === null &&

@@ -170,12 +170,14 @@ export async function execute(
         const early = redo ? undefined : base.ahead.get(i);
         const verdict =
           early !== undefined && 'verdict' in early ? early.verdict : await judgeMutant(ctx, w, sites[i]!, early);
+        // A canary is judged as a mutant is, but is no mutant: it is in no tally.
+        const counted = sites[i]!.canary !== true;
         if (redo) {
-          tally[bucket(verdicts[i]!)]--;
+          if (counted) tally[bucket(verdicts[i]!)]--;
           warm!.stats.rejudged++;
         }
         verdicts[i] = verdict;
-        tally[bucket(verdict)]++;
+        if (counted) tally[bucket(verdict)]++;
         // A timeout stands as a fresh run's would (its forks, or its host, were killed); the rest wait for a clean check.
         if (verdict.host !== undefined && verdict.status !== 'timeout') pending.push(i);
         if (!redo) done++;
@@ -189,16 +191,18 @@ export async function execute(
       await warm?.close();
     }
     phases.mutants_ms = Math.round(performance.now() - t2);
-    if (base.ahead.size > 0) {
-      phases.ahead_mutants = base.ahead.size;
-      phases.ahead_kills = [...base.ahead.values()].filter((r) => 'verdict' in r).length;
+    const aheadMutants = [...base.ahead].filter(([i]) => sites[i]!.canary !== true);
+    if (aheadMutants.length > 0) {
+      phases.ahead_mutants = aheadMutants.length;
+      phases.ahead_kills = aheadMutants.filter(([, r]) => 'verdict' in r).length;
     }
     if (ctx.cleanRuns.runs > 0) {
       phases.subset_clean_runs = ctx.cleanRuns.runs;
       phases.subset_clean_ms = Math.round(ctx.cleanRuns.ms);
     }
+    const mutantVerdicts = verdicts.filter((_, i) => sites[i]!.canary !== true);
     if (warm !== undefined) {
-      phases.warm_host_mutants = verdicts.filter((v) => v.host !== undefined).length;
+      phases.warm_host_mutants = mutantVerdicts.filter((v) => v.host !== undefined).length;
       phases.warm_host_starts = warm.stats.starts;
       phases.warm_host_clean_checks = warm.stats.checks;
       phases.warm_host_rejudged = warm.stats.rejudged;
@@ -214,7 +218,7 @@ export async function execute(
       used: warm !== undefined && warm.stats.mutants > 0,
       note: 'reason' in plan ? plan.reason : warm!.off,
     };
-    phases.fresh_process_mutants = verdicts.filter(
+    phases.fresh_process_mutants = mutantVerdicts.filter(
       (v) => v.host === undefined && v.status !== 'stillborn' && v.status !== 'no_coverage',
     ).length;
     if (opts.checkEquivalence !== false) {
@@ -228,9 +232,14 @@ export async function execute(
           equivalence: a,
         };
     }
-    phases.mutant_runs_ms = verdicts.reduce((a, v) => a + (v.durationMs ?? 0), 0);
-    if (verdicts.some((v) => v.cpuMs !== undefined))
-      phases.mutant_runs_cpu_ms = verdicts.reduce((a, v) => a + (v.cpuMs ?? 0), 0);
+    phases.mutant_runs_ms = mutantVerdicts.reduce((a, v) => a + (v.durationMs ?? 0), 0);
+    if (mutantVerdicts.some((v) => v.cpuMs !== undefined))
+      phases.mutant_runs_cpu_ms = mutantVerdicts.reduce((a, v) => a + (v.cpuMs ?? 0), 0);
+    const canaryVerdicts = verdicts.filter((_, i) => sites[i]!.canary === true);
+    if (canaryVerdicts.length > 0) {
+      phases.canaries = canaryVerdicts.length;
+      phases.canary_runs_ms = canaryVerdicts.reduce((a, v) => a + (v.durationMs ?? 0), 0);
+    }
     return {
       ...done0,
       warmHost,

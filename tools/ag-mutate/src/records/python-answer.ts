@@ -19,11 +19,24 @@ const HelperSite = v.strictObject({
   function: v.optional(v.nullable(v.string())),
 });
 
+const HelperCanary = v.strictObject({
+  function: v.string(),
+  fn_start: Offset,
+  fn_end: Offset,
+  start: Offset,
+  end: Offset,
+  prefix: v.string(),
+  suffix: v.string(),
+  stmt_lines: v.tuple([Line, Line]),
+  parses: v.boolean(),
+});
+
 const HelperFile = v.strictObject({
   path: v.string(),
   error: v.nullable(v.string()),
   sites: v.array(HelperSite),
   executable: v.optional(v.array(Line)),
+  canaries: v.optional(v.array(HelperCanary)),
 });
 
 /** The helper's whole answer. */
