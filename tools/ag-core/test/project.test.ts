@@ -203,23 +203,6 @@ test('pytest as wired: the tree comes first on sys.path, before an installed pac
   t.is(wired(wiring.test_command, failing, { PYTHONPATH: site }).status, 1);
 });
 
-test('pytest as wired: a package the system installed (Debian’s python3-jwt and kin) is the tree’s own when the tree has it', (t) => {
-  if (!hasPytest) {
-    t.fail(`${PYTHON} lacks pytest or coverage (install python3-pytest and python3-coverage, or set AG_DEMO_PYTHON)`);
-    return;
-  }
-  // The first of these the interpreter has installed that pytest does not import itself.
-  const probe = `import importlib.util, sys, pytest\nfor n in ("jwt", "yaml", "six", "requests", "idna"):\n    if n not in sys.modules and importlib.util.find_spec(n) is not None:\n        print(n); break\n`;
-  const name = spawnSync(PYTHON, ['-c', probe], { encoding: 'utf8' }).stdout.trim();
-  if (name === '') {
-    t.log(`${PYTHON} has none of jwt, yaml, six, requests, idna installed: covered by the site-directory test alone`);
-    t.pass();
-    return;
-  }
-  const run = wired(wirePytest(PYTHON).test_command, shadowing(name));
-  t.is(run.status, 0, `${name}: ${run.stdout}${run.stderr}`);
-});
-
 const TOOLBOX = { dir: '/gate/tools', nodeReporter: '/gate/lib/node-test-junit.mjs' };
 
 test('with a toolbox, the c8 ava lacks is the gate’s own, pinned, and its source is named', (t) => {
