@@ -18,20 +18,19 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { copyTree, readInside, runningAsRoot, searchablePath, type GateTool } from '@adversary-gate/core';
+import {
+  copyTree,
+  JS_PACKAGE_FILES,
+  readInside,
+  runningAsRoot,
+  searchablePath,
+  type GateTool,
+} from '@adversary-gate/core';
 import { cacheEnv, holdCache, type InstallSettings } from './install-settings.js';
 import { runIsolated, type IsolatedRun } from './isolated.js';
 
 /** The files that decide what a side installs. */
-export const PACKAGE_FILES = [
-  'package.json',
-  'package-lock.json',
-  'npm-shrinkwrap.json',
-  'pnpm-lock.yaml',
-  'yarn.lock',
-  '.npmrc',
-  '.yarnrc.yml',
-] as const;
+export const PACKAGE_FILES = JS_PACKAGE_FILES;
 
 /** The largest workspace package file compared. */
 const MAX_PACKAGE_FILE_BYTES = 16 * 1024 * 1024;

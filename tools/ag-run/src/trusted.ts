@@ -18,6 +18,7 @@ import {
   copyTree,
   installedPackages,
   isWithin,
+  JS_PACKAGE_FILES,
   removeTree,
   resolvedPath,
   type DiffModel,
@@ -56,8 +57,9 @@ const RUNNER_CONFIG =
 const RUNNER_SETUP = /(^|\/)(conftest\.py|jest\.setup\.[^/]+|setupTests\.[^/]+)$/;
 
 /** Package manifests and lock files: the trusted run uses the baseline's installed packages. */
-const PACKAGE_FILE =
-  /(^|\/)(package\.json|package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|yarn\.lock|\.npmrc|\.yarnrc\.yml|requirements[^/]*\.txt|setup\.py|setup\.cfg|pyproject\.toml|Pipfile[^/]*|poetry\.lock)$/;
+const PACKAGE_FILE = new RegExp(
+  `(^|/)(${[...JS_PACKAGE_FILES.map((f) => f.replace(/\./g, '\\.')), 'requirements[^/]*\\.txt', 'setup\\.py', 'setup\\.cfg', 'pyproject\\.toml', 'Pipfile[^/]*', 'poetry\\.lock'].join('|')})$`,
+);
 
 /** Anything under a `node_modules` directory. */
 const INSTALLED = /(^|\/)node_modules(\/|$)/;

@@ -4,3 +4,4 @@ export * from './wiring.js';
 export * from './detect.js';
 export * from './command-runner.js';
 export * from './workspaces.js';
+export * from './package-files.js';
