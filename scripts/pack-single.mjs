@@ -6,9 +6,11 @@
  *
  *   npm run build && node scripts/pack-single.mjs [--out DIR]    (prints the tarball's path)
  *
- * Laid out as the repository is: tools/<tool>/{package.json,bin,dist,runtime,python} and
- * pipelines/, so every path a tool or pipeline finds beside itself is where it looks. Then
- * `npm i -D ./adversary-gate-<version>.tgz` and `npx ag-gate --base origin/main`.
+ * What it holds is what the repository's own package.json says (`bin`, `files`): the same files
+ * `npm i -D git+https://…/adversary-gate.git#<ref>` installs (npm runs the root's `prepare`, the
+ * build, and packs those files). Laid out as the repository is, so every path a tool or pipeline
+ * finds beside itself is where it looks. Each tool's package.json loses its dependencies (they
+ * are in its bundle). Then `npm i -D ./adversary-gate-<version>.tgz` and `npx ag-gate --base origin/main`.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,10 +19,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TOOLS = ['ag-run', 'ag-diffcov', 'ag-mutate', 'ag-oracle', 'ag-decide', 'ag-gate'];
-/** What each tool needs at run time beside its package.json. */
-const TOOL_PARTS = ['bin', 'dist', 'runtime', 'python', 'LICENSE'];
-const PIPELINE_FILES = ['gate.sh', 'gate.mjs', 'gate.mk', 'github/measure.sh', 'github/mutate.sh', 'github/decide.sh'];
+/** What the installed package keeps of the repository's manifest. */
+const KEPT = ['name', 'version', 'description', 'license', 'repository', 'type', 'engines', 'os', 'bin'];
 
 const args = process.argv.slice(2);
 const outAt = args.indexOf('--out');
@@ -29,62 +29,50 @@ if (args.some((a, i) => a !== '--out' && i !== outAt + 1) || (outAt >= 0 && args
   process.exit(3);
 }
 const out = path.resolve(outAt >= 0 ? args[outAt + 1] : ROOT);
-/** What a copied folder keeps: no bytecode caches, type declarations or source maps. */
-const shipped = (file) => !/(^|\/)__pycache__(\/|$)|\.d\.ts$|\.map$/.test(file);
 const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
+const npm = (cwd, npmArgs) =>
+  execFileSync('npm', npmArgs, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+
+const root = readJson(path.join(ROOT, 'package.json'));
+for (const [tool, bin] of Object.entries(root.bin)) {
+  if (!existsSync(path.join(ROOT, path.dirname(path.dirname(bin)), 'dist', `${tool}.bundle.mjs`))) {
+    console.error(`pack-single.mjs: ${tool} is not built: run npm run build`);
+    process.exit(3);
+  }
+}
+// The files the root's `files` selects, as npm itself lists them (no scripts run).
+const listed = JSON.parse(npm(ROOT, ['pack', '--dry-run', '--json', '--ignore-scripts']))[0].files.map((f) => f.path);
 
 const stage = mkdtempSync(path.join(os.tmpdir(), 'adversary-gate-pack-'));
 try {
-  const version = readJson(path.join(ROOT, 'tools', 'ag-gate', 'package.json')).version;
-  const bin = {};
-  for (const tool of TOOLS) {
-    const from = path.join(ROOT, 'tools', tool);
-    const manifest = readJson(path.join(from, 'package.json'));
-    if (!existsSync(path.join(from, 'dist', `${tool}.bundle.mjs`))) {
-      console.error(`pack-single.mjs: ${tool} is not built: run npm run build`);
+  for (const file of listed) {
+    if (file === 'package.json') continue;
+    mkdirSync(path.dirname(path.join(stage, file)), { recursive: true });
+    cpSync(path.join(ROOT, file), path.join(stage, file));
+  }
+  for (const bin of Object.values(root.bin)) {
+    // A tool's name and version (the tool reports them) and its bin (ag-gate finds each tool by it).
+    const manifestAt = path.join(path.dirname(path.dirname(bin)), 'package.json');
+    const { name, version, type, engines, bin: toolBin } = readJson(path.join(ROOT, manifestAt));
+    if (version !== root.version) {
+      console.error(`pack-single.mjs: ${manifestAt} says version ${version}, the package ${root.version}`);
       process.exit(3);
     }
-    const to = path.join(stage, 'tools', tool);
-    mkdirSync(to, { recursive: true });
-    for (const part of TOOL_PARTS)
-      if (existsSync(path.join(from, part)))
-        cpSync(path.join(from, part), path.join(to, part), { recursive: true, filter: shipped });
-    // Its name and version (the tool reports them) and its bin (ag-gate finds each tool by it).
-    const { name, type, engines } = manifest;
     writeFileSync(
-      path.join(to, 'package.json'),
-      `${JSON.stringify({ name, version: manifest.version, type, engines, bin: manifest.bin, private: true }, null, 2)}\n`,
+      path.join(stage, manifestAt),
+      `${JSON.stringify({ name, version, type, engines, bin: toolBin, private: true }, null, 2)}\n`,
     );
-    bin[tool] = `tools/${tool}/${manifest.bin[tool].replace(/^\.\//, '')}`;
   }
-  for (const file of PIPELINE_FILES) {
-    mkdirSync(path.dirname(path.join(stage, 'pipelines', file)), { recursive: true });
-    cpSync(path.join(ROOT, 'pipelines', file), path.join(stage, 'pipelines', file));
-  }
-  cpSync(path.join(ROOT, 'LICENSE'), path.join(stage, 'LICENSE'));
-  cpSync(path.join(ROOT, 'README.md'), path.join(stage, 'README.md'));
-  const manifest = {
-    name: 'adversary-gate',
-    version,
-    description:
-      'A fail-closed verification gate for patches written by AI coding agents: ag-gate judges a patch against its base (ACCEPT / REJECT / HOLD) with five tools, no settings.',
-    license: 'MIT',
-    type: 'module',
-    engines: { node: '>=20' },
-    os: ['linux'],
-    bin,
-    files: ['tools', 'pipelines', 'LICENSE', 'README.md'],
-  };
+  const manifest = Object.fromEntries(KEPT.filter((k) => root[k] !== undefined).map((k) => [k, root[k]]));
+  manifest.files = ['tools', 'pipelines'];
   writeFileSync(path.join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   mkdirSync(out, { recursive: true });
-  const packed = execFileSync('npm', ['pack', '--silent', '--pack-destination', out], {
-    cwd: stage,
-    encoding: 'utf8',
-    env: { ...process.env, npm_config_update_notifier: 'false' },
-  })
-    .trim()
-    .split('\n')
-    .pop();
+  const packed = npm(stage, ['pack', '--silent', '--pack-destination', out]).trim().split('\n').pop();
   process.stdout.write(`${path.join(out, packed)}\n`);
 } finally {
   rmSync(stage, { recursive: true, force: true });
