@@ -86,6 +86,11 @@ if (args.help) {
   console.log(USAGE);
   process.exit(0);
 }
+const unknown = args.cases.split(',').filter((name) => !Object.hasOwn(CASES, name));
+if (unknown.length > 0) {
+  console.error(`compare.mjs: no such case: ${unknown.join(', ')} (the cases: ${Object.keys(CASES).join(', ')})`);
+  process.exit(2);
+}
 const WORK = args.work;
 const BENCH = args.bench;
 const RUNS = Number(args.runs);
@@ -115,6 +120,14 @@ function priorRun(name, spec, tree, diff) {
   return null;
 }
 
+const isLink = (p) => {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
+  }
+};
+
 /**
  * The checkout's dependencies live beside it (WORK/<case>.deps) and its node_modules is a link
  * to them, as the gate's pipelines give a tree its installed packages: the patch tree's id then
@@ -122,8 +135,14 @@ function priorRun(name, spec, tree, diff) {
  */
 function linkDependencies(dir, deps) {
   const modules = path.join(dir, 'node_modules');
-  if (lstatSync(modules).isSymbolicLink()) return;
+  const found = existsSync(modules) || isLink(modules);
+  if (found && lstatSync(modules).isSymbolicLink()) return;
   mkdirSync(deps, { recursive: true });
+  if (!found) {
+    // A fresh checkout: its packages were installed beside it, in deps.
+    symlinkSync(path.join(deps, 'node_modules'), modules);
+    return;
+  }
   rmSync(path.join(deps, 'node_modules'), { recursive: true, force: true });
   renameSync(modules, path.join(deps, 'node_modules'));
   symlinkSync(path.join(deps, 'node_modules'), modules);
