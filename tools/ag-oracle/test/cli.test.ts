@@ -293,9 +293,9 @@ test('a script reached from scripts.test is runner configuration too', async (t)
   );
 });
 
-test('a new conftest.py, an .npmrc and a jest config are runner configuration changed', async (t) => {
+test('a new conftest.py with a hook, an .npmrc and a jest config are runner configuration changed', async (t) => {
   const { artefact } = await measure({
-    'tests/conftest.py': 'import pytest\n',
+    'tests/conftest.py': 'import pytest\n\n\ndef pytest_configure(config):\n    pass\n',
     '.npmrc': 'ignore-scripts=true\n',
     'jest.config.js': 'export default {};\n',
   });
@@ -305,6 +305,7 @@ test('a new conftest.py, an .npmrc and a jest config are runner configuration ch
       ['runner_config_changed', '.npmrc'],
       ['runner_config_changed', 'jest.config.js'],
       ['runner_config_changed', 'tests/conftest.py'],
+      ['runner_hook_added', 'tests/conftest.py'],
     ],
   );
 });

@@ -240,6 +240,44 @@ test('empty test bodies hold, JS and Python, also when the patch empties an exis
   t.deepEqual(where(pyNew), ['placeholder_test tests/test_mul.py:1', 'placeholder_test tests/test_mul.py:5']);
 });
 
+test('two equal Python constructions compared are the class under test, no value with itself; other repeats still hold', async (t) => {
+  const f = await findings(
+    PY,
+    {
+      'tests/test_money.py': [
+        'import unittest',
+        'from money import Money, add',
+        '',
+        '',
+        'def test_equal():',
+        "    assert Money(150, 'EUR') == Money(150, 'EUR')",
+        "    assert Money(1, 'EUR') != Money(1, 'EUR') or True",
+        '',
+        '',
+        'def test_repeats():',
+        '    m = Money(1, "EUR")',
+        '    assert m == m',
+        '    assert add(2, 3) == add(2, 3)',
+        "    assert Money(1, 'EUR') is Money(1, 'EUR')",
+        '',
+        '',
+        'class T(unittest.TestCase):',
+        '    def test_eq(self):',
+        "        self.assertEqual(Money(2, 'USD'), Money(2, 'USD'))",
+        '        self.assertEqual(add(1, 1), add(1, 1))',
+        '',
+      ].join('\n'),
+    },
+    ['placeholder_test'],
+  );
+  t.deepEqual(where(f), [
+    'placeholder_test tests/test_money.py:12',
+    'placeholder_test tests/test_money.py:13',
+    'placeholder_test tests/test_money.py:14',
+    'placeholder_test tests/test_money.py:20',
+  ]);
+});
+
 test('Python placeholders: assert True and self.assertTrue(True) hold', async (t) => {
   const f = await findings(
     PY,

@@ -52,9 +52,46 @@ test('a local pytest.py or _pytest/ package that shadows the runner holds, anywh
   ]);
 });
 
-test('a conftest.py added in a subfolder is runner configuration changed', async (t) => {
-  const f = await findings(PY, { ...BUG, 'tests/unit/conftest.py': 'import pytest\n' }, HOOKS);
+test('a conftest.py added in a subfolder that patches code on import is runner configuration changed', async (t) => {
+  const f = await findings(
+    PY,
+    { ...BUG, 'tests/unit/conftest.py': 'import calc\n\ncalc.sub = lambda a, b: 2\n' },
+    HOOKS,
+  );
   t.deepEqual(where(f), ['runner_config_changed tests/unit/conftest.py:1']);
+  t.regex(f[0]?.[2] ?? '', /more than shared fixtures \(code that runs on import: calc\.sub = lambda/);
+});
+
+test('a new conftest.py that only shares fixtures with new tests is test code, not runner configuration', async (t) => {
+  const conftest = [
+    '"""Shared fixtures."""',
+    'import pytest',
+    'from calc import sub',
+    '',
+    'PAIR = (5, 3)',
+    '',
+    '',
+    '@pytest.fixture',
+    'def pair():',
+    '    return PAIR',
+    '',
+    '',
+    '@pytest.fixture(scope="module")',
+    'def difference(pair):',
+    '    return sub(*pair)',
+    '',
+  ].join('\n');
+  const f = await findings(
+    PY,
+    {
+      'calc.py': `${PY['calc.py']!}\n\ndef add(a, b):\n    return a + b\n`,
+      'tests/unit/conftest.py': conftest,
+      'tests/unit/test_add.py':
+        'from calc import add\n\n\ndef test_add(pair, difference):\n    assert add(*pair) == 8\n    assert difference == 2\n',
+    },
+    HOOKS,
+  );
+  t.deepEqual(where(f), []);
 });
 
 test('controls: honest fixtures, pytest_generate_tests and ordinary source are no hook', async (t) => {
@@ -157,4 +194,19 @@ test('controls: helpers that throw or assert, and ordinary bindings named assert
     HOOKS,
   );
   t.deepEqual(f, []);
+});
+
+test('a new conftest.py of fixtures that imports a test helper the patch adds is runner configuration changed', async (t) => {
+  const f = await findings(
+    PY,
+    {
+      ...BUG,
+      'tests/support/flip.py': 'import calc\n\ncalc.sub = lambda a, b: 2\n',
+      'tests/unit/conftest.py':
+        'import pytest\nfrom support import flip\n\n\n@pytest.fixture\ndef pair():\n    return (5, 3)\n',
+    },
+    HOOKS,
+  );
+  t.deepEqual(where(f), ['runner_config_changed tests/unit/conftest.py:1']);
+  t.regex(f[0]?.[2] ?? '', /imports `support(\.flip)?`, a test module the patch adds or changes/);
 });

@@ -4,6 +4,7 @@
  */
 import type { ChangedFile } from '@adversary-gate/core';
 import type { TamperFinding } from './finding.js';
+import { beyondFixtures } from './fixture-conftest.js';
 import { changedRunnerKeys, configKind } from './runner-config.js';
 
 /** A file's bytes on one side: null when absent, `unreadable` when not a readable regular file. */
@@ -18,16 +19,29 @@ function firstAddedLine(file: ChangedFile): number | null {
 
 /**
  * Runner configuration findings for one changed file: any change to a configuration file
- * (added, deleted, renamed from or to one); for package.json and pyproject.toml only a
- * change of the runner-relevant keys, compared on the two trees' bytes.
+ * (added, deleted, renamed from or to one), except a new conftest.py that only shares
+ * fixtures (fixture-conftest.ts); for package.json and pyproject.toml only a change of the
+ * runner-relevant keys, compared on the two trees' bytes.
  */
-export async function scanRunnerConfig(file: ChangedFile, read: SideReader): Promise<TamperFinding[]> {
+export async function scanRunnerConfig(
+  file: ChangedFile,
+  read: SideReader,
+  changedModules: ReadonlySet<string> = new Set(),
+): Promise<TamperFinding[]> {
   const names = [...new Set([file.oldPath, file.path].filter((p): p is string => p !== null))];
   const kinds = names.map(configKind);
   const fileKind = kinds.find((k) => k === 'file');
   if (fileKind !== undefined) {
     const which = names[kinds.indexOf('file')]!;
-    const how = file.status === 'renamed' ? `renamed from ${file.oldPath}` : file.status;
+    let how = file.status === 'renamed' ? `renamed from ${file.oldPath}` : file.status;
+    if (file.status === 'added' && /(?:^|\/)conftest\.py$/.test(file.path)) {
+      const text = await read('patch', file.path);
+      const why = Buffer.isBuffer(text)
+        ? beyondFixtures(text.toString('utf8'), changedModules)
+        : 'not a readable regular file';
+      if (why === null) return [];
+      how = `added, and more than shared fixtures (${why})`;
+    }
     return [
       {
         kind: 'runner_config_changed',

@@ -46,11 +46,21 @@ const NOT_VALUE_CHECKS = new Set([
 const JS_CALL = /(?<![\w$.])(assert(?:\s*\.\s*[\w$]+)*|t\s*\.\s*[\w$]+|expect)\s*\(/g;
 const PY_CALL = /\bself\s*\.\s*(assert\w*)\s*\(/g;
 
-/** Why the arguments make the check vacuous, or null. */
-function vacuous(args: readonly string[]): string | null {
+/**
+ * A Python construction, `Money(150, 'EUR')` or `money.Money(…)` (a class by its capital, as
+ * PEP 8 names them): each side of `==` makes an object of its own, so the comparison runs the
+ * class's `__eq__`, the code under test, and is no value compared with itself.
+ */
+const PY_CONSTRUCTION = /^(?:[A-Za-z_]\w*\.)*[A-Z]\w*\s*\(/;
+
+/**
+ * Why the arguments make the check vacuous, or null. `constructs`: a Python comparison, where
+ * two equal constructions are two objects judged by their class's equality.
+ */
+function vacuous(args: readonly string[], constructs = false): string | null {
   if (args.length > 0 && args.every(isConstant)) return 'on constants';
-  if (args.length >= 2 && args[0]!.replace(/\s+/g, '') === args[1]!.replace(/\s+/g, ''))
-    return 'comparing a value with itself';
+  const [a, b] = args.map((x) => x.replace(/\s+/g, ''));
+  if (args.length >= 2 && a === b && !(constructs && PY_CONSTRUCTION.test(a!))) return 'comparing a value with itself';
   return null;
 }
 
@@ -92,9 +102,9 @@ function pyPlaceholder(line: string): string | null {
     const parts = splitTopLevel(a[1]!.replace(/\s+#.*$/, ''));
     const expr = parts[0] ?? '';
     if (isConstant(expr)) return `assertion on constants: ${quoted(line)}`;
-    const cmp = /^(.+?)\s*(?:==|!=|\bis\s+not\b|\bis\b|<=|>=)\s*(.+)$/.exec(expr);
+    const cmp = /^(.+?)\s*(==|!=|\bis\s+not\b|\bis\b|<=|>=)\s*(.+)$/.exec(expr);
     if (cmp !== null) {
-      const why = vacuous([cmp[1]!, cmp[2]!]);
+      const why = vacuous([cmp[1]!, cmp[3]!], cmp[2] === '==' || cmp[2] === '!=');
       if (why !== null) return `assertion ${why}: ${quoted(line)}`;
     }
     return null;
@@ -106,6 +116,7 @@ function pyPlaceholder(line: string): string | null {
     const values = splitTopLevel(args.text).filter((v) => !/^\w+\s*=(?!=)/.test(v));
     const why = vacuous(
       /Equal|Is|In|Greater|Less|Almost|Count|Regex/.test(m[1]!) ? values.slice(0, 2) : values.slice(0, 1),
+      /^assert(?:Not)?Equal$/.test(m[1]!),
     );
     if (why !== null) return `assertion ${why}: ${quoted(line)}`;
   }

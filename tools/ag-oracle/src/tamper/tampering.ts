@@ -6,6 +6,7 @@ import type { ChangedFile } from '@adversary-gate/core';
 import { scanRunnerConfig, type SideReader } from './config-scan.js';
 import { scanChangedFile, type TestFileRules } from './diff-scan.js';
 import { expectationFindings, type ExpectationRules } from './expectations.js';
+import { moduleNamesOf } from './fixture-conftest.js';
 import { sortFindings, type TamperFinding } from './finding.js';
 import { placeholderFindings } from './placeholders.js';
 import { assertionRedefinedFindings } from './assert-redefined.js';
@@ -27,10 +28,15 @@ export interface TamperContext extends TestFileRules, ExpectationRules {
  */
 export async function findTampering(files: readonly ChangedFile[], ctx: TamperContext): Promise<TamperFinding[]> {
   const findings: TamperFinding[] = [];
+  // The test-side modules the patch adds or changes: a new conftest that imports one runs the
+  // patch's test code on import (the source under test is imported by every test anyway).
+  const changedModules = new Set(
+    files.filter((f) => f.status !== 'deleted' && ctx.isTestFile(f.path)).flatMap((f) => moduleNamesOf(f.path)),
+  );
   for (const file of files) {
     const existed = file.status === 'modified' || file.status === 'renamed' || (await ctx.existsOnBaseline(file.path));
     findings.push(...scanChangedFile(file, ctx, existed));
-    findings.push(...(await scanRunnerConfig(file, ctx.read)));
+    findings.push(...(await scanRunnerConfig(file, ctx.read, changedModules)));
     findings.push(...expectationFindings(file, ctx));
     findings.push(...runnerHookFindings(file, ctx.isTestFile(file.path) || /(?:^|\/)conftest\.py$/i.test(file.path)));
     if (file.status !== 'deleted' && !file.binary && testLanguage(file.path) !== null) {
