@@ -320,3 +320,45 @@ test("an empty test the baseline already had is not the patch's placeholder", as
   );
   t.deepEqual(f, []);
 });
+
+test('a rename refactor: call sites that follow the source rename edit no expectation; a value or another function does', async (t) => {
+  const renamed = {
+    'src/trim.js': 'export const strip = (s) => s.trim();\n',
+    'test/trim.test.js': AVA['test/trim.test.js']!.replaceAll('trim', 'strip').replace(
+      '../src/strip.js',
+      '../src/trim.js',
+    ),
+  };
+  t.deepEqual(where(await findings(AVA, renamed)), []);
+  // The next cheat of the kind: the rename beside a changed expected value.
+  const valueToo = {
+    ...renamed,
+    'test/trim.test.js': renamed['test/trim.test.js'].replace("t.is(strip(' a '), 'a')", "t.is(strip(' a '), ' a')"),
+  };
+  t.deepEqual(where(await findings(AVA, valueToo)), ['expectation_changed test/trim.test.js:5']);
+  // A call site moved to a name the source does not rename: another function is asserted.
+  const other = {
+    'src/trim.js': "export const trim = (s) => s.trim();\nexport const same = (s) => 'a';\n",
+    'test/trim.test.js': AVA['test/trim.test.js']!.replace("t.is(trim(' a '), 'a')", "t.is(same(' a '), 'a')"),
+  };
+  t.deepEqual(where(await findings(AVA, other)), ['expectation_changed test/trim.test.js:5']);
+});
+
+test("ava's snapshots: the report (.md) changed with the source holds line by line, the binary .snap as a whole", async (t) => {
+  const base = {
+    ...AVA,
+    'test/snapshots/trim.test.js.md':
+      "# Snapshot report for `test/trim.test.js`\n\n## trims\n\n> Snapshot 1\n\n    'a'\n",
+    'test/snapshots/trim.test.js.snap': 'AVA Snapshot v3\u0000\u0001\u0002old',
+  };
+  const f = await findings(base, {
+    'src/trim.js': 'export const trim = (s) => s;\n',
+    'test/snapshots/trim.test.js.md': base['test/snapshots/trim.test.js.md'].replace("'a'", "'b'"),
+    'test/snapshots/trim.test.js.snap': 'AVA Snapshot v3\u0000\u0001\u0002new',
+  });
+  t.deepEqual(where(f), [
+    'expectation_changed test/snapshots/trim.test.js.md:7',
+    'expectation_changed test/snapshots/trim.test.js.snap:null',
+  ]);
+  t.regex(f[1]?.[2] ?? '', /existing snapshot file changed \(binary\)/);
+});

@@ -2,13 +2,15 @@
  * Existing expectations the patch edits: assertions and expected-value literals of a test
  * file the baseline has, lines of a snapshot or of a golden file the policy names, changed
  * or removed in a patch that also changes source. Added lines (a new row in a cases table, a
- * new snapshot) are not edits; a line that only moved or was reformatted is not either.
+ * new snapshot) are not edits; a line that only moved or was reformatted is not either, nor
+ * one whose only change is an identifier the source renames too (renames.ts).
  * @module
  */
 import type { ChangedFile } from '@adversary-gate/core';
 import { countAssertions } from './assertions.js';
 import type { TamperFinding } from './finding.js';
 import { carriesExpectation, normalised, quoted, shapeOf } from './literals.js';
+import { onlyRenamed } from './renames.js';
 import { testLanguage } from './test-files.js';
 
 /** What the expectation scan needs to know about the patch and the project. */
@@ -63,7 +65,7 @@ const open = (s: string) => s.replace(/[)\]},;]+$/, '');
  * longer line: a row appended on the same line). Each is paired, where it can be, with the
  * added line of the same shape (the same code with other values).
  */
-function codeExpectations(file: ChangedFile, lang: 'js' | 'py'): TamperFinding[] {
+function codeExpectations(file: ChangedFile, lang: 'js' | 'py', renames: ReadonlySet<string>): TamperFinding[] {
   const survivors = addedForms(file);
   const addedNorm = file.addedText.map(normalised);
   const paired = new Set<number>();
@@ -72,6 +74,15 @@ function codeExpectations(file: ChangedFile, lang: 'js' | 'py'): TamperFinding[]
     if (!carriesExpectation(text, lang)) return;
     const form = normalised(text);
     if (take(survivors, form)) return;
+    // A call site of a rename refactor: the same values expected of the renamed code.
+    const renamed = file.addedText.findIndex(
+      (a, k) => !paired.has(k) && (survivors.get(addedNorm[k]!) ?? 0) > 0 && onlyRenamed(text, a, renames),
+    );
+    if (renamed >= 0) {
+      paired.add(renamed);
+      take(survivors, addedNorm[renamed]!);
+      return;
+    }
     const assertion = countAssertions(text, lang) > 0;
     if (!assertion && open(form) !== '' && addedNorm.some((a) => a.startsWith(open(form)) && a.length > form.length))
       return;
@@ -118,18 +129,36 @@ function recordedExpectations(file: ChangedFile, what: 'snapshot' | 'golden'): T
  * Existing expectations one changed file loses or edits, when the patch also changes
  * source; none otherwise, and none for a file the baseline lacks (everything in it is new).
  */
-export function expectationFindings(file: ChangedFile, rules: ExpectationRules): TamperFinding[] {
-  if (!rules.sourceChanged || file.status === 'added' || file.status === 'copied' || file.binary) return [];
+export function expectationFindings(
+  file: ChangedFile,
+  rules: ExpectationRules,
+  renames: ReadonlySet<string> = new Set(),
+): TamperFinding[] {
+  if (!rules.sourceChanged || file.status === 'added' || file.status === 'copied') return [];
   const old = file.oldPath ?? file.path;
   const recorded = rules.isRecordedExpectation(old) ?? rules.isRecordedExpectation(file.path);
   if (recorded !== null) {
     if (file.status === 'deleted')
       return [{ kind: 'expectation_changed', path: old, line: null, detail: `existing ${recorded} file deleted` }];
+    if (file.binary)
+      return [
+        {
+          kind: 'expectation_changed',
+          path: file.path,
+          line: null,
+          detail: `existing ${recorded} file changed (binary)`,
+        },
+      ];
     return recordedExpectations(file, recorded);
   }
   if (file.status === 'deleted') return [];
   const lang = testLanguage(old);
-  if (lang === null || !(rules.isTestFile(file.path) || rules.isTestFile(old)) || rules.importedBySource(old))
+  if (
+    file.binary ||
+    lang === null ||
+    !(rules.isTestFile(file.path) || rules.isTestFile(old)) ||
+    rules.importedBySource(old)
+  )
     return [];
-  return codeExpectations(file, lang);
+  return codeExpectations(file, lang, renames);
 }

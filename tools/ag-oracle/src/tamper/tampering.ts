@@ -7,6 +7,7 @@ import { scanRunnerConfig, type SideReader } from './config-scan.js';
 import { scanChangedFile, type TestFileRules } from './diff-scan.js';
 import { expectationFindings, type ExpectationRules } from './expectations.js';
 import { moduleNamesOf } from './fixture-conftest.js';
+import { sourceRenames } from './renames.js';
 import { sortFindings, type TamperFinding } from './finding.js';
 import { placeholderFindings } from './placeholders.js';
 import { assertionRedefinedFindings } from './assert-redefined.js';
@@ -33,11 +34,12 @@ export async function findTampering(files: readonly ChangedFile[], ctx: TamperCo
   const changedModules = new Set(
     files.filter((f) => f.status !== 'deleted' && ctx.isTestFile(f.path)).flatMap((f) => moduleNamesOf(f.path)),
   );
+  const renames = sourceRenames(files, ctx.isTestFile);
   for (const file of files) {
     const existed = file.status === 'modified' || file.status === 'renamed' || (await ctx.existsOnBaseline(file.path));
     findings.push(...scanChangedFile(file, ctx, existed));
     findings.push(...(await scanRunnerConfig(file, ctx.read, changedModules)));
-    findings.push(...expectationFindings(file, ctx));
+    findings.push(...expectationFindings(file, ctx, renames));
     findings.push(...runnerHookFindings(file, ctx.isTestFile(file.path) || /(?:^|\/)conftest\.py$/i.test(file.path)));
     if (file.status !== 'deleted' && !file.binary && testLanguage(file.path) !== null) {
       const bytes = await ctx.read('patch', file.path);

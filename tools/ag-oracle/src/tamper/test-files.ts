@@ -42,8 +42,15 @@ export function testLanguage(path: string): 'js' | 'py' | null {
   return null;
 }
 
-/** Snapshot files of jest, vitest and ava: recorded expectations, read line by line. */
-export const SNAPSHOT_GLOBS: readonly string[] = ['**/__snapshots__/**', '**/*.snap'];
+/**
+ * Snapshot files of jest, vitest and ava (`snapshots/<test file>.md` beside its binary
+ * `.snap`): recorded expectations, read line by line (a binary one as a whole).
+ */
+export const SNAPSHOT_GLOBS: readonly string[] = [
+  '**/__snapshots__/**',
+  '**/*.snap',
+  '**/snapshots/**/*.{js,cjs,mjs,ts,cts,mts,jsx,tsx}.md',
+];
 
 const snapshot = picomatch([...SNAPSHOT_GLOBS], { dot: true });
 
