@@ -30,9 +30,13 @@ test('docs, images, lock files and data are not code', (t) => {
     '.gitignore',
     'types.pyi',
     'src/index.d.ts',
+    'docs/conf.py',
+    'doc/conf.py',
   ]) {
     t.is(classifyPath(p), 'not_code', p);
   }
+  // Only the docs builder's settings file: code elsewhere named conf.py, or beside it, is code.
+  for (const p of ['src/conf.py', 'conf.py', 'docs/ext/roles.py']) t.is(classifyPath(p), 'source', p);
 });
 
 test('anything unrecognised counts as source', (t) => {

@@ -42,6 +42,8 @@ export const DEFAULT_NOT_CODE_GLOBS: readonly string[] = [
   '**/.{gitignore,gitattributes,gitmodules,editorconfig,npmignore,dockerignore,prettierignore,eslintignore,nvmrc,node-version,python-version,mailmap,prettierrc}',
   // type declarations: no runtime behaviour to execute or mutate
   '**/*.{pyi,d.ts,d.mts,d.cts}',
+  // the documentation builder's settings (Sphinx), run by the docs build, never by the product
+  '**/{doc,docs}/conf.py',
 ];
 
 /** A class whose policy globs can replace the defaults rather than extend them. */
