@@ -41,7 +41,7 @@ function projectCache(t: ExecutionContext): { cache: string; bin: string } {
 }
 
 /** The gate's tools as it installs them for these projects (ag-core's GATE_TOOL_VERSIONS, vitest's coverage-v8). */
-const GATE_TOOLS = ['c8@10.1.3', 'jest-junit@16.0.0', '@vitest/coverage-v8@3.2.4'];
+const GATE_TOOLS = ['c8@10.1.3', 'jest-junit@16.0.0', '@vitest/coverage-v8@3.2.4', '@vitest/coverage-v8@4.1.12'];
 
 /** The .npmrc every project carries: its cache, offline first, no logs. */
 function npmrc(cache: string): string {

@@ -91,17 +91,22 @@ export const JEST: Project = jsProject({
   eq: (a, e) => `expect(${a}).toBe(${e});`,
 });
 
-export const VITEST: Project = jsProject({
-  module: 'esm',
-  pkg: pkg('esm', 'vitest run', { vitest: '3.2.4' }),
-  dir: 'test',
-  ext: 'test.js',
-  header: "import { describe, test, expect } from 'vitest';\n",
-  // Named like a test and holding none, as path-to-regexp's table of cases: not a failure.
-  extraFiles: { 'test/cases.test.js': 'export const CASES = [[1, 2, 3]];\n' },
-  test: describeWrap('describe'),
-  eq: (a, e) => `expect(${a}).toBe(${e});`,
-});
+/** A vitest project on `version`; vitest 4 resolves its coverage provider from its own install. */
+const vitestProject = (version: string): Project =>
+  jsProject({
+    module: 'esm',
+    pkg: pkg('esm', 'vitest run', { vitest: version }),
+    dir: 'test',
+    ext: 'test.js',
+    header: "import { describe, test, expect } from 'vitest';\n",
+    // Named like a test and holding none, as path-to-regexp's table of cases: not a failure.
+    extraFiles: { 'test/cases.test.js': 'export const CASES = [[1, 2, 3]];\n' },
+    test: describeWrap('describe'),
+    eq: (a, e) => `expect(${a}).toBe(${e});`,
+  });
+
+export const VITEST = vitestProject('3.2.4');
+export const VITEST4 = vitestProject('4.1.12');
 
 export const MOCHA: Project = jsProject({
   module: 'cjs',

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { judgeBoth } from './kit.js';
-import { VITEST } from './projects.js';
+import { VITEST, VITEST4 } from './projects.js';
 
 test.serial('vitest: the honest patch is ACCEPTed with per-file ids, the bad one is not', async (t) => {
   const { honest } = await judgeBoth(t, VITEST, {
@@ -9,3 +9,14 @@ test.serial('vitest: the honest patch is ACCEPTed with per-file ids, the bad one
   });
   t.regex(honest.detected, /coverage: @vitest\/coverage-v8 the installed vitest's version, installed by the gate/);
 });
+
+test.serial(
+  "vitest 4: the gate's coverage provider is found from vitest's own install; honest ACCEPT, bad not",
+  async (t) => {
+    const { honest } = await judgeBoth(t, VITEST4, {
+      ids: ['test/a.test.js::sum > adds', 'test/b.test.js::sum > adds'],
+      fileOf: (id) => /^test\/[ab]\.test\.js::/.test(id),
+    });
+    t.regex(honest.detected, /coverage: @vitest\/coverage-v8 the installed vitest's version, installed by the gate/);
+  },
+);

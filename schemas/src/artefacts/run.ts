@@ -206,6 +206,29 @@ export const WriteWatch = v.strictObject({
   late_changes_total: Count,
 });
 
+/** At most this many paths are listed per list of `LeftBehind`; the totals are not capped. */
+export const LEFT_BEHIND_LISTED = 50;
+
+/**
+ * What the tests' uids left where every uid may write (`/tmp`, `/var/tmp`, `/dev/shm`), found
+ * and removed after each execution that ran as a fresh uid of its own (outside the run's own
+ * copy, HOME and TMPDIR). Each path is normalized (ag-core's `normalizeLeftover`: the uid as
+ * `<uid>`, a digit run as `<n>`, a random temporary part as `<random>`), so two runs of one
+ * suite that leave the same temporary files compare equal. Lists are sorted, distinct and capped
+ * at 50; totals count distinct normalized paths.
+ */
+export const LeftBehind = v.strictObject({
+  /** Left by any baseline execution. */
+  baseline: v.array(v.string()),
+  baseline_total: Count,
+  /** Left by any patch execution (the trusted execution included). */
+  patch: v.array(v.string()),
+  patch_total: Count,
+  /** Left on the patch side and by no baseline execution: ag-decide holds on these (`TAMPER_SUSPECTED`). */
+  patch_only: v.array(v.string()),
+  patch_only_total: Count,
+});
+
 /** One path of the trusted tree the patch added, modified or deleted (a rename is its old path deleted and its new path added). */
 const TrustedPathChange = v.strictObject({
   path: v.string(),
@@ -296,6 +319,11 @@ export const RunArtefact = v.strictObject({
   /** Written by ag-run 0.1 and later (optional so older evidence still reads): writes outside the tree copies and after the kill. */
   write_watch: v.optional(WriteWatch),
   /**
+   * Optional (absent when the tests ran as the caller's uid, whose own files there cannot be
+   * told apart, and in older evidence): see LeftBehind.
+   */
+  left_behind: v.optional(LeftBehind),
+  /**
    * Whose uid the tests ran as: `unprivileged` (ag-run ran as root and gave every execution a
    * fresh uid of its own, so RLIMIT_NPROC holds and root-owned files are read-only) or
    * `caller` (ag-run's own uid).
@@ -329,6 +357,7 @@ export type TestDeltas = v.InferOutput<typeof TestDeltas>;
 export type CriterionResult = v.InferOutput<typeof CriterionResult>;
 export type FullSuite = v.InferOutput<typeof FullSuite>;
 export type WriteWatch = v.InferOutput<typeof WriteWatch>;
+export type LeftBehind = v.InferOutput<typeof LeftBehind>;
 export type FlakyTest = v.InferOutput<typeof FlakyTest>;
 export type TrustedTests = v.InferOutput<typeof TrustedTests>;
 export type RenamedTest = v.InferOutput<typeof RenamedTest>;

@@ -74,6 +74,46 @@ test('run: a write outside the tree does not hide a failed claim: REJECT stays',
   t.deepEqual(codes(v), ['CLAIM_FAILED', 'TAMPER_SUSPECTED']);
 });
 
+// ---- files the tests' uids left in /tmp, /var/tmp, /dev/shm ----
+const left = (baseline: string[], patch: string[]) => {
+  const only = patch.filter((p) => !baseline.includes(p));
+  return {
+    baseline,
+    baseline_total: baseline.length,
+    patch,
+    patch_total: patch.length,
+    patch_only: only,
+    patch_only_total: only.length,
+  };
+};
+
+test('run: temporary files both sides leave alike change nothing: still ACCEPT', (t) => {
+  const g = golden();
+  const same = ['/tmp/pytest-of-unknown', '/tmp/pytest-of-unknown/pytest-<n>'];
+  const v = decideWith({ ...g, run: { ...g.run, run_as: 'unprivileged', left_behind: left(same, same) } });
+  t.is(v.verdict, 'ACCEPT', JSON.stringify(v.reasons));
+});
+
+test('run: a file only the patch side left holds with TAMPER_SUSPECTED, naming it', (t) => {
+  const g = golden();
+  const v = decideWith({
+    ...g,
+    run: { ...g.run, left_behind: left(['/tmp/cache'], ['/tmp/cache', '/var/tmp/stash-<uid>.json']) },
+  });
+  t.is(v.verdict, 'HOLD');
+  t.deepEqual(codes(v), ['TAMPER_SUSPECTED']);
+  t.regex(v.reasons[0]!.message, /no baseline run left \(1, removed after each run\): \/var\/tmp\/stash-<uid>\.json$/);
+});
+
+test('run: a patch_only list that is not what the patch left and the baseline did not is invalid evidence', (t) => {
+  const g = golden();
+  const forged = { ...left([], ['/tmp/stash']), patch_only: [], patch_only_total: 0 };
+  const v = decideWith({ ...g, run: { ...g.run, left_behind: forged } });
+  t.is(v.verdict, 'HOLD');
+  t.deepEqual(codes(v), ['EVIDENCE_INVALID']);
+  t.regex(v.reasons[0]!.message, /left_behind: patch_only is not what the patch left/);
+});
+
 // ---- per-test judgement across rounds (issue 18) ----
 const tested = (side: 'baseline' | 'patch', round: number, tests: Record<string, string>) => {
   const failed = Object.values(tests).includes('failed');

@@ -12,8 +12,14 @@ export class Deadline {
   /** The stage running when the deadline passed (null while it has not). */
   stoppedIn: string | null = null;
   private current = 'export';
+  private readonly started = Date.now();
+  private stoppedAt: number | null = null;
 
-  constructor(readonly seconds: number) {
+  /** `seconds`, and where it came from (`--deadline`/`AG_DEADLINE`, or the default and how it was derived). */
+  constructor(
+    readonly seconds: number,
+    readonly source: string = 'given',
+  ) {
     this.timer = setTimeout(() => {
       this.stoppedIn = this.current;
       this.controller.abort();
@@ -39,6 +45,20 @@ export class Deadline {
   /** Stop the clock (the run is deciding). */
   stop(): void {
     clearTimeout(this.timer);
+    this.stoppedAt ??= Date.now();
+  }
+
+  /**
+   * Which deadline applied and what became of it, in one sentence for the summary and
+   * verdict.md: stated whether or not it passed, so a reader knows the bound every run had.
+   */
+  statement(): string {
+    const used = Math.round(((this.stoppedAt ?? Date.now()) - this.started) / 1000);
+    const end =
+      this.stoppedIn === null
+        ? `not passed: the stages up to the checks took ${used} s`
+        : `passed during the ${this.stoppedIn} stage, which was stopped`;
+    return `the gate's deadline was ${this.seconds} s (${this.source}): ${end}`;
   }
 
   /** The fault line when the deadline passed, else null. */

@@ -13,6 +13,7 @@ import {
   readFileSync,
   readlinkSync,
   readdirSync,
+  realpathSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -228,13 +229,15 @@ export async function installTools(
 }
 
 /**
- * Link the gate's tools `names` into `tree/node_modules` (a folder of links made by copyTree):
+ * Link the gate's tools `tools` into `tree/node_modules` (a folder of links made by copyTree):
  * a scope folder that is a link becomes a folder of links first, so nothing is added inside
- * the installed packages.
+ * the installed packages there. A tool pinned to the version of a package DEP (`=DEP`) is
+ * linked beside DEP's real folder too (besideAnchor): DEP may load it from its own location
+ * rather than the project's (vitest 4 imports `@vitest/coverage-v8` so).
  */
-export function linkTools(tree: string, toolsDir: string, names: readonly string[]): void {
+export function linkTools(tree: string, toolsDir: string, tools: readonly GateTool[]): void {
   const dest = path.join(tree, 'node_modules');
-  for (const name of names) {
+  for (const { name, version } of tools) {
     const source = path.join(toolsDir, 'node_modules', name);
     if (!existsSync(source)) throw new Error(`the gate's tools hold no ${name}`);
     if (name.startsWith('@')) {
@@ -249,5 +252,26 @@ export function linkTools(tree: string, toolsDir: string, names: readonly string
     }
     rmSync(path.join(dest, name), { force: true });
     symlinkSync(source, path.join(dest, name));
+    if (version.startsWith('=')) besideAnchor(dest, version.slice(1), name, source);
   }
+}
+
+/**
+ * Link `source` as `name` in the `node_modules` folder that holds the real `anchor` package
+ * reached from `dest` (an npm install's own folder, or pnpm's `.pnpm/<anchor>@…/node_modules`),
+ * unless something of that name is there already. Done before the installed packages are
+ * digested, so the check after the runs counts the link as installed.
+ */
+function besideAnchor(dest: string, anchor: string, name: string, source: string): void {
+  let real: string;
+  try {
+    real = realpathSync(path.join(dest, anchor));
+  } catch {
+    return; // the anchor is not installed: the tool's version could not have been taken from it
+  }
+  const folder = path.join(path.dirname(real), ...(anchor.startsWith('@') ? ['..'] : []));
+  const at = path.join(folder, name);
+  if (lstatSync(at, { throwIfNoEntry: false }) !== undefined) return;
+  mkdirSync(path.dirname(at), { recursive: true });
+  symlinkSync(source, at);
 }

@@ -11,12 +11,16 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
+  bwrapArgv,
   DEFAULT_PROCESS_LIMIT,
   defaultLimits,
   freshIdentity,
+  removeLeftovers,
   runningAsRoot,
   runProcess,
+  sandboxReachedCommand,
   searchablePath,
+  toolchainDirs,
   withLimits,
   type Identity,
 } from '@adversary-gate/core';
@@ -30,16 +34,6 @@ export interface IsolatedRun {
 /** Change the owner of `dir` and everything under it, links themselves (never their targets). */
 function chownTree(dir: string, who: Identity): void {
   spawnSync('chown', ['-R', '-h', '-P', `${who.uid}:${who.gid}`, dir], { stdio: 'ignore' });
-}
-
-/** The folders every uid may write to, where a run's files would outlive it. */
-const SHARED_WRITABLE = ['/tmp', '/var/tmp', '/dev/shm'];
-
-/** Remove what the run's uid left in the shared writable folders (its own TMPDIR is removed whole). */
-function removeLeftovers(who: Identity): void {
-  spawnSync('find', [...SHARED_WRITABLE, '-xdev', '-mindepth', '1', '-user', String(who.uid), '-delete'], {
-    stdio: 'ignore',
-  });
 }
 
 /** Whether `who` can enter `dir`'s parent (a tree under a 0700 folder cannot be run as another uid). */
@@ -79,6 +73,13 @@ export async function runIsolated(
     readonly homeFiles?: Readonly<Record<string, Buffer>>;
     /** Folders of the gate's the run may write (a package cache): its uid's while it runs, root's after. */
     readonly lend?: readonly string[];
+    /**
+     * Run inside bubblewrap (`--sandbox bwrap`), as ag-run's and ag-mutate's runs are: a pid
+     * namespace and /proc of its own (no command line of the gate's to read), no network, a
+     * private /tmp, the system read-only; writable only `dir`, its HOME and TMPDIR; readable
+     * besides only `readOnly` (the installed packages) and the toolchain, never `keepOut`.
+     */
+    readonly sandbox?: { readonly readOnly: readonly string[]; readonly keepOut: readonly string[] };
   },
 ): Promise<IsolatedRun> {
   const home = mkdtempSync(path.join(opts.scratch, 'home-'));
@@ -97,32 +98,64 @@ export async function runIsolated(
     ...(who !== null ? { processes: DEFAULT_PROCESS_LIMIT } : {}),
   };
   const env = { ...isolatedEnv(home, tmp), ...opts.extraEnv };
+  const callerPath = env.PATH ?? '';
   // A fresh uid gets only the PATH entries it can search (else a missing program is EACCES).
   if (who !== null && env.PATH !== undefined) env.PATH = searchablePath(env.PATH);
+  const box = opts.sandbox;
+  const argv = ['/bin/sh', '-c', command];
+  let boxed = argv;
+  if (box !== undefined) {
+    const writable = [dir, home, tmp, ...lent];
+    const readOnly = [
+      ...box.readOnly,
+      ...toolchainDirs({ path: callerPath, command, keepOut: box.keepOut, home: process.env.HOME }),
+    ];
+    boxed = bwrapArgv(argv, {
+      writable,
+      chdir: dir,
+      readOnly,
+      hide: box.keepOut,
+      // bwrap binds as root and drops to the uid inside, with the PATH entries it can search there.
+      ...(who !== null ? { user: who, setenv: { PATH: searchablePath(callerPath, { readOnly, writable }) } } : {}),
+    });
+  }
   const result = await runProcess({
-    argv: withLimits(['/bin/sh', '-c', command], limits),
+    argv: withLimits(boxed, limits),
     cwd: dir,
     env,
     timeoutMs: opts.timeoutSeconds * 1000,
     graceMs: 2000,
     tailBytes: 1024 * 1024,
-    sweep: who === null,
+    sweep: who === null && box === undefined,
+    statusFd: box !== undefined,
     ...(opts.signal !== undefined ? { signal: opts.signal } : {}),
-    ...(who !== null ? { user: who, ownUid: who.uid, processCap: Math.floor(DEFAULT_PROCESS_LIMIT * 0.75) } : {}),
+    ...(who !== null
+      ? {
+          ownUid: who.uid,
+          processCap: Math.floor(DEFAULT_PROCESS_LIMIT * 0.75),
+          ...(box === undefined ? { user: who } : {}),
+        }
+      : {}),
   });
+  const unboxed =
+    box !== undefined &&
+    !result.timedOut &&
+    result.spawnError === null &&
+    !sandboxReachedCommand(result.statusText ?? '');
   if (who !== null) {
     for (const d of [dir, ...lent]) chownTree(d, { uid: 0, gid: 0 });
+    // What it left where every uid may write (its own TMPDIR goes below): ag-core's one sweep.
     removeLeftovers(who);
   }
   rmSync(home, { recursive: true, force: true });
   rmSync(tmp, { recursive: true, force: true });
   writeFileSync(
     opts.log,
-    `${result.stdoutTail}${result.stderrTail}${result.spawnError === null ? '' : `${result.spawnError}\n`}`,
+    `${result.stdoutTail}${result.stderrTail}${result.spawnError === null ? '' : `${result.spawnError}\n`}${unboxed ? 'the sandbox could not be built: the command did not run\n' : ''}`,
   );
   const status = result.timedOut
     ? 124
-    : result.spawnError !== null
+    : result.spawnError !== null || unboxed
       ? 125
       : (result.exitCode ?? 128 + signalNumber(result.signal));
   return { status, timedOut: result.timedOut };

@@ -7,19 +7,11 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-  copyTree,
-  gitTreeId,
-  readDiff,
-  readInside,
-  rebaseLcov,
-  runningAsRoot,
-  UsageError,
-  workspaceDirs,
-} from '@adversary-gate/core';
+import { copyTree, gitTreeId, readDiff, runningAsRoot, UsageError, workspaceDirs } from '@adversary-gate/core';
 import { changedPaths, chooseCommands, type Commands } from './commands.js';
+import { coverage } from './coverage.js';
 import { packagesDigest } from './digest.js';
 import { PipelineFaults } from './faults.js';
 import { exportCommit, repositoryRoot, resolveCommit, writeDiff } from './git.js';
@@ -33,7 +25,6 @@ import {
   shareInstall,
   type InstallPlaces,
 } from './install.js';
-import { runIsolated } from './isolated.js';
 import { BusyError, claimOutDir, excludeFromGit } from './out-dir.js';
 import { Deadline } from './deadline.js';
 import { Progress, stagesTable, type Stage } from './progress.js';
@@ -41,9 +32,6 @@ import type { Settings } from './settings.js';
 import { summaryLines } from './summary.js';
 import { runTool, toolPath, type ToolName } from './tools.js';
 import { makeWorkspace, type Workspace } from './workspace.js';
-
-/** The largest coverage report read back from the coverage tree. */
-const MAX_REPORT_BYTES = 256 * 1024 * 1024;
 
 const sha = (file: string): string | null =>
   existsSync(file) ? createHash('sha256').update(readFileSync(file)).digest('hex') : null;
@@ -93,7 +81,7 @@ async function judge(
 ): Promise<number> {
   const progress = new Progress(s.who, s.quiet);
   const faults = new PipelineFaults(ws.out, s.who);
-  const deadline = new Deadline(s.deadline);
+  const deadline = new Deadline(s.deadline, s.deadlineSource);
   const stage: StageStart = (name, what) => {
     deadline.enter(name);
     return progress.start(name, what);
@@ -196,7 +184,7 @@ async function judge(
     const coverageArgs: string[] = [];
     if (measure() && commands.coverage !== '') {
       done = stage('coverage', commands.coverage);
-      coverageArgs.push(...(await coverage(s, ws, commands, faults, deadline.signal)));
+      coverageArgs.push(...(await coverage(s, ws, commands, faults, deadline.signal, repositoryRoot(cwd))));
       done(coverageArgs.length > 0 ? 'report read' : 'no report');
     }
     await measuring(
@@ -285,9 +273,14 @@ async function judge(
   // Checked as CI checks it; its answer must be the one ag-decide just gave.
   const checked = await tool('ag-decide', ['check', verdictFile, '--diff', ws.diff]);
   done();
+  // Which deadline bound the runs, whether or not it passed: the reviewer's page says it too.
+  const bound = deadline.statement();
+  if (existsSync(markdown))
+    appendFileSync(markdown, `\n## The run's deadline\n\n${bound[0]!.toUpperCase()}${bound.slice(1)}.\n`);
   // Where the time went, for a reader and the benchmark (not evidence: nothing judges it).
   writeFileSync(path.join(ws.out, 'stages.tsv'), stagesTable(progress.times));
-  if (!s.quiet) for (const line of summaryLines(verdictFile, markdown)) process.stderr.write(`${s.who}: ${line}\n`);
+  if (!s.quiet)
+    for (const line of summaryLines(verdictFile, markdown, 12, [bound])) process.stderr.write(`${s.who}: ${line}\n`);
   if (checked.status !== decided.status) {
     process.stderr.write(
       `${s.who}: verdict.json no longer says what ag-decide decided (exit ${decided.status}, check ${checked.status}): HOLD\n`,
@@ -359,38 +352,8 @@ async function install(
       linkTools(
         ws.coverageTree,
         ws.toolsDir,
-        c.tools.filter((t) => t.link).map((t) => t.name),
+        c.tools.filter((t) => t.link),
       );
   }
   return ok;
-}
-
-/**
- * The coverage command in the coverage tree, then its report read back without following a
- * link (a test may have put one where the report should be): ag-diffcov's arguments, or none.
- */
-async function coverage(
-  s: Settings,
-  ws: Workspace,
-  c: Commands,
-  faults: PipelineFaults,
-  signal: AbortSignal,
-): Promise<string[]> {
-  await runIsolated(ws.coverageTree, c.coverage, {
-    signal,
-    timeoutSeconds: s.timeout,
-    log: path.join(ws.out, 'coverage.log'),
-    scratch: ws.work,
-  });
-  const read = readInside(ws.coverageTree, c.coverageReport, MAX_REPORT_BYTES);
-  if (!read.ok) {
-    if (read.problem !== 'does not exist')
-      faults.add(`the coverage report ${c.coverageReport} ${read.problem}: not read, so coverage was not measured`);
-    return [];
-  }
-  const kept = path.join(ws.out, 'coverage', path.basename(c.coverageReport));
-  mkdirSync(path.dirname(kept), { recursive: true });
-  // A workspace's lcov names files relative to the workspace: made relative to the tree's root.
-  writeFileSync(kept, c.coverageBase === null ? read.data : rebaseLcov(read.data.toString('utf8'), c.coverageBase));
-  return ['--coverage', kept, '--root', ws.coverageTree];
 }

@@ -27,6 +27,8 @@ export interface Settings {
   readonly timeout: number;
   /** Seconds for the whole run, past which it stops and holds (default: see {@link defaultDeadline}). */
   readonly deadline: number;
+  /** Where `deadline` came from, in words (`--deadline`/`AG_DEADLINE`, or the default as derived). */
+  readonly deadlineSource: string;
   readonly mutateMax: number;
   readonly python: string;
   readonly policy?: string;
@@ -133,6 +135,10 @@ export function readSettings(flags: Raw, env: NodeJS.ProcessEnv, who = 'ag-gate'
     rounds: whole(flags, env, 'rounds', 3, 1),
     timeout,
     deadline: whole(flags, env, 'deadline', defaultDeadline(installTimeout, timeout), 1),
+    deadlineSource:
+      nonEmpty(flags, env, 'deadline') === undefined
+        ? `the default: 2 × the install timeout of ${installTimeout} s + 30 × the run timeout of ${timeout} s`
+        : '--deadline (AG_DEADLINE)',
     mutateMax: whole(flags, env, 'mutateMax', 20, 0),
     python: nonEmpty(flags, env, 'python') ?? 'python3',
     ...defined('policy', nonEmpty(flags, env, 'policy')),

@@ -10,13 +10,21 @@ interface VerdictFile {
   readonly reasons?: ReadonlyArray<{ readonly code?: unknown; readonly message?: unknown }>;
 }
 
-/** The closing lines for the verdict at `verdictFile` (at most `maxReasons` reasons listed). */
-export function summaryLines(verdictFile: string, markdown: string, maxReasons = 12): string[] {
+/**
+ * The closing lines for the verdict at `verdictFile` (at most `maxReasons` reasons listed), then
+ * `notes` (the deadline that applied), one line each.
+ */
+export function summaryLines(
+  verdictFile: string,
+  markdown: string,
+  maxReasons = 12,
+  notes: readonly string[] = [],
+): string[] {
   let parsed: VerdictFile;
   try {
     parsed = JSON.parse(readFileSync(verdictFile, 'utf8')) as VerdictFile;
   } catch {
-    return [`verdict: none could be read from ${verdictFile} (HOLD)`];
+    return [`verdict: none could be read from ${verdictFile} (HOLD)`, ...notes];
   }
   const verdict = typeof parsed.verdict === 'string' ? parsed.verdict : 'HOLD';
   const reasons = Array.isArray(parsed.reasons) ? parsed.reasons : [];
@@ -28,6 +36,6 @@ export function summaryLines(verdictFile: string, markdown: string, maxReasons =
     );
   }
   if (reasons.length > maxReasons) lines.push(`  … and ${reasons.length - maxReasons} more`);
-  lines.push(`details: ${markdown}`);
+  lines.push(...notes, `details: ${markdown}`);
   return lines;
 }

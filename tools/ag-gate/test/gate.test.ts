@@ -32,6 +32,15 @@ test('an honest patch with no settings: ACCEPT, a line per stage, the verdict an
   t.regex(r.stderr, /ag-mutate: \d+\/\d+ mutants, .* ETA \d+ s/, "ag-mutate's progress");
   t.true(r.stderr.trimEnd().endsWith(`ag-gate: details: ${path.join(out, 'verdict.md')}`), r.stderr);
   t.regex(r.stderr, /ag-gate: verdict: ACCEPT\n/);
+  // The deadline that bound the run is stated though nothing passed it: in the summary and the page.
+  const bound =
+    /the gate's deadline was (\d+) s \(the default: 2 × the install timeout of (\d+) s \+ 30 × the run timeout of (\d+) s\): not passed: the stages up to the checks took \d+ s/;
+  const [, total, install, run] = (new RegExp(`ag-gate: ${bound.source}\n`).exec(r.stderr) ?? []).map(Number);
+  t.is(total, 2 * install! + 30 * run!, r.stderr);
+  t.regex(
+    readFileSync(path.join(out, 'verdict.md'), 'utf8'),
+    new RegExp(`## The run's deadline\n\nT${bound.source.slice(1)}\\.\n$`),
+  );
   t.true(existsSync(path.join(out, '.adversary-gate-evidence')), 'the directory is marked as the gate’s');
   t.regex(
     readFileSync(path.join(out, 'stages.tsv'), 'utf8'),
@@ -105,6 +114,31 @@ test('a coverage report the tests turned into a link is not read: a HOLD that na
   t.false(existsSync(path.join(repo, 'ev', 'coverage', 'lcov.info')), 'nothing copied through the link');
 });
 
+test('a coverage command that fails and writes no report: a HOLD naming its exit and its own last error', async (t) => {
+  const repo = repository();
+  // As a coverage provider missing from where the runner looks for it (vitest 4 once) ends.
+  const failing =
+    "node -e \"console.log('RUN'); console.error('Error: Cannot find package @vitest/coverage-v8'); process.exit(1)\"";
+  const r = await gate(repo, [
+    ...RANGE,
+    ...['--out', 'ev', '--test-command', 'node --test'],
+    ...['--coverage-command', failing, '--coverage-report', 'coverage/lcov.info'],
+  ]);
+  const v = verdictOf(path.join(repo, 'ev'));
+  t.is(v.verdict, 'HOLD', r.stderr);
+  t.true(
+    v.reasons.some(
+      (x) =>
+        x.code === 'PIPELINE_FAULT' &&
+        x.message.includes(
+          'the coverage command exited 1 and wrote no coverage/lcov.info: Error: Cannot find package @vitest/coverage-v8, so coverage was not measured',
+        ),
+    ),
+    JSON.stringify(v.reasons),
+  );
+  t.true(v.reasons.some((x) => x.code === 'COVERAGE_NOT_MEASURED'));
+});
+
 test('a run past its deadline stops the stage running and ends with a HOLD that names it, never with nothing', async (t) => {
   const hang =
     "import { test } from 'node:test';\ntest('waits', () => new Promise((resolve) => setTimeout(resolve, 120_000)));\n";
@@ -120,6 +154,10 @@ test('a run past its deadline stops the stage running and ends with a HOLD that 
     JSON.stringify(v.reasons),
   );
   t.false(existsSync(path.join(repo, 'ev', 'mutation.json')), 'no later stage ran the patch’s code');
+  const bound =
+    "the gate's deadline was 4 s (--deadline (AG_DEADLINE)): passed during the run stage, which was stopped";
+  t.true(r.stderr.includes(`ag-gate: ${bound}\n`), r.stderr);
+  t.true(readFileSync(path.join(repo, 'ev', 'verdict.md'), 'utf8').includes(`T${bound.slice(1)}.`));
 });
 
 test('a test that finds the evidence directory in a tool’s command line cannot read it', async (t) => {

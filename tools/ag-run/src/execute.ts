@@ -14,9 +14,11 @@ import {
   isWithin,
   runProcess,
   searchablePath,
+  sweepLeftovers,
   toolchainDirs,
   withLimits,
   type Identity,
+  type Leftovers,
   type ProcessResult,
   type ResourceLimits,
   type SandboxOptions,
@@ -85,6 +87,8 @@ export interface ExecutionRecord {
   readonly copy: CopyState;
   /** Processes that left the run's session (unsandboxed: its group) and outlived the command; all killed. */
   readonly escaped: number;
+  /** What the run's own uid left where every uid may write (then removed); null when the run kept the caller's uid. */
+  readonly leftovers: Leftovers | null;
 }
 
 let counter = 0;
@@ -189,7 +193,11 @@ export async function execute(
     // Without a pid namespace, setsid escapees are found by an environment token and killed.
     sweep: !sandboxed,
   });
-  const judged = judgeRun(plan, ctx, prepared, autoJunit, result);
+  // Every process of the uid is gone: what it left in /tmp, /var/tmp and /dev/shm goes too (named
+  // in the evidence), before the next run starts; its copy, HOME and TMPDIR are the work folder's,
+  // and what it wrote into the trees or the evidence directory is the write watch's to report.
+  const leftovers = user !== null ? await sweepLeftovers(user, { keep: [ctx.workRoot, ...ctx.keepOut] }) : null;
+  const judged = judgeRun(plan, ctx, prepared, autoJunit, result, leftovers);
   judged.catch(() => {}); // awaited by the caller, after the other runs
   return { judged };
 }
@@ -206,6 +214,7 @@ async function judgeRun(
   prepared: PreparedRun,
   autoJunit: string | null,
   result: ProcessResult,
+  leftovers: Leftovers | null,
 ): Promise<ExecutionRecord> {
   const { dir, tree } = prepared;
   const sandboxed = ctx.sandbox === 'bwrap';
@@ -254,6 +263,7 @@ async function judgeRun(
     detail: j.detail,
     copy: { side: plan.side, round: plan.round, command: plan.command, dir, snapshot },
     escaped,
+    leftovers,
   };
 }
 

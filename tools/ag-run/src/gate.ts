@@ -38,6 +38,7 @@ import { namedSetupFiles } from './setup-files.js';
 import { buildTrustedTree, planTrusted } from './trusted.js';
 import { mapLimit, startLimited } from './pool.js';
 import { escapeFaults } from './escapes.js';
+import { leftBehind } from './left-behind.js';
 import { detectRunner } from './runners/detect.js';
 import { finishWatch, startWatch, type WatchRoot } from './write-watch.js';
 
@@ -268,6 +269,7 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
       timing[`execution_${i + 1}_${r.execution.side}_${r.execution.round}_seconds`] = round3(r.durationMs / 1000);
     timing.total_seconds = round3(Number(process.hrtime.bigint() - started) / 1e9);
     const ids = await treeIds;
+    const left = leftBehind(records.map((r) => ({ side: r.execution.side, leftovers: r.leftovers })));
     return {
       schema: 'adversary-gate/run',
       schema_version: 1,
@@ -286,6 +288,7 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
       tests_flaky: judged.testsFlaky,
       ...(judged.trustedTests !== null ? { trusted_tests: judged.trustedTests } : {}),
       write_watch: writeWatch,
+      ...(left !== null ? { left_behind: left } : {}),
       run_as: isolateUser ? 'unprivileged' : 'caller',
       pass_env_sha256: passedEnvSha256(opts.passEnv),
       criteria:

@@ -7,3 +7,4 @@ export * from './search-path.js';
 export * from './identity.js';
 export * from './toolchain.js';
 export { groupCpuMs } from './cpu.js';
+export * from './leftovers.js';

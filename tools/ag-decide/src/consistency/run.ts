@@ -3,7 +3,7 @@
  * @module
  */
 import { listingShowsFlaky } from '@adversary-gate/core';
-import type { Execution, RunArtefact } from '@adversary-gate/schemas';
+import { LEFT_BEHIND_LISTED, type Execution, type RunArtefact } from '@adversary-gate/schemas';
 import { fullSuiteFlaky } from '../rules/run.js';
 
 function executionProblem(e: Execution, where: string): string | null {
@@ -70,6 +70,11 @@ export function runProblem(run: RunArtefact): string | null {
     if (!listingShowsFlaky(f))
       return `tests_flaky: ${f.id} is listed as flaky, but the runs listed with it show neither a pass and a failure on one side nor a failure on the patch in a flaky file`;
   }
+  const left = run.left_behind;
+  if (left !== undefined) {
+    const p = leftBehindProblem(left);
+    if (p) return `left_behind: ${p}`;
+  }
   const red = fs.baseline !== null && fs.baseline.outcome !== 'PASS';
   if (fs.baseline_red !== red) return `full_suite.baseline_red ${fs.baseline_red} disagrees with the baseline outcome`;
   for (const [side, e] of [
@@ -79,6 +84,34 @@ export function runProblem(run: RunArtefact): string | null {
     if (e === null) continue;
     const p = executionProblem(e, `full suite ${side}`);
     if (p) return p;
+  }
+  return null;
+}
+
+type LeftBehind = NonNullable<RunArtefact['left_behind']>;
+
+/**
+ * The lists are sorted, distinct, as long as their totals allow (at most 50), and `patch_only`
+ * is what the patch side left and the baseline did not: exactly, where neither side's list
+ * was cut; otherwise at least no path the baseline's list shows.
+ */
+function leftBehindProblem(left: LeftBehind): string | null {
+  const lists = [
+    ['baseline', left.baseline, left.baseline_total],
+    ['patch', left.patch, left.patch_total],
+    ['patch_only', left.patch_only, left.patch_only_total],
+  ] as const;
+  for (const [name, list, total] of lists) {
+    if (list.length !== Math.min(total, LEFT_BEHIND_LISTED)) return `${name} lists ${list.length} of ${total} paths`;
+    if (list.some((p, i) => i > 0 && list[i - 1]! >= p)) return `${name} is not sorted and distinct`;
+  }
+  if (left.patch_only_total > left.patch_total) return 'patch_only counts more paths than patch';
+  const baseline = new Set(left.baseline);
+  if (left.patch_only.some((p) => baseline.has(p))) return 'patch_only names a path the baseline left';
+  if (left.baseline.length === left.baseline_total && left.patch.length === left.patch_total) {
+    const only = left.patch.filter((p) => !baseline.has(p));
+    if (only.length !== left.patch_only_total || only.some((p, i) => left.patch_only[i] !== p))
+      return 'patch_only is not what the patch left and the baseline did not';
   }
   return null;
 }

@@ -124,6 +124,7 @@ export function runReasons(run: RunArtefact): Reason[] {
     if (!c.proven) out.push(reason('CRITERION_UNPROVEN', 'run', `criterion ${c.id} is not proven: ${c.why}`));
   }
   out.push(...writeWatchReasons(run));
+  out.push(...leftBehindReasons(run));
   return out;
 }
 
@@ -263,4 +264,23 @@ export function writeWatchReasons(run: RunArtefact): Reason[] {
     );
   }
   return out;
+}
+
+/**
+ * Files the patch side's test uids left where every uid may write (`/tmp`, `/var/tmp`,
+ * `/dev/shm`) that no baseline run left (compared normalized: uid, digit runs and random
+ * temporary parts aside). Suspected, not proven (HOLD): the patch's code wrote outside its copy,
+ * where a later run or another process could find it; a suite that leaves the same temporary
+ * files on both sides is not named. Each was removed after its run.
+ */
+export function leftBehindReasons(run: RunArtefact): Reason[] {
+  const left = run.left_behind;
+  if (left === undefined || left.patch_only_total === 0) return [];
+  return [
+    reason(
+      'TAMPER_SUSPECTED',
+      'run',
+      `the patch's test runs left files outside their tree copy, where every user may write, that no baseline run left (${left.patch_only_total}, removed after each run): ${listForMessage(left.patch_only)}`,
+    ),
+  ];
 }

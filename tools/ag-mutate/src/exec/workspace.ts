@@ -18,9 +18,11 @@ import {
   runningAsRoot,
   runProcess,
   sandboxReachedCommand,
+  sweepLeftovers,
   toolchainDirs,
   type Identity,
   type ProcessResult,
+  type ResourceLimits,
 } from '@adversary-gate/core';
 import { PACKAGE_ROOT } from '../package-files.js';
 import { TreeCopy } from './tree-copy.js';
@@ -100,6 +102,18 @@ export class Workspace {
     chownSync(this.homes[i]!, user.uid, user.gid);
   }
 
+  /**
+   * ag-run's limits for every run of the patch's code here (a fresh run, a warm host): files,
+   * data, open files, CPU (twice the wall limit `timeoutMs`), and as its own uid its processes
+   * (a runaway is named by its death, never the machine's).
+   */
+  limits(timeoutMs: number, user: Identity | null): ResourceLimits {
+    return {
+      ...defaultLimits(Number.isFinite(timeoutMs) ? Math.ceil(timeoutMs / 1000) : 86_400),
+      ...(user !== null ? { processes: DEFAULT_PROCESS_LIMIT } : {}),
+    };
+  }
+
   /** The environment of every command in copy `i`: the allowlist, its HOME and `extra`. */
   env(i: number, extra: Record<string, string> = {}): Record<string, string> {
     return childEnv({
@@ -159,14 +173,8 @@ export class Workspace {
     const user = this.identity(i);
     // A fresh uid gets only the PATH entries it can search (else a missing program is EACCES).
     if (user !== null && !sandboxed && env.PATH !== undefined) env.PATH = searchablePath(env.PATH);
-    // ag-run's limits for every run of the patch's code: files, data, open files, CPU, and as
-    // its own uid its processes (a runaway is named by its death, never the machine's).
-    const limits = {
-      ...defaultLimits(Number.isFinite(timeoutMs) ? Math.ceil(timeoutMs / 1000) : 86_400),
-      ...(user !== null ? { processes: DEFAULT_PROCESS_LIMIT } : {}),
-    };
     const r = await runProcess({
-      argv: withLimits(this.argv(i, command, user, env), limits),
+      argv: withLimits(this.argv(i, command, user, env), this.limits(timeoutMs, user)),
       cwd: this.copies[i]!.root,
       env,
       timeoutMs,
@@ -178,6 +186,9 @@ export class Workspace {
       // Unsandboxed the child is spawned as the uid; bwrap binds as root and drops to it inside.
       ...(user !== null ? { ownUid: user.uid, ...(sandboxed ? {} : { user }) } : {}),
     });
+    // Every process of the uid is gone: what it left in /tmp, /var/tmp and /dev/shm goes too,
+    // before the next run (its copy, HOME and the scratch area are this folder's).
+    if (user !== null) await this.sweep(user);
     if (
       sandboxed &&
       !r.timedOut &&
@@ -190,6 +201,14 @@ export class Workspace {
       return { ...r, spawnError: 'sandbox setup failed' };
     }
     return r;
+  }
+
+  /**
+   * Remove what `user` (a run's or a warm host's uid, every process of it gone) left where every
+   * uid may write; this folder (its copies, HOMEs, scratch area) and the original tree are kept.
+   */
+  async sweep(user: Identity): Promise<void> {
+    await sweepLeftovers(user, { keep: [this.dir, path.resolve(this.tree)] });
   }
 
   dispose(): void {

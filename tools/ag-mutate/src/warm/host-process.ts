@@ -10,7 +10,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import readline from 'node:readline';
 import type { Readable } from 'node:stream';
-import { groupCpuMs, processesOfUser, TailBuffer, type Identity } from '@adversary-gate/core';
+import {
+  groupCpuMs,
+  processesOfUser,
+  TailBuffer,
+  withLimits,
+  type Identity,
+  type ResourceLimits,
+} from '@adversary-gate/core';
 import { VITEST_HOST } from '../package-files.js';
 import { HostLine, type HostReady, type HostResult } from '../records/vitest-host.js';
 import { parseRecord } from '../records/read.js';
@@ -36,6 +43,10 @@ export interface HostStart {
   readonly user: Identity | null;
   /** Wall-clock limit of the start, up to the ready line (ms). */
   readonly startMs: number;
+  /** The resource limits every run of the patch's code has (`prlimit`: the host and every fork it starts). */
+  readonly limits: ResourceLimits;
+  /** Removes what the host's uid left where every uid may write, once all its processes are killed. */
+  readonly sweep?: (user: Identity) => Promise<void>;
 }
 
 type Waiter = (line: HostLine | { type: 'gone'; why: string }) => void;
@@ -46,10 +57,12 @@ export class VitestHost {
   private gone: string | null = null;
   private nextId = 1;
   private readonly stderr = new TailBuffer(4000);
+  private swept: Promise<void> | null = null;
 
   private constructor(
     private readonly child: ChildProcess,
     private readonly user: Identity | null,
+    private readonly sweepUid: ((user: Identity) => Promise<void>) | null,
     /** The test files the command's filters select, as the host found them. */
     public ready: HostReady | null = null,
   ) {
@@ -110,7 +123,10 @@ export class VitestHost {
     });
     let child: ChildProcess;
     try {
-      child = spawn('node', [VITEST_HOST, plan], {
+      // Under the limits of every run of the patch's code; prlimit execs node, so the host
+      // keeps the child's pid and leads its group.
+      const [file, ...args] = withLimits(['node', VITEST_HOST, plan], spec.limits);
+      child = spawn(file!, args, {
         cwd: spec.cwd,
         env: spec.env,
         detached: true,
@@ -120,7 +136,7 @@ export class VitestHost {
     } catch (e) {
       return { failed: `the host could not be started: ${(e as Error).message}` };
     }
-    const host = new VitestHost(child, spec.user);
+    const host = new VitestHost(child, spec.user, spec.sweep ?? null);
     const first = await host.next(spec.startMs);
     if (first.type === 'ready') {
       host.ready = first;
@@ -199,7 +215,12 @@ export class VitestHost {
     return this.gone === null && this.child.exitCode === null && this.child.signalCode === null;
   }
 
-  /** Kill the host's whole group and, as root, every process of its uid. */
+  /** Resolves once what the host's uid left is removed (at once while the host lives, or without a uid). */
+  get sweptOut(): Promise<void> {
+    return this.swept ?? Promise.resolve();
+  }
+
+  /** Kill the host's whole group and, as root, every process of its uid, then remove what that uid left. */
   kill(): void {
     if (this.gone === null) this.gone = 'the host was stopped';
     const pgid = this.pgid;
@@ -210,7 +231,7 @@ export class VitestHost {
         // already gone
       }
     }
-    if (this.user !== null)
+    if (this.user !== null) {
       for (const pid of processesOfUser(this.user.uid)) {
         try {
           process.kill(pid, 'SIGKILL');
@@ -218,6 +239,8 @@ export class VitestHost {
           // already gone
         }
       }
+      if (this.swept === null && this.sweepUid !== null) this.swept = this.sweepUid(this.user).catch(() => {});
+    }
   }
 
   /** Ask the host to end, and kill what is left. */

@@ -87,6 +87,8 @@ export class WarmHosts {
   /** The CPU of the latest clean run on a kept fork and on a new one (ms). */
   private readonly cleanCpu: { reused: number | null; new: number | null } = { reused: null, new: null };
   private generations = 0;
+  /** Every host started, so that closing waits for what each uid left to be removed. */
+  private readonly started: VitestHost[] = [];
 
   constructor(
     private readonly ws: Workspace,
@@ -121,7 +123,11 @@ export class WarmHosts {
       plan: this.plan,
       user,
       startMs: this.limits.timeoutMs,
+      // The limits of a fresh run: the host and its forks are runs of the patch's code too.
+      limits: this.ws.limits(this.limits.timeoutMs, user),
+      sweep: (u) => this.ws.sweep(u),
     });
+    if (started instanceof VitestHost) this.started.push(started);
     if (this.off !== null) {
       if (started instanceof VitestHost) started.kill();
       return null;
@@ -230,6 +236,7 @@ export class WarmHosts {
       this.stats.mutants++;
       return { status: 'timeout', output: '', ...cost };
     }
+    // A host its resource limits ended (SIGXCPU: its CPU limit, per process, is a fresh run's) broke too.
     if (r.kind === 'broken') return this.fail(`the host broke: ${r.why}`);
     this.countFork(slot, r.result);
     if (!sameFiles(r.result.files, this.files!)) return this.fail('the host ran other files than asked');
@@ -256,5 +263,6 @@ export class WarmHosts {
   async close(): Promise<void> {
     await Promise.all(this.slots.map((s) => s.host?.close() ?? Promise.resolve()));
     for (const s of this.slots) s.host = null;
+    await Promise.all(this.started.map((h) => h.sweptOut));
   }
 }
