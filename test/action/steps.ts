@@ -1,12 +1,16 @@
 /**
  * Runs a composite action's steps the way a GitHub runner does, closely enough to adopt it
- * in a test: `${{ inputs.* }}`, `${{ github.* }}` and `${{ runner.temp }}` substituted (and
- * `a || b`: the first that is not empty), each
- * step's `if:` (an `inputs.x == 'y'` comparison) evaluated, `env:` given, `run:` run by bash
- * in the workspace, and GITHUB_ENV / GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files honoured.
+ * in a test: `${{ inputs.* }}`, `${{ github.* }}`, `${{ runner.temp }}` and
+ * `${{ steps.<id>.outputs.<name> }}` substituted (and `a || b`: the first that is not empty),
+ * each step's `if:` (an `inputs.x == 'y'` or `!=` comparison) evaluated, `env:` given, `run:`
+ * run by bash in the workspace, and GITHUB_ENV / GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files
+ * honoured. `uses: actions/cache@v4` is the cache a runner offers, kept in `cacheRoot`: its
+ * `path` restored when `key` is there, saved after the last step when it was not (as the
+ * action's post step does); with no `cacheRoot`, a cache that is never hit and never saved.
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, chownSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chownSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
 
@@ -16,7 +20,9 @@ interface Step {
   readonly if?: string;
   readonly shell?: string;
   readonly env?: Record<string, string>;
-  readonly run: string;
+  readonly run?: string;
+  readonly uses?: string;
+  readonly with?: Record<string, string>;
 }
 interface Action {
   readonly inputs: Record<string, { default?: string; required?: boolean }>;
@@ -33,6 +39,8 @@ export interface Runner {
   readonly user?: { readonly uid: number; readonly gid: number; readonly home: string };
   /** Ids of steps not to run (e.g. `install` when `env` names an installed AG_GATE). */
   readonly skip?: readonly string[];
+  /** Where `actions/cache` keeps its entries, one folder per key; none: the cache is never hit. */
+  readonly cacheRoot?: string;
 }
 
 export interface StepResult {
@@ -40,6 +48,41 @@ export interface StepResult {
   readonly status: number | null;
   readonly stdout: string;
   readonly stderr: string;
+}
+
+/** The job's home: the runner user's, else a folder of the job's own under its temp folder. */
+function jobHome(r: Runner): string {
+  if (r.user !== undefined) return r.user.home;
+  const home = path.join(r.temp, 'home');
+  mkdirSync(home, { recursive: true });
+  return home;
+}
+
+/** `name=value` lines (GITHUB_OUTPUT, GITHUB_ENV) as a record. */
+function parseLines(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    const i = line.indexOf('=');
+    if (i > 0) out[line.slice(0, i)] = line.slice(i + 1);
+  }
+  return out;
+}
+
+/**
+ * `uses: actions/cache@v4`: restore `path` from `r.cacheRoot/<key>` when there, else note it to
+ * save after the last step. Any other action is not supported by the test runner.
+ */
+function cacheStep(r: Runner, step: Step, expand: (text: string) => string, toSave: [string, string][]): StepResult {
+  if (step.uses !== 'actions/cache@v4') throw new Error(`uses: not supported by the test runner: ${step.uses}`);
+  const key = expand(step.with?.['key'] ?? '');
+  const home = jobHome(r);
+  const at = expand(step.with?.['path'] ?? '').replace(/^~(?=\/)/, home);
+  if (key === '' || at === '') throw new Error('actions/cache: key and path are required');
+  const entry = r.cacheRoot === undefined ? undefined : path.join(r.cacheRoot, key);
+  const hit = entry !== undefined && existsSync(entry);
+  if (hit) cpSync(entry, at, { recursive: true });
+  else toSave.push([key, at]);
+  return { name: step.name ?? '', status: 0, stdout: hit ? `Cache restored from key: ${key}\n` : '', stderr: '' };
 }
 
 function substitute(text: string, values: (expr: string) => string): string {
@@ -79,12 +122,16 @@ export function runAction(
     if (r.user !== undefined) chownSync(f, r.user.uid, r.user.gid);
   }
   const inputs: Record<string, string> = {};
+  const stepOutputs: Record<string, Record<string, string>> = {};
+  /** The cache entries to save after the last step, as actions/cache's post step does: [key, path]. */
+  const toSave: [string, string][] = [];
   const expr = (e: string): string => {
     if (e.startsWith('inputs.')) return inputs[e.slice(7)] ?? '';
     if (e === 'github.action_path') return r.actionPath;
     if (e === 'runner.temp') return r.temp;
     if (e.startsWith('github.')) return r.github[e.slice(7)] ?? '';
-    if (e.startsWith('steps.')) return '';
+    const output = /^steps\.([\w-]+)\.outputs\.([\w-]+)$/.exec(e);
+    if (output !== null) return stepOutputs[output[1] as string]?.[output[2] as string] ?? '';
     throw new Error(`expression not supported by the test runner: ${e}`);
   };
   for (const [name, spec] of Object.entries(action.inputs)) {
@@ -97,10 +144,15 @@ export function runAction(
   for (const step of action.runs.steps) {
     if (step.id !== undefined && r.skip?.includes(step.id) === true) continue;
     if (step.if !== undefined) {
-      const m = /^inputs\.([\w-]+) == '([^']*)'$/.exec(step.if.trim());
+      const m = /^inputs\.([\w-]+) (==|!=) '([^']*)'$/.exec(step.if.trim());
       if (m === null) throw new Error(`if: not supported by the test runner: ${step.if}`);
-      if (inputs[m[1] as string] !== m[2]) continue;
+      if ((inputs[m[1] as string] === m[3]) !== (m[2] === '==')) continue;
     }
+    if (step.uses !== undefined) {
+      steps.push(cacheStep(r, step, (text) => substitute(text, expr), toSave));
+      continue;
+    }
+    if (step.run === undefined) throw new Error(`a step with neither run nor uses: ${step.name ?? ''}`);
     // As another user, none of npm's settings for this process (its cache, its user config are root's).
     const inherited = Object.entries(process.env as Record<string, string>).filter(
       ([k]) => r.user === undefined || !/^npm_/i.test(k),
@@ -115,7 +167,11 @@ export function runAction(
       GITHUB_OUTPUT: outFile,
       GITHUB_STEP_SUMMARY: summaryFile,
       RUNNER_TEMP: r.temp,
-      ...(r.user !== undefined ? { HOME: r.user.home } : {}),
+      // A job's own home, as on a fresh runner (npm's download cache kept: it only saves time).
+      HOME: jobHome(r),
+      ...(r.user === undefined
+        ? { npm_config_cache: process.env['npm_config_cache'] ?? path.join(homedir(), '.npm') }
+        : {}),
       ...added,
     };
     for (const [k, v] of Object.entries(step.env ?? {})) env[k] = substitute(String(v), expr);
@@ -133,10 +189,15 @@ export function runAction(
       if (i > 0) added[line.slice(0, i)] = line.slice(i + 1);
     }
     writeFileSync(envFile, '');
-    if (step.id !== undefined && existsSync(outFile))
+    if (step.id !== undefined && existsSync(outFile)) {
       appendFileSync(path.join(r.temp, `outputs-${step.id}`), readFileSync(outFile, 'utf8'));
+      stepOutputs[step.id] = parseLines(readFileSync(outFile, 'utf8'));
+    }
     if (res.status !== 0) break;
   }
+  if (steps.every((st) => st.status === 0) && r.cacheRoot !== undefined)
+    for (const [key, from] of toSave)
+      if (existsSync(from)) cpSync(from, path.join(r.cacheRoot, key), { recursive: true });
   const outputs: Record<string, string> = {};
   for (const f of ['decide']) {
     const p = path.join(r.temp, `outputs-${f}`);
