@@ -14,6 +14,7 @@ export * from './write.js';
 export * from './artefacts/run.js';
 export * from './artefacts/diffcov.js';
 export * from './artefacts/mutation.js';
+export * from './artefacts/footprint.js';
 export * from './artefacts/oracle.js';
 export * from './artefacts/verdict.js';
 export * from './artefacts/policy.js';

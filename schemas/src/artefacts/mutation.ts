@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot';
 import { envelopeEntries } from '../envelope.js';
+import { Footprint } from './footprint.js';
 import { Count, LineNumber, Ratio, RelPath } from '../primitives.js';
 
 /**
@@ -72,6 +73,43 @@ export const Mutant = v.strictObject({
   cpu_ms: v.optional(v.pipe(v.number(), v.minValue(0))),
   /** The differential check of a survivor's function, where it was asked (Python survivors in a function, under pytest). */
   equivalence: v.optional(Equivalence),
+  /**
+   * True when the mutant only breaks the value's type (a function body emptied, `return undefined`
+   * / `return None`, a computed value → `undefined` / `None`): any test that runs it and uses the
+   * value fails, so its kill says little. Such a mutant counts toward the strength only as a miss,
+   * or where the whole measured set holds no other kind (see `suite_strength`). Absent: false.
+   */
+  breaks_type: v.optional(v.boolean()),
+});
+
+/**
+ * A revert mutant: one hunk of the diff (as `git diff -U0` splits them: a run of removed and
+ * added lines) with the baseline's code put back (the removed lines replacing the added ones;
+ * for a pure deletion, the deleted lines put back), judged exactly as a mutant is. It is never
+ * counted in `counts`, `by_file` or the strength. `survived`/`no_coverage`: no test tells the
+ * change from no change; `stillborn`: the reverted file did not compile or load here, and
+ * `not_run`: the mutant budget (`--max`) left it out (neither is evidence either way).
+ */
+export const Revert = v.strictObject({
+  id: v.pipe(v.string(), v.minLength(1)),
+  file: RelPath,
+  /** The hunk's header, `@@ -old_start,old_lines +new_start,new_lines @@` (several hunks when one alone did not parse). */
+  hunk: v.pipe(v.string(), v.minLength(1)),
+  /** The old-side (baseline) lines put back: first line and count (0: nothing put back, a pure addition). */
+  old_start: Count,
+  old_lines: Count,
+  /** The new-side (patch) lines replaced: first line and count (0: a pure deletion, put back before `new_start`). */
+  new_start: Count,
+  new_lines: Count,
+  /** The replaced patch text and the baseline text put back (each shortened to 200 characters). */
+  original: v.string(),
+  replacement: v.string(),
+  status: v.picklist(['killed', 'survived', 'timeout', 'stillborn', 'no_coverage', 'not_run']),
+  killed_by: v.nullable(v.string()),
+  function: v.optional(v.nullable(v.string())),
+  ended: v.optional(v.pipe(v.string(), v.minLength(1))),
+  duration_ms: v.optional(v.pipe(v.number(), v.minValue(0))),
+  cpu_ms: v.optional(v.pipe(v.number(), v.minValue(0))),
 });
 
 /**
@@ -167,6 +205,12 @@ export const TestSelection = v.strictObject({
 /** The mutation artefact. */
 export const MutationArtefact = v.strictObject({
   ...envelopeEntries('mutation'),
+  /**
+   * caught / (caught + missed) over the mutants that count (ag-core's `strengthTally`): every
+   * mutant that does not only break types (`breaks_type`), killed or timed out (caught) or
+   * survived or uncovered (missed), plus the type-breaking ones that were missed; when no other
+   * mutant counts, the type-breaking ones alone. Null with a `reason`.
+   */
   suite_strength: v.nullable(Ratio),
   suite_strength_unverified: v.boolean(),
   reason: v.nullable(StrengthNullReason),
@@ -209,6 +253,17 @@ export const MutationArtefact = v.strictObject({
   canaries: v.optional(v.array(Canary)),
   /** The seed that chose the canaries' functions, tokens and places in the judging list (`--canary-seed`); absent in a merge. */
   canary_seed: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(4294967295))),
+  /**
+   * The behaviour footprint of the changed Python functions under pytest (see `Footprint`);
+   * absent in older files, imports and runs that judged no mutant.
+   */
+  footprint: v.optional(Footprint),
+  /**
+   * One revert mutant per hunk with an executable change in a file an engine judged (see
+   * `Revert`), in no count and no strength; absent in older files, imports and runs that judged
+   * no mutant.
+   */
+  reverts: v.optional(v.array(Revert)),
 });
 
 export type MutationArtefact = v.InferOutput<typeof MutationArtefact>;
@@ -216,3 +271,4 @@ export type Mutant = v.InferOutput<typeof Mutant>;
 export type FileStrength = v.InferOutput<typeof FileStrength>;
 export type BaselineRun = v.InferOutput<typeof BaselineRun>;
 export type Canary = v.InferOutput<typeof Canary>;
+export type Revert = v.InferOutput<typeof Revert>;

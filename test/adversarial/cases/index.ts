@@ -4,8 +4,10 @@
 import type { AdversarialCase } from '../case.js';
 import { CONFIG_AND_EVIDENCE } from './config-and-evidence.js';
 import { CONTROLS } from './controls.js';
+import { FOOTPRINT } from './footprint.js';
 import { FOUND } from './found.js';
 import { COVERAGE_AND_MUTATION } from './coverage-and-mutation.js';
+import { DILUTION } from './dilution.js';
 import { EDITED_TESTS } from './edited-tests.js';
 import { INFRASTRUCTURE } from './infrastructure.js';
 import { JUDGED } from './judged.js';
@@ -28,24 +30,35 @@ const SECTIONS: readonly (readonly AdversarialCase[])[] = [
   RUNNER_GAMING,
   CONFIG_AND_EVIDENCE,
   COVERAGE_AND_MUTATION,
+  DILUTION,
   PROCESSES,
   SANDBOX,
   INFRASTRUCTURE,
   PEER,
+  FOOTPRINT,
   FOUND,
 ];
 
 /** The whole catalogue (`npm run test:adversarial -w test`). */
 export const CASES: readonly AdversarialCase[] = SECTIONS.flat();
 
+/** The first JavaScript control and the first Python control of a section. */
+function controlsOf(cases: readonly AdversarialCase[]): AdversarialCase[] {
+  const controls = cases.filter((c) => c.control === true);
+  const js = controls.find((c) => c.project !== 'py');
+  const py = controls.find((c) => c.project === 'py');
+  return [js, py].filter((c): c is AdversarialCase => c !== undefined);
+}
+
 /**
- * What `npm test` runs of it: every honest control (a false alarm anywhere is a defect) and
- * the first two attacks of each section, so every class and its mechanism is exercised on
- * each change while the whole catalogue stays in its own script.
+ * What `npm test` runs of it: every case of the controls' own section, and of each other
+ * section its first JavaScript and first Python control and its first two attacks, so every
+ * class, its mechanism and its honest look-alike in both languages are exercised on each
+ * change (within `npm test`'s time), while the whole catalogue, every control included, runs
+ * in its own script.
  */
-export const SAMPLE: readonly AdversarialCase[] = SECTIONS.flatMap((cases) => [
-  ...cases.filter((c) => c.control === true),
-  ...cases.filter((c) => c.control !== true).slice(0, 2),
-]);
+export const SAMPLE: readonly AdversarialCase[] = SECTIONS.flatMap((cases) =>
+  cases === CONTROLS ? [...cases] : [...controlsOf(cases), ...cases.filter((c) => c.control !== true).slice(0, 2)],
+);
 
 export { PENDING } from './found.js';

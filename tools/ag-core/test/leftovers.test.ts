@@ -1,5 +1,5 @@
 import test from 'ava';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { scratch } from './scratch.js';
 import { normalizeLeftover, removeLeftovers, sweepLeftovers } from '../src/index.js';
@@ -55,4 +55,24 @@ test('two runs of one suite leave names that compare equal; different names stay
   t.is(normalizeLeftover('/var/tmp/tmpab_cdefg.json', 7), '/var/tmp/tmp<random>.json');
   t.not(normalizeLeftover('/tmp/stash.json', 1), normalizeLeftover('/tmp/cache.json', 1));
   t.not(normalizeLeftover('/tmp/a-keys/x', 1), normalizeLeftover('/tmp/b-keys/x', 1));
+});
+
+test("a sweep looks only where the uid could have written: another's closed folder is not walked, a shared one is", async (t) => {
+  const dir = mkdtempSync(path.join(scratch, 'shared-'));
+  const open = path.join(dir, 'open');
+  mkdirSync(open);
+  chmodSync(open, 0o1777);
+  writeFileSync(path.join(open, 'mine.txt'), 'x');
+  const closed = path.join(dir, 'closed');
+  mkdirSync(closed);
+  writeFileSync(path.join(closed, 'inside.txt'), 'x');
+  const other = me.uid === 0 ? 4242 : me.uid;
+  // As root, both folders belong to another uid: only the one every uid may write in is walked.
+  if (me.uid === 0) for (const d of [open, closed]) chownSync(d, other, other);
+  chmodSync(closed, 0o755);
+  const left = await sweepLeftovers(me, { dirs: [dir] });
+  const at = normalizeLeftover(dir, me.uid);
+  t.true(left.paths.includes(`${at}/open/mine.txt`), left.paths.join(' '));
+  t.false(existsSync(path.join(open, 'mine.txt')));
+  t.is(existsSync(path.join(closed, 'inside.txt')), me.uid === 0, left.paths.join(' '));
 });

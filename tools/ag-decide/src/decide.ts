@@ -24,8 +24,10 @@ import type { LoadedPolicy } from './policy.js';
 import { reason, sortReasons, verdictOf } from './reasons.js';
 import { diffcovReasons } from './rules/diffcov.js';
 import { mutationReasons } from './rules/mutation.js';
+import { footprintReasons } from './rules/footprint.js';
 import { oracleReasons } from './rules/oracle.js';
 import { runReasons } from './rules/run.js';
+import { revertReasons } from './rules/reverts.js';
 import { importedTestReasons } from './rules/imported-tests.js';
 
 /** Everything a decision needs. */
@@ -153,6 +155,13 @@ export function decide(input: DecideInput): VerdictArtefact {
     reasons.push(...r.reasons);
     disabled.push(...r.disabled);
     strength = r.measurement;
+    reasons.push(...footprintReasons(accepted.mutation));
+    // The test files the patch added lines to: it claims to pin a behaviour.
+    const testsChanged = diff.model.files
+      .filter((f) => f.status !== 'deleted' && f.addedLines.length > 0 && classify(f.path) === 'test')
+      .map((f) => f.path)
+      .sort();
+    reasons.push(...revertReasons(accepted.mutation, policy.policy, testsChanged));
   }
   if (accepted.oracle) {
     reasons.push(...oracleReasons(accepted.oracle));

@@ -15,4 +15,5 @@ export * from './policy.js';
 export * from './rules/run.js';
 export * from './rules/diffcov.js';
 export * from './rules/mutation.js';
+export * from './rules/footprint.js';
 export * from './rules/oracle.js';

@@ -287,7 +287,13 @@ test('mutation: a null strength is disabled for budget 0, nothing for no source,
 
 test('mutation: below the floor counts timeouts as killed and uncovered as survived; exactly the floor passes', (t) => {
   const at = (strength: number, counts: Record<string, number>) => (x: any) =>
-    Object.assign(x, { suite_strength: strength, counts: { stillborn: 0, ...counts } });
+    Object.assign(x, {
+      suite_strength: strength,
+      counts: { stillborn: 0, ...counts },
+      mutants: Object.entries(counts).flatMap(([status, n]) =>
+        Array.from({ length: n }, (_, i) => ({ ...x.mutants[0], id: `m-${status}-${i}`, status })),
+      ),
+    });
   t.deepEqual(mut(at(0.5, { killed: 2, timeout: 1, survived: 1, no_coverage: 2 })).reasons, [
     r('STRENGTH_BELOW_FLOOR', 'mutation', 'suite strength 0.5000 (3 killed, 3 survived) is below the floor 0.75'),
   ]);

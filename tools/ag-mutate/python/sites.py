@@ -140,6 +140,8 @@ COMPOUND = tuple([ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, a
                   ast.AsyncFunctionDef, ast.ClassDef]
                  + [getattr(ast, name) for name in ("Match", "TryStar") if hasattr(ast, name)])
 CANARY_TOKEN_SHAPE = '"ag_00000000"'
+# Operators whose every replacement only breaks the value's type (`return None`, a value → `None`).
+TYPE_BREAKING = {"ReturnValue", "AssignedValue"}
 
 
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -195,8 +197,11 @@ class Collector:
 
     def add(self, start, end, operator, rank, replacement):
         if self.text[start:end] != replacement:
-            self.sites.append({"start": start, "end": end, "operator": operator, "rank": rank, "replacement": replacement,
-                               "stmt_lines": list(self.stmt_lines), "function": self.function})
+            site = {"start": start, "end": end, "operator": operator, "rank": rank, "replacement": replacement,
+                    "stmt_lines": list(self.stmt_lines), "function": self.function}
+            if operator in TYPE_BREAKING:
+                site["breaks_type"] = True
+            self.sites.append(site)
 
     def op_between(self, lo, hi, words):
         """Span of the operator token(s) `words` between offsets lo and hi."""
@@ -455,9 +460,41 @@ def sites_for(path, text, lines):
     return {"path": path, "error": None, "sites": out, "executable": executable, "canaries": canaries}
 
 
+def code_of(text, path):
+    """The module's code as the interpreter sees it (docstrings, comments and layout left out), or None when it does not compile."""
+    try:
+        tree = ast.parse(text, path)
+        compile(text, path, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return None
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body
+                and is_docstring(body[0], node)):
+            node.body = body[1:] or [ast.Pass()]
+    return ast.dump(tree, annotate_fields=False, include_attributes=False)
+
+
+def reverts_for(path, text, reverts):
+    """Per reverted text: whether it compiles, and whether its code is the patch's own (no executable change)."""
+    own = code_of(text, path)
+    out = []
+    for reverted in reverts:
+        code = code_of(reverted, path)
+        out.append({"parses": code is not None, "same": code is not None and code == own})
+    return out
+
+
+def answer_for(f):
+    result = sites_for(f["path"], f["text"], f["lines"])
+    if result["error"] is None and f.get("reverts"):
+        result["reverts"] = reverts_for(f["path"], f["text"], f["reverts"])
+    return result
+
+
 def main():
     request = json.load(sys.stdin)
-    result = {"files": [sites_for(f["path"], f["text"], f["lines"]) for f in request["files"]]}
+    result = {"files": [answer_for(f) for f in request["files"]]}
     json.dump(result, sys.stdout)
 
 

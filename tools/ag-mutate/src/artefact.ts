@@ -4,8 +4,8 @@
  * @module
  */
 import type { Mutant, MutationArtefact } from '@adversary-gate/schemas';
-import { packageVersion } from '@adversary-gate/core';
-import { strengthByFile, strengthOf, tally } from './parts.js';
+import { packageVersion, strengthOfMutants } from '@adversary-gate/core';
+import { strengthByFile, tally } from './parts.js';
 
 export { strengthOf } from './parts.js';
 
@@ -80,6 +80,10 @@ export interface ArtefactParts {
   /** The canaries judged beside the mutants (never counted), and the seed that drew them. */
   readonly canaries?: MutationArtefact['canaries'];
   readonly canarySeed?: number;
+  /** The revert mutants (one per hunk with an executable change), never counted. */
+  readonly reverts?: MutationArtefact['reverts'];
+  /** The changed Python functions' behaviour footprint (src/exec/equivalence.ts). */
+  readonly footprint?: MutationArtefact['footprint'];
 }
 
 /**
@@ -89,7 +93,7 @@ export interface ArtefactParts {
 export function buildArtefact(p: ArtefactParts): MutationArtefact {
   const mutants = sortMutants(p.mutants);
   const counts = countMutants(mutants);
-  const strength = p.reason === null ? strengthOf(counts) : null;
+  const strength = p.reason === null ? strengthOfMutants(mutants) : null;
   const reason: Reason | null = p.reason ?? (strength === null ? 'no_mutants' : null);
   const artefact: MutationArtefact = {
     schema: 'adversary-gate/mutation',
@@ -121,5 +125,12 @@ export function buildArtefact(p: ArtefactParts): MutationArtefact {
   if (p.secondGreenRun !== undefined) artefact.second_green_run = { ...p.secondGreenRun };
   if (p.canaries !== undefined) artefact.canaries = sortCanaries(p.canaries);
   if (p.canarySeed !== undefined) artefact.canary_seed = p.canarySeed;
+  if (p.footprint !== undefined) artefact.footprint = p.footprint;
+  if (p.reverts !== undefined)
+    artefact.reverts = [...p.reverts]
+      .sort((a, b) =>
+        a.file !== b.file ? (a.file < b.file ? -1 : 1) : a.new_start - b.new_start || a.old_start - b.old_start,
+      )
+      .map((r) => ({ ...r }));
   return artefact;
 }

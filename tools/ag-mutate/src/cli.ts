@@ -13,7 +13,7 @@ import {
   type OutputFlags,
 } from './options.js';
 import { progressReporter } from './progress.js';
-import { canaryLines, summaryLine, survivorLines } from './summary.js';
+import { canaryLines, revertLines, summaryLine, survivorLines } from './summary.js';
 
 const name = 'ag-mutate';
 const version = packageVersion(import.meta.url);
@@ -22,7 +22,9 @@ const version = packageVersion(import.meta.url);
 async function finish(flags: OutputFlags, artefact: MutationArtefact): Promise<number> {
   await writeArtefact(flags.out, artefact);
   if (!flags.quiet)
-    process.stderr.write(summaryLine(artefact) + canaryLines(artefact) + survivorLines(artefact, flags.verbose));
+    process.stderr.write(
+      summaryLine(artefact) + canaryLines(artefact) + survivorLines(artefact, flags.verbose) + revertLines(artefact),
+    );
   return 0;
 }
 

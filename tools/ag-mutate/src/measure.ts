@@ -13,12 +13,14 @@ import {
 } from '@adversary-gate/core';
 import type { Mutant, MutationArtefact } from '@adversary-gate/schemas';
 import { buildArtefact } from './artefact.js';
-import { sortChanges, type MutableFile } from './changes.js';
+import { languageOf, sortChanges, type MutableFile } from './changes.js';
 import { EngineParseError, jsAnalysis } from './engines/js.js';
 import { pythonAnalysis } from './engines/python.js';
+import { judgedReverts } from './revert-plan.js';
 import { mutantId, type CanarySpot, type Site } from './engines/site.js';
 import { canaryRecord, freshCanarySeed, judgeCanaries, planCanaries } from './canary.js';
 import { execute, type BaselineRunResult } from './exec/execute.js';
+import { baselineText } from './exec/baseline-text.js';
 import type { ExecOptions } from './exec/types.js';
 import type { MutantVerdict } from './exec/mutant-run.js';
 import { unmutatedLines } from './parts.js';
@@ -85,6 +87,20 @@ function readChanged(tree: string, file: MutableFile, diff: BoundDiff): string {
     }
   });
   return text;
+}
+
+/** The baseline text of each changed Python file (null: added, or the diff does not rebuild it). */
+function baselineTexts(
+  files: readonly MutableFile[],
+  texts: ReadonlyMap<string, string>,
+  diff: BoundDiff,
+): Map<string, string | null> {
+  const out = new Map<string, string | null>();
+  for (const f of files) {
+    const changed = diff.model.files.find((c) => c.path === f.path);
+    if (f.language === 'python' && changed !== undefined) out.set(f.path, baselineText(texts.get(f.path)!, changed));
+  }
+  return out;
 }
 
 interface Collected {
@@ -159,6 +175,7 @@ function toMutant(site: Site, verdict: MutantVerdict): Mutant {
     ...(verdict.durationMs !== undefined ? { duration_ms: verdict.durationMs } : {}),
     ...(verdict.cpuMs !== undefined ? { cpu_ms: verdict.cpuMs } : {}),
     ...(verdict.equivalence !== undefined ? { equivalence: { ...verdict.equivalence } } : {}),
+    ...(site.breaksType === true ? { breaks_type: true } : {}),
   };
 }
 
@@ -252,8 +269,12 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     changes.sourceAdded || changes.foreign.length + changes.deleted.length + changes.linesRemovedOnly.length > 0;
   if (!anyChange) return nothing('no_source_changed');
   const texts = new Map(changes.mutable.map((f) => [f.path, readChanged(opts.tree, f, opts.diff)]));
+  const removedOnly = changes.linesRemovedOnly.filter((p) => languageOf(p) !== null);
+  for (const p of removedOnly)
+    texts.set(p, readChanged(opts.tree, { path: p, language: languageOf(p)!, lines: new Set() }, opts.diff));
   if (opts.max === 0) return nothing('budget_zero');
-  if (!changes.sourceAdded) return nothing('deletion_only');
+  // Only removed lines: no mutant, but their reverts run where an engine reads the file.
+  if (!changes.sourceAdded && removedOnly.length === 0) return nothing('deletion_only');
   const sitesStarted = performance.now();
   const {
     sites,
@@ -261,9 +282,22 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     executable,
     unjudged: engineUnjudged,
   } = await collectSites(changes.mutable, texts, opts.python, faults);
+  // Reverts in every file an engine read (its sites, or only removed lines), within their own budget.
+  const unread = new Set(faults.filter((f) => f.code === 'ENGINE_PARSE_ERROR').map((f) => f.message.split(':')[0]));
+  const reverts = await judgedReverts({
+    files: [...changes.mutable.map((f) => f.path), ...removedOnly].filter((p) => !unread.has(p)),
+    texts,
+    model: opts.diff.model,
+    python: opts.python,
+    spots: canarySpots,
+    max: opts.max,
+    shard: opts.shard,
+  });
   const sitesMs = Math.round(performance.now() - sitesStarted);
   let unjudged = engineUnjudged;
-  if (sites.length === 0 && executable.size === 0) return nothing(unjudged ? 'engine_failure' : 'no_mutants', unjudged);
+  const noReverts = reverts.run.length === 0;
+  if (sites.length === 0 && executable.size === 0 && noReverts)
+    return nothing(!changes.sourceAdded ? 'deletion_only' : unjudged ? 'engine_failure' : 'no_mutants', unjudged);
   const selected = selectSites(sites, opts.max);
   // Reached: a line on which a selected mutant that compiles starts (the same in every shard).
   const unmutated = unmutatedLines(
@@ -271,18 +305,27 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     new Set(selected.filter((x) => x.parses).map((x) => `${x.file}\0${x.line}`)),
   );
   const executableLines = [...executable.values()].reduce((n, l) => n + l.length, 0);
-  if (sites.length === 0 && executableLines === 0 && !unjudged) return nothing('no_executable_change');
-  if (sites.length === 0) return nothing(unjudged ? 'engine_failure' : 'no_mutants', unjudged);
+  const noneReason = (): NonNullable<MutationArtefact['reason']> =>
+    !changes.sourceAdded
+      ? 'deletion_only'
+      : sites.length === 0 && executableLines === 0 && !unjudged
+        ? 'no_executable_change'
+        : sites.length === 0 && unjudged
+          ? 'engine_failure'
+          : 'no_mutants';
   const mine = shardSites(selected, opts.shard);
-  if (mine.length === 0) return nothing('no_mutants', unjudged);
+  if (mine.length === 0 && noReverts) return nothing(noneReason(), unjudged);
   const runner =
     opts.selectTests === false
       ? { name: detectRunner(opts.command).name, nodeTestPrefix: null }
       : detectRunner(opts.command);
   // The canaries ride in the judging list among the mutants, judged as they are.
   const canarySeed = opts.canarySeed ?? freshCanarySeed();
-  const plan = planCanaries(canarySpots, mine, texts, canarySeed);
-  const exec = await execute(plan.judged, texts, {
+  // The reverts' functions may hold canaries too: a test that reads a function's text would kill its revert.
+  const plan = planCanaries([...canarySpots, ...reverts.spots], [...mine, ...reverts.run], texts, canarySeed);
+  const judged = plan.judged;
+  const judgedFiles = [...changes.mutable.map((f) => f.path), ...removedOnly];
+  const exec = await execute(judged, texts, {
     tree: opts.tree,
     command: opts.command,
     mutantCommand: opts.mutantCommand,
@@ -290,11 +333,9 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     timeoutFactor: opts.timeoutFactor,
     baselineTimeoutMs: opts.baselineTimeoutMs,
     passEnv: opts.passEnv,
-    coverFiles: new Set(changes.mutable.filter((f) => f.language === 'js').map((f) => f.path)),
+    coverFiles: new Set(judgedFiles.filter((p) => languageOf(p) === 'js')),
     pythonFiles:
-      opts.selectTests === false
-        ? new Set()
-        : new Set(changes.mutable.filter((f) => f.language === 'python').map((f) => f.path)),
+      opts.selectTests === false ? new Set() : new Set(judgedFiles.filter((p) => languageOf(p) === 'python')),
     runner,
     selectTests: opts.selectTests !== false,
     checkEquivalence: opts.checkEquivalence !== false,
@@ -304,6 +345,10 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     python: opts.python,
     onProgress: opts.onProgress,
     changedTests: changes.tests,
+    baselineTexts: baselineTexts(changes.mutable, texts, opts.diff),
+    changedFunctions: canarySpots.flatMap((c) =>
+      c.function !== null && c.file.endsWith('.py') ? [{ file: c.file, function: c.function }] : [],
+    ),
     ...(opts.priorRun !== undefined ? { priorGreen: priorGreen(opts, patchTreeId) } : {}),
   });
   for (const message of exec.faults) faults.push({ code: 'SANDBOX_SETUP', message });
@@ -336,8 +381,12 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
       reason: exec.baseline.status === 'red' ? 'baseline_red' : 'baseline_flaky',
     });
   }
+  // The verdict of each judged site, by site.
+  const verdictOf = new Map(judged.map((site, i) => [site, exec.verdicts[i]!]));
   if (exec.neutralEditFailed) return buildArtefact({ ...rest, mutants: [], reason: 'neutral_edit_failed' });
-  const unrun = exec.verdicts.filter((v, i) => v.unjudged === true && plan.judged[i]!.canary !== true).length;
+  const unrun = exec.verdicts.filter(
+    (v, i) => v.unjudged === true && judged[i]!.canary !== true && judged[i]!.revert === undefined,
+  ).length;
   if (unrun > 0) {
     const them = unrun > 1 ? 'they are' : 'it is';
     faults.push({
@@ -346,7 +395,6 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     });
     unjudged = true;
   }
-  const verdictOf = new Map(plan.judged.map((site, i) => [site, exec.verdicts[i]!]));
   const mutants = mine.map((site) => toMutant(site, verdictOf.get(site)!));
   const canaries = plan.canaries.map((site) => canaryRecord(site, verdictOf.get(site)!));
   const canaryUnrun = plan.canaries.filter((site) => verdictOf.get(site)!.unjudged === true).length;
@@ -366,7 +414,9 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     mutants,
     canaries,
     canarySeed,
-    reason: judgedCanaries.killed ? 'canary_killed' : null,
+    reverts: reverts.records(verdictOf),
+    ...(exec.footprint !== undefined ? { footprint: exec.footprint } : {}),
+    reason: judgedCanaries.killed ? 'canary_killed' : mine.length === 0 ? noneReason() : null,
     unmutatedLines: unmutated,
     executableLineCount: executableLines,
   });

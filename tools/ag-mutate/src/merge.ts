@@ -20,6 +20,9 @@ const SHARED_REASONS: ReadonlySet<Reason> = new Set([
   'engine_failure',
 ]);
 
+/** Reasons under which no mutant, and no revert, was judged. */
+const NO_RUN: ReadonlySet<string> = new Set(['baseline_red', 'baseline_flaky', 'neutral_edit_failed']);
+
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** A loaded shard and the file it came from. */
@@ -84,7 +87,7 @@ export function mergeShards(shards: readonly ShardFile[]): MutationArtefact {
     if (prior !== undefined)
       throw new InputError(file, `duplicates shard ${s.shard.index}/${count} (also in ${prior})`);
     seen.set(s.shard.index, file);
-    for (const m of s.mutants) {
+    for (const m of [...s.mutants, ...(s.reverts ?? [])]) {
       if (ids.has(m.id)) throw new InputError(file, `mutant ${m.id} also appears in another shard`);
       ids.add(m.id);
     }
@@ -125,6 +128,8 @@ export function mergeShards(shards: readonly ShardFile[]): MutationArtefact {
   // A canary killed in any shard: the tests read the source text, in every shard.
   if (reason === null && all.some((s) => s.reason === 'canary_killed')) reason = 'canary_killed';
   const canaries = all.some((s) => s.canaries !== undefined) ? all.flatMap((s) => s.canaries ?? []) : undefined;
+  // Each shard judged every N-th revert (and recorded every N-th the budget left out).
+  const reverts = all.some((s) => s.reverts !== undefined) ? all.flatMap((s) => s.reverts ?? []) : undefined;
 
   const faults = new Map<string, Fault>();
   for (const s of all) for (const f of s.faults) faults.set(`${f.code}\0${f.message}`, f);
@@ -156,6 +161,8 @@ export function mergeShards(shards: readonly ShardFile[]): MutationArtefact {
       : {}),
     // Each shard drew its own canaries (its seed stays in its file, listed among the inputs).
     ...(canaries !== undefined ? { canaries } : {}),
+    // Reverts stand beside any reason but a baseline that never let them count (no mutant ran).
+    ...(reverts !== undefined && !NO_RUN.has(reason ?? '') ? { reverts } : {}),
   });
 }
 

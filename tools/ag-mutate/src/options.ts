@@ -61,7 +61,8 @@ export const mutateArgs = {
   },
   max: {
     type: 'string',
-    description: 'Mutant budget, spread over the changed lines (0 disables the measurement; default: every site)',
+    description:
+      'Mutant budget, spread over the changed lines; the revert mutants have max(N, 16) of their own (0 disables the measurement; default: every site)',
     valueHint: 'N',
   },
   jobs: { type: 'string', description: 'Parallel tree copies (default: number of cores)', valueHint: 'N' },

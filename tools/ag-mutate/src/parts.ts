@@ -4,6 +4,7 @@
  * mutant measured.
  * @module
  */
+import { strengthOfMutants } from '@adversary-gate/core';
 import type { FileStrength, Mutant, MutationArtefact } from '@adversary-gate/schemas';
 
 type Counts = MutationArtefact['counts'];
@@ -24,28 +25,38 @@ export function strengthOf(counts: Counts): number | null {
   return denominator === 0 ? null : caught / denominator;
 }
 
-/** Per file (sorted), and per named function in it (sorted): counts and strength. Module-level mutants count for the file only. */
+/** Per file (sorted), and per named function in it (sorted): counts and strength (ag-core's rule over its own mutants). Module-level mutants count for the file only. */
 export function strengthByFile(mutants: readonly Mutant[]): FileStrength[] {
-  const files = new Map<string, { counts: Counts; functions: Map<string, Counts> }>();
+  const files = new Map<
+    string,
+    { counts: Counts; own: Mutant[]; functions: Map<string, { counts: Counts; own: Mutant[] }> }
+  >();
   for (const m of mutants) {
-    const f = files.get(m.file) ?? { counts: zero(), functions: new Map<string, Counts>() };
+    const f = files.get(m.file) ?? {
+      counts: zero(),
+      own: [],
+      functions: new Map<string, { counts: Counts; own: Mutant[] }>(),
+    };
     files.set(m.file, f);
     tally(f.counts, m.status);
+    f.own.push(m);
     if (m.function != null) {
-      const c = f.functions.get(m.function) ?? zero();
+      const c = f.functions.get(m.function) ?? { counts: zero(), own: [] };
       f.functions.set(m.function, c);
-      tally(c, m.status);
+      tally(c.counts, m.status);
+      c.own.push(m);
     }
   }
   return [...files.keys()].sort().map((file) => {
     const f = files.get(file)!;
     return {
       file,
-      suite_strength: strengthOf(f.counts),
+      suite_strength: strengthOfMutants(f.own),
       counts: f.counts,
-      functions: [...f.functions.keys()]
-        .sort()
-        .map((name) => ({ name, suite_strength: strengthOf(f.functions.get(name)!), counts: f.functions.get(name)! })),
+      functions: [...f.functions.keys()].sort().map((name) => {
+        const fn = f.functions.get(name)!;
+        return { name, suite_strength: strengthOfMutants(fn.own), counts: fn.counts };
+      }),
     };
   });
 }

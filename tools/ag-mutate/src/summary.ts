@@ -5,6 +5,7 @@
  */
 import type { MutationArtefact } from '@adversary-gate/schemas';
 import { canaryKilledLine } from './canary.js';
+import { revertName } from './reverts.js';
 
 const name = 'ag-mutate';
 
@@ -54,5 +55,19 @@ export function canaryLines(m: MutationArtefact): string {
   return (m.canaries ?? [])
     .filter((c) => c.status === 'killed' || c.status === 'timeout')
     .map((c) => `${name}: ${canaryKilledLine(c)}\n`)
+    .join('');
+}
+
+/** The reverts no test told from the patch (survived, uncovered) or that were not judged, one line each. */
+export function revertLines(m: MutationArtefact): string {
+  const what: Partial<Record<string, string>> = {
+    survived: 'survived (no test tells the change from no change)',
+    no_coverage: 'not executed by any test',
+    stillborn: 'did not compile or load here (not measured)',
+    not_run: 'not run: the mutant budget left it out (not measured)',
+  };
+  return (m.reverts ?? [])
+    .filter((r) => what[r.status] !== undefined)
+    .map((r) => `${name}: revert of ${revertName(r)} ${what[r.status]}\n`)
     .join('');
 }

@@ -2,15 +2,18 @@
 // (the same answer either way) is `equivalent` and counts neither way; a survivor that a
 // call near the tests' own tells apart (a boundary), that drops a side effect on the module
 // or on an argument, or whose function the tests call too seldom, stays a survivor, with
-// the evidence beside it.
+// the evidence beside it. The check runs apart from pytest: a branch on "pytest" in
+// sys.modules cannot make a survivor look equivalent.
 import test from 'ava';
+import { strengthOfMutants } from '@adversary-gate/core';
 import type { MutationArtefact } from '@adversary-gate/schemas';
 import { makeRepo, type Files } from './helpers/repo.js';
 import { measured } from './helpers/artefact.js';
 
 const PYTEST = '/usr/bin/python3 -m pytest -q -p no:cacheprovider';
 
-const CORE = `from collections import deque
+const CORE = `import sys
+from collections import deque
 from collections.abc import Sequence
 
 _marker = object()
@@ -52,9 +55,13 @@ class Cart:
 
 def once(x):
     return x - 1
+
+
+def scaled(x):
+    return x * 3 if "pytest" in sys.modules else x * 2
 `;
 
-const TESTS = `from core import last, clamp, record, Cart, once
+const TESTS = `from core import last, clamp, record, Cart, once, scaled
 
 
 def test_last():
@@ -87,6 +94,12 @@ def test_cart():
 
 def test_once():
     assert isinstance(once(3), int)
+
+
+def test_scaled():
+    assert scaled(1) == 3
+    assert scaled(2) == 6
+    assert scaled(5) == 15
 `;
 
 const FILES: Files = {
@@ -143,7 +156,16 @@ test('a fast-path switch is probably equivalent; a boundary, a dropped side effe
   const c = m.counts;
   t.is(c.equivalent, m.mutants.filter((x) => x.status === 'equivalent').length);
   t.true((c.equivalent ?? 0) >= 2);
-  t.is(m.suite_strength, (c.killed + c.timeout) / (c.killed + c.timeout + c.survived + c.no_coverage));
+  t.is(m.suite_strength, strengthOfMutants(m.mutants.filter((x) => x.status !== 'equivalent')));
+  t.is(strengthOfMutants(m.mutants), m.suite_strength, 'an equivalent mutant changes nothing');
+  // A branch the tests never take, because pytest is loaded: judged apart from pytest, its
+  // mutants are told apart (inside the test process they were "probably equivalent").
+  const other = m.mutants.filter((x) => x.function === 'scaled' && x.status !== 'killed');
+  t.true(other.length > 0, JSON.stringify(m.mutants.filter((x) => x.function === 'scaled')));
+  for (const x of other) {
+    t.is(x.status, 'survived', JSON.stringify(x));
+    t.is(x.equivalence?.verdict, 'distinguished', JSON.stringify(x));
+  }
   // Killed mutants are never asked.
   t.true(m.mutants.filter((x) => x.status === 'killed').every((x) => x.equivalence === undefined));
 });

@@ -101,6 +101,9 @@ test('a mutant run that waits past the wall-clock backstop is a timeout after th
   const f = tree();
   t.teardown(f.cleanup);
   const runs = path.join(f.shared, 'runs');
+  // Made here and open to the run's uid: a file the uid made in a shared folder is swept after its run.
+  writeFileSync(runs, '');
+  chmodSync(runs, 0o666);
   // The mutant's run hangs without using CPU (a deadlock, a wait on nothing): only the wall limit ends it.
   const mutantCommand = `echo run >> ${runs}; sleep 60; exit 0`;
   const r = await execute([site({})], new Map([['a.txt', 'good\n']]), {

@@ -144,3 +144,41 @@ test('canaries: each shard keeps its own; one killed in any shard makes the merg
   t.is(killed.mutants.length, 2);
   t.is(killed.canaries?.find((c) => c.id === 'c2')?.status, 'killed');
 });
+
+test('reverts: each shard judged every N-th, the merge lists them all (deletion-only too); one in two shards is refused', (t) => {
+  const revert = (id: string, line: number): NonNullable<MutationArtefact['reverts']>[number] => ({
+    id,
+    file: 'a.js',
+    hunk: `@@ -${line} +${line - 1},0 @@`,
+    old_start: line,
+    old_lines: 1,
+    new_start: line,
+    new_lines: 0,
+    original: '',
+    replacement: 'x();\n',
+    status: 'killed',
+    killed_by: null,
+  });
+  const m = mergeShards([
+    shard(1, 2, [mutant('a', 'killed', 1)], { reverts: [revert('r1', 3)] }),
+    shard(2, 2, [], { reverts: [revert('r2', 5)] }),
+  ]);
+  t.deepEqual(
+    m.reverts?.map((r) => r.id),
+    ['r1', 'r2'],
+  );
+  const deletion = mergeShards([
+    shard(1, 2, [], { reason: 'deletion_only', reverts: [revert('r1', 3)] }),
+    shard(2, 2, [], { reason: 'deletion_only', reverts: [] }),
+  ]);
+  t.is(deletion.reason, 'deletion_only');
+  t.deepEqual(
+    deletion.reverts?.map((r) => r.id),
+    ['r1'],
+  );
+  t.throws(
+    () =>
+      mergeShards([shard(1, 2, [], { reverts: [revert('r1', 3)] }), shard(2, 2, [], { reverts: [revert('r1', 3)] })]),
+    { message: /r1 also appears in another shard/ },
+  );
+});

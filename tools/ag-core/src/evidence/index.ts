@@ -1,3 +1,4 @@
 /** What binds evidence to what it measured. @module */
 export * from './tree-id.js';
 export * from './flaky.js';
+export * from './strength.js';

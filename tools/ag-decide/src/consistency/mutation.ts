@@ -2,6 +2,7 @@
  * Invariants of mutation.json, including a cross-check against the diff itself.
  * @module
  */
+import { strengthTally } from '@adversary-gate/core';
 import type { MutationArtefact } from '@adversary-gate/schemas';
 import { sameRatio } from './changed-lines.js';
 
@@ -30,8 +31,9 @@ export function mutationProblem(
       return `counts.${key} is ${m.counts[key] ?? 0} but ${tally[key] ?? 0} mutants have that status`;
   }
   if (m.counts.equivalent === 0) return 'counts.equivalent is 0: it is left out when no mutant is equivalent';
-  const { killed, timeout, survived, no_coverage } = m.counts;
-  const denominator = killed + timeout + survived + no_coverage;
+  // ag-core's rule: type-breaking kills count only where nothing else was measured.
+  const { caught, missed } = strengthTally(m.mutants);
+  const denominator = caught + missed;
   if (m.suite_strength === null) {
     if (m.reason === null) return 'suite_strength is null without a reason';
     if (m.reason === 'no_source_changed' && sourceLines.size > 0)
@@ -43,10 +45,22 @@ export function mutationProblem(
   } else {
     if (m.reason !== null) return 'a reason is given for a strength that is not null';
     if (denominator === 0) return 'a strength with no killed or survived mutant';
-    if (!sameRatio(m.suite_strength, (killed + timeout) / denominator))
-      return `suite_strength ${m.suite_strength} is not (killed+timeout)/(killed+timeout+survived+no_coverage)`;
+    if (!sameRatio(m.suite_strength, caught / denominator))
+      return `suite_strength ${m.suite_strength} is not caught/(caught+missed) over the mutants that count (${caught}/${denominator})`;
   }
-  return canaryProblem(m, addedLines) ?? partsProblem(m, sourceLines);
+  return canaryProblem(m, addedLines) ?? revertProblem(m, addedLines) ?? partsProblem(m, sourceLines);
+}
+
+/** Reverts are no mutants (in no count): one id each, in a file of this diff, a killer only when killed. */
+function revertProblem(m: MutationArtefact, changedFiles: Map<string, ReadonlySet<number>>): string | null {
+  const ids = new Set([...m.mutants, ...(m.canaries ?? [])].map((x) => x.id));
+  for (const r of m.reverts ?? []) {
+    if (ids.has(r.id)) return `revert ${r.id} appears twice, or is also listed as a mutant or canary`;
+    ids.add(r.id);
+    if (!changedFiles.has(r.file)) return `revert ${r.id} is in ${r.file}, a file this diff does not change`;
+    if (r.killed_by !== null && r.status !== 'killed') return `revert ${r.id} is ${r.status}, yet names a killer`;
+  }
+  return null;
 }
 
 /**

@@ -3,6 +3,7 @@
  * @module
  */
 import type { DiffcovArtefact, MutationArtefact, Policy, Reason } from '@adversary-gate/schemas';
+import { strengthTally } from '@adversary-gate/core';
 import { listForMessage, reason } from '../reasons.js';
 
 type Counts = MutationArtefact['counts'];
@@ -69,6 +70,16 @@ export function coverageSeesNoExecutableLine(d: DiffcovArtefact | undefined): bo
   return d.diff_coverage_source === 'none' && d.unmeasured_files !== undefined && d.unmeasured_files.length === 0;
 }
 
+/** A deletion-only patch whose every hunk has a revert mutant, each killed (or timed out), and no unjudged source. */
+function deletionPinned(m: MutationArtefact): boolean {
+  const reverts = m.reverts ?? [];
+  return (
+    reverts.length > 0 &&
+    reverts.every((r) => r.status === 'killed' || r.status === 'timeout') &&
+    !m.suite_strength_unverified
+  );
+}
+
 /** Reasons, the measurement, and what was disabled. `diffcov` vouches for `no_executable_change`. */
 export function mutationReasons(
   m: MutationArtefact,
@@ -111,16 +122,19 @@ export function mutationReasons(
           'suite strength was not measured (no_executable_change: ag-mutate found no executable changed line, and the coverage evidence does not back it: a changed line was not executed, or coverage was not measured)',
         ),
       );
+    } else if (m.reason === 'deletion_only' && deletionPinned(m)) {
+      // Only removed lines, and every hunk's revert (the deleted code put back) was killed: the tests pin the deletion.
     } else if (m.reason !== 'no_source_changed' && m.reason !== 'no_executable_change') {
       reasons.push(reason('STRENGTH_NOT_MEASURED', 'mutation', `suite strength was not measured (${nullReason(m)})`));
     }
   } else if (floor > 0 && m.suite_strength < floor) {
-    const { killed, timeout, survived, no_coverage } = m.counts;
+    const { caught, missed, left_out } = strengthTally(m.mutants);
+    const out = left_out > 0 ? `; ${left_out} type-breaking kill${left_out > 1 ? 's' : ''} not counted` : '';
     reasons.push(
       reason(
         'STRENGTH_BELOW_FLOOR',
         'mutation',
-        `suite strength ${m.suite_strength.toFixed(4)} (${killed + timeout} killed, ${survived + no_coverage} survived) is below the floor ${floor}`,
+        `suite strength ${m.suite_strength.toFixed(4)} (${caught} killed, ${missed} survived${out}) is below the floor ${floor}`,
       ),
     );
   }

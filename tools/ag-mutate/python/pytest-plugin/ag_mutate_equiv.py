@@ -1,28 +1,26 @@
 """Is a surviving mutant probably equivalent? A differential check of its function, for ag-mutate.
 
-AG_MUTATE_EQUIV names a JSON file: {"out": path, "functions": [{"file", "qualname",
-"mutants": [{"id", "text"}]}]}, `text` being the whole file with that mutant applied. While
-the tests that cover the survivors run on the unmutated tree, the function is compiled with
-an observer as its first statement, which keeps a deep copy of the arguments of every call
-(up to MAX_CALLS distinct ones). At the end of the session, each version of the function is
-called on those arguments and on neighbours of them (one argument changed at a time: numbers
-one off, zero, the constants the function holds; strings and sequences emptied, cut,
-reversed, turned into an iterator), each version in a forked process of its own, so no
-version sees what another left in memory:
+The calls come from the tests (ag_mutate_record.py, inside pytest); the check runs in the
+judge (ag_mutate_judge.py), a fresh interpreter that is not pytest and imported the module
+under test afresh. Each version of the function is called on the distinct recorded calls
+and on neighbours of them (one argument changed at a time: numbers one off, zero, the
+constants the function holds; strings and sequences emptied, cut, reversed, turned into an
+iterator), each version in a forked process of its own, so no version sees what another
+left in memory:
 
-- `live`: the function as the module holds it (the unmutated code);
+- `live`: the function as the freshly imported module holds it (the unmutated code);
 - `rebuilt`: the unmutated function compiled again from the file's text, as the mutants are;
 - each mutant, compiled from its text into a copy of the module's globals.
 
 An outcome is the return value (a generator or iterator drawn up to MAX_ITEMS items) or the
 exception's type and message, the arguments after the call, the data the module holds after
-it, and what was printed; memory addresses are masked. `rebuilt` must give `live`'s outcome on every recorded call, or the
-rebuilding is not faithful and nothing is concluded (`inconclusive`). A mutant is
-`probably_equivalent` only when at least MIN_CALLS distinct calls were recorded and every
-input gave the same outcome as `rebuilt`; the first input that differs makes it
+it, and what was printed; memory addresses are masked. `rebuilt` must give `live`'s outcome
+on every recorded call, or the rebuilding is not faithful and nothing is concluded
+(`inconclusive`). A mutant is `probably_equivalent` only when at least MIN_CALLS distinct
+calls were recorded, at least MIN_CALLS of them return normally here (outside the tests a
+call may only raise: the tests' state is not here, and raising everywhere proves nothing),
+and every input gave the same outcome as `rebuilt`; the first input that differs makes it
 `distinguished`. Any failure of the check itself leaves the mutant a survivor.
-
-Writes {"mutants": {id: {"verdict", "recorded_calls", "inputs", "note"}}} to `out`.
 """
 import ast
 import copy
@@ -38,8 +36,8 @@ import sys
 import time
 from contextlib import redirect_stdout
 
-OBSERVE = "__ag_mutate_observe__"
-MAX_CALLS = 40
+from ag_mutate_record import find_def
+
 MIN_CALLS = 3
 MAX_ITEMS = 2000
 CALL_SECONDS = 0.5
@@ -50,48 +48,6 @@ ADDRESS = re.compile(r"0x[0-9a-fA-F]{4,}")
 
 class _Timeout(BaseException):
     """Raised in a call that ran past CALL_SECONDS (a BaseException: the function cannot catch it as an Exception)."""
-
-
-def find_def(tree, qualname):
-    """The def statement of `qualname` (`f` or `Class.method`) at the top of a module, or None."""
-    body, node = tree.body, None
-    for part in qualname.split("."):
-        node = next((s for s in body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and s.name == part), None)
-        if node is None:
-            return None
-        body = node.body
-    return node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
-
-
-def _observed_code(source, path, targets):
-    """The module's code with an observer call first in each target function (after its docstring)."""
-    tree = ast.parse(source, path)
-    for index, qualname in targets:
-        node = find_def(tree, qualname)
-        if node is None:
-            continue
-        first = node.body[0]
-        at = 1 if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str) else 0
-        call = ast.Expr(ast.Call(ast.Name(OBSERVE, ast.Load()), [ast.Constant(index)], []))
-        node.body.insert(at, ast.copy_location(call, node.body[at] if at < len(node.body) else first))
-    ast.fix_missing_locations(tree)
-    return compile(tree, path, "exec", dont_inherit=True)
-
-
-def _arguments(frame):
-    """The call's arguments as (positional, keyword) from a frame at the start of its function."""
-    code, local = frame.f_code, frame.f_locals
-    names = code.co_varnames
-    n = code.co_argcount
-    positional = [local[name] for name in names[:n]]
-    at = n + code.co_kwonlyargcount
-    keyword = {name: local[name] for name in names[n:at]}
-    if code.co_flags & 0x04:  # *args
-        positional.extend(local[names[at]])
-        at += 1
-    if code.co_flags & 0x08:  # **kwargs
-        keyword.update(local[names[at]])
-    return positional, keyword
 
 
 def _copy(value, namespace):
@@ -183,12 +139,13 @@ def _constants(node):
     return sorted(ints), sorted(strs)
 
 
-def _variants(value, ints, strs):
-    """Values near `value`: the same kind, changed a little."""
+def _variants(value, ints, strs, wide=False):
+    """Values near `value`: the same kind, changed a little (`wide`: numbers also ±10 and times ten)."""
     if isinstance(value, bool):
         return [not value]
     if isinstance(value, int):
-        return [value - 1, value + 1, 0, -value, 2 * value, value // 2] + ints
+        far = [value + 10, value - 10, 10 * value] if wide else []
+        return [value - 1, value + 1, 0, -value, 2 * value, value // 2] + far + ints
     if isinstance(value, float):
         return [0.0, value + 0.5, value - 0.5, -value]
     if isinstance(value, str):
@@ -205,13 +162,13 @@ def _variants(value, ints, strs):
     return []
 
 
-def _neighbours(calls, ints, strs, namespace):
+def _neighbours(calls, ints, strs, namespace, wide=False):
     out, seen = [], set()
     for positional, keyword in calls:
         slots = [("p", i) for i in range(len(positional))] + [("k", k) for k in keyword]
         for kind, key in slots:
             current = positional[key] if kind == "p" else keyword[key]
-            for near in _variants(current, ints, strs):
+            for near in _variants(current, ints, strs, wide):
                 p, k = list(positional), dict(keyword)
                 if kind == "p":
                     p[key] = near
@@ -231,14 +188,23 @@ def _neighbours(calls, ints, strs, namespace):
 
 def _in_child(fn_factory, inputs, namespace):
     """Every input's outcome, computed in a forked process; None when the child failed or ran too long."""
+
+    def work():
+        fn = fn_factory()
+        return [_outcome(fn, args, namespace) for args in inputs]
+
+    return in_child(work)
+
+
+def in_child(work):
+    """work()'s list (JSON data), computed in a forked process; None when the child failed or ran past VERSION_SECONDS."""
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:
         os.close(read)
         try:
             signal.signal(signal.SIGALRM, _raise_timeout)
-            fn = fn_factory()
-            data = json.dumps([_outcome(fn, args, namespace) for args in inputs]).encode()
+            data = json.dumps(work()).encode()
         except BaseException as error:
             data = json.dumps({"error": "%s: %s" % (type(error).__name__, error)}).encode()
         with os.fdopen(write, "wb") as w:
@@ -260,7 +226,10 @@ def _in_child(fn_factory, inputs, namespace):
                 break
             chunks.append(chunk)
     os.waitpid(pid, 0)
-    result = json.loads(b"".join(chunks).decode() or "null")
+    try:
+        result = json.loads(b"".join(chunks).decode() or "null")
+    except ValueError:
+        return None
     return result if isinstance(result, list) else None
 
 
@@ -285,103 +254,6 @@ def _live(namespace, qualname):
     return value
 
 
-class Check:
-    def __init__(self, spec):
-        self.out = spec["out"]
-        self.functions = spec["functions"]
-        self.calls = [[] for _ in self.functions]
-        self.seen = [set() for _ in self.functions]
-        self.globals = [None] * len(self.functions)
-        self.uncopied = [0] * len(self.functions)
-        by_file = {}
-        for index, f in enumerate(self.functions):
-            by_file.setdefault(os.path.realpath(f["file"]), []).append((index, f["qualname"]))
-        from ag_mutate_probes import CompilingFinder
-
-        def own(targets):
-            def build(source, path):
-                return _observed_code(source, path, targets)
-
-            def prepare(module, real):
-                module.__dict__[OBSERVE] = self.observe
-
-            return build, prepare
-
-        self.finder = CompilingFinder({real: own(targets) for real, targets in by_file.items()})
-
-    def observe(self, index):
-        calls = self.calls[index]
-        if len(calls) >= MAX_CALLS:
-            return
-        frame = sys._getframe(1)
-        try:
-            args = _copy(_arguments(frame), frame.f_globals)
-            shown = _show(_copy(args, frame.f_globals))
-        except Exception:
-            self.uncopied[index] += 1
-            return
-        if shown in self.seen[index]:
-            return
-        self.seen[index].add(shown)
-        calls.append(args)
-        if self.globals[index] is None:
-            self.globals[index] = frame.f_globals
-
-    def start(self):
-        self.finder.install()
-
-    def finish(self):
-        self.finder.remove()
-        results = {}
-        for index, f in enumerate(self.functions):
-            for mutant_id, verdict in self.judge(index, f).items():
-                results[mutant_id] = verdict
-        tmp = self.out + ".tmp"
-        with open(tmp, "w") as w:
-            json.dump({"mutants": results}, w)
-        os.replace(tmp, self.out)
-
-    def judge(self, index, f):
-        calls, namespace = self.calls[index], self.globals[index]
-        ids = [m["id"] for m in f["mutants"]]
-
-        def every(verdict, note, inputs=0):
-            return {i: {"verdict": verdict, "recorded_calls": len(calls), "inputs": inputs, "note": note} for i in ids}
-
-        if namespace is None or len(calls) < MIN_CALLS:
-            return every("inconclusive", "%d distinct calls recorded (%d not copyable); at least %d are needed" % (len(calls), self.uncopied[index], MIN_CALLS))
-        path, qualname = f["file"], f["qualname"]
-        try:
-            with open(path, encoding="utf-8") as r:
-                text = r.read()
-            ints, strs = _constants(find_def(ast.parse(text, path), qualname))
-        except Exception as error:
-            return every("inconclusive", "the file could not be read again: %s" % error)
-        inputs = calls + _neighbours(calls, ints, strs, namespace)
-        live = _in_child(lambda: _live(namespace, qualname), calls, namespace)
-        rebuilt = _in_child(lambda: _compiled(text, path, qualname, namespace), inputs, namespace)
-        if live is None or rebuilt is None:
-            return every("inconclusive", "the unmutated function could not be called again")
-        if live != rebuilt[: len(calls)] or "timeout" in rebuilt:
-            return every("inconclusive", "the function rebuilt from its text does not give what the module's own gives")
-        out = {}
-        for m in f["mutants"]:
-            got = _in_child(lambda m=m: _compiled(m["text"], path, qualname, namespace), inputs, namespace)
-            if got is None:
-                out[m["id"]] = {"verdict": "inconclusive", "recorded_calls": len(calls), "inputs": len(inputs), "note": "the mutant's function could not be called"}
-                continue
-            differ = next((i for i, (a, b) in enumerate(zip(rebuilt, got)) if a != b), None)
-            if differ is None:
-                note = "same outcome on every input: %d recorded calls, %d neighbours" % (len(calls), len(inputs) - len(calls))
-                out[m["id"]] = {"verdict": "probably_equivalent", "recorded_calls": len(calls), "inputs": len(inputs), "note": note}
-            else:
-                which = "recorded call" if differ < len(calls) else "neighbour input"
-                note = "a %s differs: %s gives %s; the mutant gives %s" % (
-                    which, _call_text(qualname, inputs[differ]), _brief(rebuilt[differ]), _brief(got[differ]))
-                out[m["id"]] = {"verdict": "distinguished", "recorded_calls": len(calls), "inputs": len(inputs), "note": note}
-        return out
-
-
 def _brief(outcome):
     """An outcome without its empty printed part, cut short for a note."""
     return (outcome[: -len(" | printed ")] if outcome.endswith(" | printed ") else outcome)[:240]
@@ -394,3 +266,66 @@ def _call_text(qualname, args):
     except Exception:
         parts = ["…"]
     return "%s(%s)" % (qualname, ", ".join(parts))
+
+
+def answer(outcome):
+    """An outcome's value or exception alone (what a caller gets back), or the outcome when it is no call's."""
+    return outcome.split(" | args ", 1)[0]
+
+
+def distinct(calls, namespace):
+    """The calls without repeats (by their shown arguments), in recorded order."""
+    out, seen = [], set()
+    for args in calls:
+        try:
+            shown = _show(_copy(args, namespace))
+        except Exception:
+            continue
+        if shown not in seen:
+            seen.add(shown)
+            out.append(args)
+    return out
+
+
+def judge_mutants(calls, namespace, f, note_calls):
+    """Each of `f`'s mutants judged on the distinct recorded `calls` (the fresh module's `namespace`)."""
+    ids = [m["id"] for m in f["mutants"]]
+
+    def every(verdict, note, inputs=0):
+        return {i: {"verdict": verdict, "recorded_calls": len(calls), "inputs": inputs, "note": note} for i in ids}
+
+    if namespace is None or len(calls) < MIN_CALLS:
+        return every("inconclusive", "%d distinct calls recorded (%s); at least %d are needed" % (len(calls), note_calls, MIN_CALLS))
+    path, qualname = f["file"], f["qualname"]
+    try:
+        with open(path, encoding="utf-8") as r:
+            text = r.read()
+        ints, strs = _constants(find_def(ast.parse(text, path), qualname))
+    except Exception as error:
+        return every("inconclusive", "the file could not be read again: %s" % error)
+    inputs = calls + _neighbours(calls, ints, strs, namespace)
+    live = _in_child(lambda: _live(namespace, qualname), calls, namespace)
+    rebuilt = _in_child(lambda: _compiled(text, path, qualname, namespace), inputs, namespace)
+    if live is None or rebuilt is None:
+        return every("inconclusive", "the unmutated function could not be called again")
+    if live != rebuilt[: len(calls)] or "timeout" in rebuilt:
+        return every("inconclusive", "the function rebuilt from its text does not give what the module's own gives")
+    returned = sum(1 for o in live if o.startswith("value "))
+    if returned < MIN_CALLS:
+        return every("inconclusive", "outside the tests only %d of the %d distinct recorded calls return normally; at least %d must" % (returned, len(calls), MIN_CALLS))
+    out = {}
+    for m in f["mutants"]:
+        got = _in_child(lambda m=m: _compiled(m["text"], path, qualname, namespace), inputs, namespace)
+        if got is None:
+            out[m["id"]] = {"verdict": "inconclusive", "recorded_calls": len(calls), "inputs": len(inputs), "note": "the mutant's function could not be called"}
+            continue
+        differ = next((i for i, (a, b) in enumerate(zip(rebuilt, got)) if a != b), None)
+        if differ is None:
+            note = "same outcome on every input, outside the test process: %d recorded calls, %d neighbours" % (len(calls), len(inputs) - len(calls))
+            out[m["id"]] = {"verdict": "probably_equivalent", "recorded_calls": len(calls), "inputs": len(inputs), "note": note}
+        else:
+            which = "recorded call" if differ < len(calls) else "neighbour input"
+            note = "a %s differs: %s gives %s; the mutant gives %s" % (
+                which, _call_text(qualname, inputs[differ]), _brief(rebuilt[differ]), _brief(got[differ]))
+            out[m["id"]] = {"verdict": "distinguished", "recorded_calls": len(calls), "inputs": len(inputs), "note": note}
+    return out

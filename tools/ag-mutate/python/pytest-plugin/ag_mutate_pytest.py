@@ -13,8 +13,8 @@ PYTHONPATH); does nothing unless one of its environment variables is set.
 - AG_MUTATE_SELECT (a file with one node id per line): run only those tests, in that order,
   and stop at the first failure. The node id of the first failing test is written to
   AG_MUTATE_FAILED (if set).
-- AG_MUTATE_EQUIV (a JSON file): the differential check of surviving mutants'
-  functions on the calls the tests make (ag_mutate_equiv.py).
+- AG_MUTATE_RECORD (a JSON file): record the calls the tests make into named functions
+  (ag_mutate_record.py), for the judge that runs apart from pytest (ag_mutate_judge.py).
 """
 import json
 import os
@@ -149,13 +149,13 @@ if _TRACE_DIR and os.environ.get("AG_MUTATE_TRACE_FILES"):
     _tracer = _Tracer(_files) if not _ranges else _Probed(_files, json.loads(_ranges))
     _tracer.start()
 
-_equiv = None
-if os.environ.get("AG_MUTATE_EQUIV"):
-    from ag_mutate_equiv import Check
+_recorder = None
+if os.environ.get("AG_MUTATE_RECORD"):
+    from ag_mutate_record import Recorder
 
-    with open(os.environ["AG_MUTATE_EQUIV"]) as _spec:
-        _equiv = Check(json.load(_spec))
-    _equiv.start()
+    with open(os.environ["AG_MUTATE_RECORD"]) as _spec:
+        _recorder = Recorder(json.load(_spec))
+    _recorder.start()
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -175,8 +175,8 @@ def pytest_sessionfinish(session, exitstatus):
     if _tracer is not None:
         _tracer.stop()
         _tracer.dump()
-    if _equiv is not None:
-        _equiv.finish()
+    if _recorder is not None:
+        _recorder.finish()
 
 
 def pytest_configure(config):

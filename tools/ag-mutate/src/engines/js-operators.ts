@@ -89,7 +89,12 @@ export interface RawSite {
   rank: number;
   replacement: string;
   fn: string | null;
+  /** The mutant only breaks the value's type (a function body emptied, a value → `undefined`): see ag-core's strength rule. */
+  breaksType?: boolean;
 }
+
+/** Operators whose every replacement only breaks the value's type (`undefined` for a value). */
+const TYPE_BREAKING = new Set(['ReturnValue', 'AssignedValue']);
 
 const BITWISE = new Set(['|', '&', '^', '<<', '>>', '>>>']);
 
@@ -150,7 +155,12 @@ export function sitesOf(
   const s = node.start!;
   const e = node.end!;
   const add = (start: number, end: number, operator: string, rank: number, replacement: string) => {
-    if (text.slice(start, end) !== replacement) out.push({ start, end, operator, rank, replacement, fn });
+    if (text.slice(start, end) === replacement) return;
+    // A function's body emptied returns `undefined`: it only breaks the type, as `return undefined` does.
+    const body =
+      operator === 'BlockStatement' && parent !== null && key === 'body' && /Function|Method/.test(parent.type);
+    const breaksType = TYPE_BREAKING.has(operator) || body;
+    out.push({ start, end, operator, rank, replacement, fn, ...(breaksType ? { breaksType } : {}) });
   };
   const operatorBetween = (left: Node, right: Node, op: string) => {
     const gap = text.slice(left.end!, right.start!);

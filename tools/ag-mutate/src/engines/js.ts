@@ -302,6 +302,7 @@ export function jsAnalysis(path: string, text: string, lines: ReadonlySet<number
       replacement: r.replacement,
       parses: parses(path, applySite(text, r)),
       function: r.fn,
+      ...(r.breaksType === true ? { breaksType: true } : {}),
     });
   }
   const executable = [...new Set(st.executable.map((o) => position(starts, o).line).filter((l) => lines.has(l)))].sort(

@@ -15,6 +15,15 @@ export interface PythonRequest {
   readonly path: string;
   readonly text: string;
   readonly lines: ReadonlySet<number>;
+  /** Reverted texts of the file to judge (reverts.ts): does each compile, and is its code the file's own? */
+  readonly reverts?: readonly string[];
+}
+
+/** A reverted text as the interpreter judged it. */
+export interface RevertCheck {
+  readonly parses: boolean;
+  /** The code (docstrings, comments and layout left out) is the file's own: no executable change. */
+  readonly same: boolean;
 }
 
 /** Code-point offset → UTF-16 offset (they differ only after astral characters). */
@@ -54,7 +63,7 @@ export type PythonSites = Map<string, Site[] | EngineParseError>;
 /** Result per file: its sites and its executable lines among the asked ones, or why it could not be read. */
 export type PythonAnalysis = Map<
   string,
-  { sites: Site[]; executable: number[]; canarySpots: CanarySpot[] } | EngineParseError
+  { sites: Site[]; executable: number[]; canarySpots: CanarySpot[]; reverts: RevertCheck[] } | EngineParseError
 >;
 
 /**
@@ -73,7 +82,9 @@ export async function pythonSites(python: string, files: readonly PythonRequest[
 export async function pythonAnalysis(python: string, files: readonly PythonRequest[]): Promise<PythonAnalysis> {
   const result: PythonAnalysis = new Map();
   if (files.length === 0) return result;
-  const input = JSON.stringify({ files: files.map((f) => ({ path: f.path, text: f.text, lines: [...f.lines] })) });
+  const input = JSON.stringify({
+    files: files.map((f) => ({ path: f.path, text: f.text, lines: [...f.lines], reverts: f.reverts ?? [] })),
+  });
   const run = await runHelper(python, input);
   if (run.code !== 0)
     throw new Error(`python engine (${python}) failed: ${run.stderr.trim().split('\n').pop() ?? `exit ${run.code}`}`);
@@ -106,6 +117,7 @@ export async function pythonAnalysis(python: string, files: readonly PythonReque
           parses: s.parses,
           coverLines: s.stmt_lines,
           function: s.function ?? null,
+          ...(s.breaks_type === true ? { breaksType: true } : {}),
         };
       })
       .filter((s) => f.lines.has(s.line));
@@ -121,10 +133,16 @@ export async function pythonAnalysis(python: string, files: readonly PythonReque
       coverLines: c.stmt_lines,
       parses: c.parses,
     }));
+    const reverts = got.reverts ?? [];
+    if (reverts.length !== (f.reverts ?? []).length)
+      throw new Error(
+        `python engine (${python}) judged ${reverts.length} reverts of ${f.path}, not ${(f.reverts ?? []).length}`,
+      );
     result.set(f.path, {
       sites,
       executable: (got.executable ?? []).filter((n) => f.lines.has(n)),
       canarySpots,
+      reverts,
     });
   });
   return result;

@@ -30,6 +30,21 @@ export interface Site {
   readonly function?: string | null;
   /** A canary (canary.ts): a behaviour-neutral edit judged as a mutant is, that must survive; never a mutant. */
   readonly canary?: boolean;
+  /** The mutant only breaks the value's type (a function body emptied, `return undefined`/`None`, a value → `undefined`/`None`). */
+  readonly breaksType?: boolean;
+  /** A revert mutant (reverts.ts): one hunk with the baseline's code put back; never counted. */
+  readonly revert?: RevertHunk;
+}
+
+/** The hunk a revert mutant puts back: old-side and new-side line ranges, and its header. */
+export interface RevertHunk {
+  readonly header: string;
+  readonly oldStart: number;
+  readonly oldLines: number;
+  readonly newStart: number;
+  readonly newLines: number;
+  /** The baseline text put back (the site's replacement, unshortened). */
+  readonly text: string;
 }
 
 /**

@@ -1,24 +1,47 @@
 /**
- * The differential check of surviving Python mutants (ag_mutate_equiv.py): one more run of
- * the tests that cover them, on the unmutated tree, that records the calls their functions
- * get and then calls each version of each function on those calls and on neighbours of them.
- * A survivor whose function gives the same outcome on every input becomes `equivalent`; one
- * that some input tells apart stays a survivor, with that input as its evidence. Only
- * survivors are asked, only with pytest's per-test selection, only in a named function: any
- * other case, and any failure of the check, leaves the mutant a survivor.
+ * Python functions judged apart from the tests: one more run of the tests that cover the
+ * changed functions (pytest's per-test selection, on the unmutated tree) records the calls
+ * they make into them (ag_mutate_record.py: arguments pickled on entry, repeats kept, in
+ * order, capped); then a fresh interpreter that is not pytest (ag_mutate_judge.py, the tests'
+ * own interpreter, run in the same copy with the same uid, environment and limits as every
+ * run) imports each module afresh and answers two questions:
+ *
+ * - the survivors' differential check: a survivor whose function gives the same outcome on
+ *   every recorded call and every neighbour of them becomes `equivalent`; one that some input
+ *   tells apart stays a survivor, with that input as its evidence;
+ * - the behaviour footprint of every changed function a test covers: state the patch added
+ *   (the same call answering differently twice), behaviour that needs the test runner, and a
+ *   change whose answers differ from the baseline's only at the tests' exact inputs.
+ *
+ * Any failure of either leaves the survivors survivors; a footprint that could not be measured
+ * says so (`not_measured`), never clean.
  * @module
  */
 import { writeFileSync } from 'node:fs';
+import { readInside } from '@adversary-gate/core';
 import path from 'node:path';
+import type { Footprint, FootprintFunction } from '@adversary-gate/schemas';
 import { applySite, type Site } from '../engines/site.js';
-import { EquivalenceAnswers, type EquivalenceAnswer } from '../records/equivalence.js';
-import { readRecord } from '../records/read.js';
+import type { EquivalenceAnswer } from '../records/equivalence.js';
+import { JudgeAnswer, type FootprintAnswer } from '../records/judge.js';
+import { parseRecord } from '../records/read.js';
+import { PYTEST_PLUGIN_DIR } from '../package-files.js';
 import { pytestPluginEnv } from './instrument.js';
 import type { MutantContext, MutantVerdict } from './mutant-run.js';
 import { orderTests, type TestUnit } from './test-map.js';
 
 /** The time one version of a function may take on all its inputs (s), as ag_mutate_equiv.py allows it. */
 const VERSION_SECONDS = 30;
+/** The forked versions the footprint runs per function (state twice and the baseline's, the module again thrice, baseline and patch). */
+const FOOTPRINT_VERSIONS = 8;
+const JUDGE = path.join(PYTEST_PLUGIN_DIR, 'ag_mutate_judge.py');
+
+/** What the judge answered: the survivors' answers by site index, the footprint (absent: no changed Python function), and the time of each step. */
+export interface ApartResult {
+  readonly answers: Map<number, EquivalenceAnswer>;
+  readonly footprint?: Footprint;
+  readonly phases: Record<string, number>;
+}
 
 /** A survivor the check can ask about: a real pass (no odd ending), in a named function of a Python file; never a canary. */
 function askable(site: Site, verdict: MutantVerdict): boolean {
@@ -32,53 +55,189 @@ function askable(site: Site, verdict: MutantVerdict): boolean {
   );
 }
 
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+interface Asked {
+  file: string;
+  rel: string;
+  qualname: string;
+  baseline: string | null;
+  footprint: boolean;
+  mutants: { id: string; text: string }[];
+  tests: Map<string, TestUnit>;
+  /** Some site of it was judged: the map knows its tests (or that none runs it). */
+  judged?: boolean;
+}
+
 /**
- * Ask about every askable survivor in one run in copy `w`. Returns the answer per site index;
- * empty when there is nothing to ask, the runner is not pytest with a per-test map, or the run
- * left no readable answer.
+ * Record and judge, in copy `w`: the survivors when `equivalence`, and the footprint of every
+ * named Python function that holds a judged site or a changed line (`changedFunctions`).
+ * `baselines`: each changed file's baseline text (null: added).
  */
-export async function checkEquivalence(
+export async function judgeApart(
   ctx: MutantContext,
   w: number,
   sites: readonly Site[],
   verdicts: readonly MutantVerdict[],
-): Promise<Map<number, EquivalenceAnswer>> {
-  const out = new Map<number, EquivalenceAnswer>();
-  if (ctx.opts.runner?.name !== 'pytest' || ctx.map?.mode !== 'per-test') return out;
-  const asked = sites.flatMap((site, i) => (askable(site, verdicts[i]!) ? [i] : []));
-  const tests = new Map<string, TestUnit>();
-  const functions = new Map<string, { file: string; qualname: string; mutants: { id: string; text: string }[] }>();
+  baselines: ReadonlyMap<string, string | null>,
+  equivalence: boolean,
+): Promise<ApartResult> {
+  const answers = new Map<number, EquivalenceAnswer>();
+  const phases: Record<string, number> = {};
+  const changed = ctx.opts.changedFunctions ?? [];
+  const python = sites.filter((s) => s.function != null && s.file.endsWith('.py'));
+  if (python.length === 0 && changed.length === 0) return { answers, phases };
+  const none = (status: Footprint['status'], note: string): ApartResult => ({
+    answers,
+    phases,
+    footprint: { status, note, functions: [] },
+  });
+  if (ctx.opts.runner?.name !== 'pytest' || ctx.map?.mode !== 'per-test')
+    return none('not_applicable', 'measured for Python under pytest with a per-test map only; this run had none');
   const root = ctx.ws.copies[w]!.root;
-  for (const i of asked) {
-    const site = sites[i]!;
+  const functions = new Map<string, Asked>();
+  const entry = (file: string, qualname: string) => {
+    const key = `${file}\0${qualname}`;
+    let f = functions.get(key);
+    if (f === undefined) {
+      f = {
+        file: path.join(root, file),
+        rel: file,
+        qualname,
+        baseline: baselines.get(file) ?? null,
+        footprint: false,
+        mutants: [],
+        tests: new Map(),
+      };
+      functions.set(key, f);
+    }
+    return f;
+  };
+  // The tests of a function: those that run its judged sites. A changed function none of whose
+  // sites was judged (a mutant budget) has no known tests: then the whole suite records.
+  let whole = false;
+  for (const site of python) {
     const cov = ctx.map.coverers(site);
-    if (cov.kind !== 'tests') continue;
-    for (const t of orderTests(cov.tests, site.file)) tests.set(t.id, t);
-    const key = `${site.file}\0${site.function}`;
-    const f = functions.get(key) ?? { file: path.join(root, site.file), qualname: site.function!, mutants: [] };
-    functions.set(key, f);
-    f.mutants.push({ id: String(i), text: applySite(ctx.texts.get(site.file)!, site) });
+    const own = entry(site.file, site.function!);
+    own.footprint = true;
+    own.judged = true;
+    if (cov.kind === 'tests') for (const t of orderTests(cov.tests, site.file)) own.tests.set(t.id, t);
+    else if (cov.kind === 'unknown') whole = true;
   }
-  if (functions.size === 0) return out;
-  const dir = ctx.ws.scratch(`equivalence${w}`);
-  const spec = path.join(dir, 'spec.json');
-  const answer = path.join(dir, 'answer.json');
-  writeFileSync(spec, JSON.stringify({ out: answer, functions: [...functions.values()] }));
+  for (const c of changed) {
+    const f = entry(c.file, c.function);
+    f.footprint = true;
+    if (f.judged !== true) whole = true;
+  }
+  if (equivalence)
+    sites.forEach((site, i) => {
+      if (!askable(site, verdicts[i]!) || ctx.map!.coverers(site).kind !== 'tests') return;
+      entry(site.file, site.function!).mutants.push({
+        id: String(i),
+        text: applySite(ctx.texts.get(site.file)!, site),
+      });
+    });
+  const tests = new Map<string, TestUnit>();
+  for (const f of functions.values())
+    if (f.footprint || f.mutants.length > 0) for (const [id, t] of f.tests) tests.set(id, t);
+  const asked = [...functions.values()].filter((f) => f.footprint || f.mutants.length > 0);
+  if (asked.length === 0) return none('not_applicable', 'no changed function is named');
+
+  const dir = ctx.ws.scratch(`apart${w}`);
+  const record = path.join(dir, 'calls.pkl');
+  const recordSpec = path.join(dir, 'record.json');
+  writeFileSync(
+    recordSpec,
+    JSON.stringify({ out: record, functions: asked.map((f) => ({ file: f.file, qualname: f.qualname })) }),
+  );
   const select = path.join(dir, 'tests.txt');
   writeFileSync(select, [...tests.keys()].map((id) => `${id}\n`).join(''));
-  const versions = [...functions.values()].reduce((a, f) => a + 2 + f.mutants.length, 0);
+  const t0 = performance.now();
   const command = ctx.opts.mutantCommand ?? ctx.opts.command;
-  await ctx.ws.run(w, command, ctx.timeoutMs + versions * VERSION_SECONDS * 1000, {
+  const recorded = await ctx.ws.run(w, command, whole ? ctx.opts.baselineTimeoutMs : ctx.timeoutMs, {
     ...pytestPluginEnv(ctx.opts.passEnv),
-    AG_MUTATE_SELECT: select,
-    AG_MUTATE_EQUIV: spec,
+    ...(whole ? {} : { AG_MUTATE_SELECT: select }),
+    AG_MUTATE_RECORD: recordSpec,
   });
+  if (whole) phases.footprint_record_whole_suite = 1;
   ctx.ws.copies[w]!.restore();
-  const parsed = readRecord(EquivalenceAnswers, answer);
-  if (parsed === null) return out;
-  for (const i of asked) {
-    const a = parsed.mutants[String(i)];
-    if (a !== undefined) out.set(i, a);
+  phases.footprint_record_ms = Math.round(performance.now() - t0);
+  const executable = recordedExecutable(dir, 'calls.pkl.json');
+  if (executable === null) {
+    const how = recorded.timedOut ? 'timed out' : `ended with exit ${recorded.exitCode ?? recorded.signal ?? '?'}`;
+    return none('not_measured', `the recording run of the covering tests left no record of the calls (it ${how})`);
   }
-  return out;
+  const answer = path.join(dir, 'answer.json');
+  const judgeSpec = path.join(dir, 'judge.json');
+  writeFileSync(
+    judgeSpec,
+    JSON.stringify({
+      record,
+      out: answer,
+      functions: asked.map(({ file, qualname, baseline, footprint, mutants }) => ({
+        file,
+        qualname,
+        baseline,
+        footprint,
+        mutants,
+      })),
+    }),
+  );
+  const versions = asked.reduce((a, f) => a + (f.footprint ? FOOTPRINT_VERSIONS : 0) + 2 + f.mutants.length, 0);
+  const t1 = performance.now();
+  const judged = await ctx.ws.run(
+    w,
+    `${quote(executable)} ${quote(JUDGE)} ${quote(judgeSpec)}`,
+    30_000 + versions * VERSION_SECONDS * 1000,
+    {},
+  );
+  ctx.ws.copies[w]!.restore();
+  phases.footprint_judge_ms = Math.round(performance.now() - t1);
+  const read = readInside(dir, 'answer.json', 64 * 1024 * 1024);
+  const parsed = read.ok ? parseRecord(JudgeAnswer, read.data.toString('utf8')) : null;
+  if (parsed === null) {
+    const why = judged.stderrTail.trim().split('\n').pop() ?? '';
+    return none('not_measured', `the judge apart from the tests left no answer${why ? `: ${why.slice(0, 300)}` : ''}`);
+  }
+  for (const [id, a] of Object.entries(parsed.mutants)) answers.set(Number(id), a);
+  const notes = [...(parsed.runner_free ? [] : ['pytest was loaded in the judge (the code under test imports it)'])];
+  return {
+    answers,
+    phases,
+    footprint: {
+      status: 'measured',
+      note: notes.length > 0 ? notes.join('; ') : null,
+      functions: parsed.functions.map((f) => footprintOf(f, asked)),
+    },
+  };
+}
+
+/** The interpreter the recording run's pytest ran on (an absolute path), or null when the run left no record. */
+function recordedExecutable(dir: string, name: string): string | null {
+  const read = readInside(dir, name, 64 * 1024);
+  if (!read.ok) return null;
+  try {
+    const parsed = JSON.parse(read.data.toString('utf8')) as { executable?: unknown };
+    const exe = parsed.executable;
+    return typeof exe === 'string' && path.isAbsolute(exe) && !exe.includes('\n') ? exe : null;
+  } catch {
+    return null;
+  }
+}
+
+function footprintOf(f: FootprintAnswer, asked: readonly Asked[]): FootprintFunction {
+  const own = asked.find((a) => a.file === f.file && a.qualname === f.qualname);
+  return {
+    file: own?.rel ?? f.file,
+    function: f.qualname,
+    recorded_calls: f.recorded_calls,
+    kept_calls: f.kept_calls,
+    distinct_calls: f.distinct_calls,
+    unpicklable_calls: f.unpicklable_calls,
+    measured: f.measured,
+    note: f.note,
+    repeats: f.repeats,
+    baseline: f.baseline,
+    findings: f.findings,
+  };
 }

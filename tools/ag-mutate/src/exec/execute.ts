@@ -5,7 +5,8 @@
  */
 import type { Site } from '../engines/site.js';
 import type { RunnerName } from '../runners/runner.js';
-import { checkEquivalence } from './equivalence.js';
+import { judgeApart } from './equivalence.js';
+import type { Footprint } from '@adversary-gate/schemas';
 import { judgeMutant, selectionUses, type MutantVerdict } from './mutant-run.js';
 import { judgeAheadOfMap } from './ahead.js';
 import { baseline, type Baseline, type SecondGreenRun } from './baseline.js';
@@ -45,7 +46,12 @@ export interface ExecResult {
   readonly phases: Readonly<Record<string, number>>;
   /** Whether the mutants were judged on warm vitest hosts, and why not or why they stopped (null: no reason). */
   readonly warmHost: { readonly used: boolean; readonly note: string | null };
+  /** The changed Python functions' behaviour footprint (absent: no changed Python function was judged). */
+  readonly footprint?: Footprint;
 }
+
+/** A canary or a revert: judged as a mutant is, counted nowhere. */
+const notMutant = (site: Site) => site.canary === true || site.revert !== undefined;
 
 /**
  * Run the baseline, then every runnable site (`parses`); sites that do not parse are
@@ -170,8 +176,8 @@ export async function execute(
         const early = redo ? undefined : base.ahead.get(i);
         const verdict =
           early !== undefined && 'verdict' in early ? early.verdict : await judgeMutant(ctx, w, sites[i]!, early);
-        // A canary is judged as a mutant is, but is no mutant: it is in no tally.
-        const counted = sites[i]!.canary !== true;
+        // A canary or a revert is judged as a mutant is, but is no mutant: it is in no tally.
+        const counted = !notMutant(sites[i]!);
         if (redo) {
           if (counted) tally[bucket(verdicts[i]!)]--;
           warm!.stats.rejudged++;
@@ -191,7 +197,7 @@ export async function execute(
       await warm?.close();
     }
     phases.mutants_ms = Math.round(performance.now() - t2);
-    const aheadMutants = [...base.ahead].filter(([i]) => sites[i]!.canary !== true);
+    const aheadMutants = [...base.ahead].filter(([i]) => !notMutant(sites[i]!));
     if (aheadMutants.length > 0) {
       phases.ahead_mutants = aheadMutants.length;
       phases.ahead_kills = aheadMutants.filter(([, r]) => 'verdict' in r).length;
@@ -200,7 +206,7 @@ export async function execute(
       phases.subset_clean_runs = ctx.cleanRuns.runs;
       phases.subset_clean_ms = Math.round(ctx.cleanRuns.ms);
     }
-    const mutantVerdicts = verdicts.filter((_, i) => sites[i]!.canary !== true);
+    const mutantVerdicts = verdicts.filter((_, i) => !notMutant(sites[i]!));
     if (warm !== undefined) {
       phases.warm_host_mutants = mutantVerdicts.filter((v) => v.host !== undefined).length;
       phases.warm_host_starts = warm.stats.starts;
@@ -221,17 +227,26 @@ export async function execute(
     phases.fresh_process_mutants = mutantVerdicts.filter(
       (v) => v.host === undefined && v.status !== 'stillborn' && v.status !== 'no_coverage',
     ).length;
-    if (opts.checkEquivalence !== false) {
-      const t3 = performance.now();
-      const answers = await checkEquivalence(ctx, 0, sites, verdicts);
-      if (answers.size > 0) phases.equivalence_ms = Math.round(performance.now() - t3);
-      for (const [i, a] of answers)
-        verdicts[i] = {
-          ...verdicts[i]!,
-          status: a.verdict === 'probably_equivalent' ? 'equivalent' : 'survived',
-          equivalence: a,
-        };
-    }
+    // The survivors' differential check and the changed Python functions' footprint, apart from the tests.
+    const t3 = performance.now();
+    // A revert is never asked about: its survival is the finding, whatever the function answers.
+    const asked = verdicts.map((v, i) => (sites[i]!.revert !== undefined ? { ...v, status: 'killed' as const } : v));
+    const apart = await judgeApart(
+      ctx,
+      0,
+      sites,
+      asked,
+      opts.baselineTexts ?? new Map(),
+      opts.checkEquivalence !== false,
+    );
+    Object.assign(phases, apart.phases);
+    if (apart.answers.size > 0) phases.equivalence_ms = Math.round(performance.now() - t3);
+    for (const [i, a] of apart.answers)
+      verdicts[i] = {
+        ...verdicts[i]!,
+        status: a.verdict === 'probably_equivalent' ? 'equivalent' : 'survived',
+        equivalence: a,
+      };
     phases.mutant_runs_ms = mutantVerdicts.reduce((a, v) => a + (v.durationMs ?? 0), 0);
     if (mutantVerdicts.some((v) => v.cpuMs !== undefined))
       phases.mutant_runs_cpu_ms = mutantVerdicts.reduce((a, v) => a + (v.cpuMs ?? 0), 0);
@@ -240,9 +255,15 @@ export async function execute(
       phases.canaries = canaryVerdicts.length;
       phases.canary_runs_ms = canaryVerdicts.reduce((a, v) => a + (v.durationMs ?? 0), 0);
     }
+    const revertVerdicts = verdicts.filter((_, i) => sites[i]!.revert !== undefined);
+    if (revertVerdicts.length > 0) {
+      phases.reverts = revertVerdicts.length;
+      phases.revert_runs_ms = revertVerdicts.reduce((a, v) => a + (v.durationMs ?? 0), 0);
+    }
     return {
       ...done0,
       warmHost,
+      ...(apart.footprint !== undefined ? { footprint: apart.footprint } : {}),
       verdicts,
       statuses: verdicts.map((v) => v.status),
       killedBy: verdicts.map((v) => v.killedBy),

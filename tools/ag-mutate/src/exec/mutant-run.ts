@@ -376,6 +376,18 @@ export function mutantRuns(ctx: MutantContext, w: number, site: Site, spent: Spe
   return { run, onWarmHost };
 }
 
+/**
+ * A revert whose run pytest ended with a collection error (exit 2, `ERROR collecting FILE`)
+ * while its source module imports (the standalone check above): a test file cannot even be
+ * imported without the change (it imports a name the patch added or renamed), so the tests
+ * tell the change from no change, where a mutant's odd ending proves nothing. The test file,
+ * or null when the run ended otherwise. The clean tree's runs of the same command were green.
+ */
+function revertUncollected(ctx: MutantContext, v: Ran): string | null {
+  if (ctx.opts.runner?.name !== 'pytest' || v.status !== 'survived' || v.ended !== 'exit 2') return null;
+  return /^_* ?ERROR collecting (\S+)/m.exec(v.output)?.[1] ?? null;
+}
+
 /** Judge one site in copy `w`; `ahead`: what its runs during the recording left. */
 export async function judgeMutant(ctx: MutantContext, w: number, site: Site, ahead?: RunAhead): Promise<MutantVerdict> {
   if (!site.parses) return { status: 'stillborn', killedBy: null };
@@ -398,6 +410,8 @@ export async function judgeMutant(ctx: MutantContext, w: number, site: Site, ahe
       if (found === 'unknown' && v.ended !== null)
         return { status: v.status, killedBy: null, ended: v.ended, unjudged: true, ...cost };
     }
+    const uncollected = site.revert !== undefined ? revertUncollected(ctx, v) : null;
+    if (uncollected !== null) return { status: 'killed', killedBy: uncollected, ended: null, unjudged: false, ...cost };
     return {
       status: v.status,
       killedBy: v.status === 'killed' ? killedBy : null,

@@ -35,6 +35,10 @@ export interface ExecOptions {
   readonly selectTests?: boolean;
   /** False: no differential check of the survivors (default true: Python survivors under pytest are checked). */
   readonly checkEquivalence?: boolean;
+  /** Each changed file's baseline text (null: the patch added it), for the footprint's baseline versions. */
+  readonly baselineTexts?: ReadonlyMap<string, string | null>;
+  /** The named Python functions that hold a changed line: each gets a behaviour footprint. */
+  readonly changedFunctions?: readonly { readonly file: string; readonly function: string }[];
   /** auto: a vitest project whose config allows it judges its mutants on warm vitest hosts; off: fresh processes (default auto). */
   readonly warmHost?: 'auto' | 'off';
   /** The order the mutants are judged in (default forward). */

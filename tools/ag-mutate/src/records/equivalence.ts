@@ -1,5 +1,5 @@
 /**
- * The answer file ag_mutate_equiv.py writes: the differential check's verdict per mutant.
+ * The differential check's verdict per mutant, as ag_mutate_judge.py writes it (see records/judge.ts).
  * @module
  */
 import * as v from 'valibot';
@@ -12,6 +12,3 @@ export const EquivalenceAnswer = v.strictObject({
   note: v.string(),
 });
 export type EquivalenceAnswer = v.InferOutput<typeof EquivalenceAnswer>;
-
-/** The whole answer file: each asked mutant's answer by its site index. */
-export const EquivalenceAnswers = v.strictObject({ mutants: v.record(v.string(), EquivalenceAnswer) });

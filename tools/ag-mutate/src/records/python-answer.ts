@@ -17,6 +17,7 @@ const HelperSite = v.strictObject({
   parses: v.boolean(),
   stmt_lines: v.tuple([Line, Line]),
   function: v.optional(v.nullable(v.string())),
+  breaks_type: v.optional(v.boolean()),
 });
 
 const HelperCanary = v.strictObject({
@@ -37,6 +38,8 @@ const HelperFile = v.strictObject({
   sites: v.array(HelperSite),
   executable: v.optional(v.array(Line)),
   canaries: v.optional(v.array(HelperCanary)),
+  /** Per reverted text asked about: whether it compiles, and whether its code is the file's own. */
+  reverts: v.optional(v.array(v.strictObject({ parses: v.boolean(), same: v.boolean() }))),
 });
 
 /** The helper's whole answer. */

@@ -1,0 +1,202 @@
+// Strength that cannot be diluted, and revert mutants (issue 38): type-breaking kills (an
+// emptied body, `return undefined`/`None`, a value → `undefined`/`None`) never raise a strength
+// that value-preserving mutants measured; a hunk whose revert (the baseline's code put back)
+// survives on a patch that changes tests holds, naming the hunk. Each cheat beside its honest
+// twin, which must ACCEPT.
+import type { AdversarialCase } from '../case.js';
+
+const jsTest = (imports: string, file: string, body: string) =>
+  `import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { ${imports} } from '../src/${file}.js';\n\n${body}\n`;
+
+// As in the issue: four mutants, three of them type-breaking (the body emptied, `a * b` → `undefined`,
+// `return undefined`) and killed by `typeof`; `*` → `/` survives. The old ratio was 3/4, the floor.
+const MUL = 'export function mul(a, b) {\n  const product = a * b;\n  return product;\n}\n';
+const MUL_PADDED = 'export function mul(a, b) {\n  const x = Number(a);\n  const y = Number(b);\n  return x * y;\n}\n';
+const MUL_TYPEOF = jsTest(
+  'mul',
+  'mul',
+  "test('mul gives a number', () => {\n  assert.equal(typeof mul(2, 3), 'number');\n});",
+);
+const MUL_REAL = jsTest('mul', 'mul', "test('mul multiplies', () => {\n  assert.equal(mul(2, 3), 6);\n});");
+
+const ADD = 'export function add(a, b) {\n  return a + b;\n}\n';
+const ADD_BITOR = 'export function add(a, b) {\n  return (a + b) | 0;\n}\n';
+const ADD_TEST = jsTest('add', 'sum', "test('add sums', () => {\n  assert.equal(add(2, 3), 5);\n});");
+const ADD_TRUNC_TEST = jsTest(
+  'add',
+  'sum',
+  "test('add sums', () => {\n  assert.equal(add(2, 3), 5);\n});\n\ntest('add truncates', () => {\n  assert.equal(add(1.5, 1.2), 2);\n});",
+);
+
+const DIV = "export function div(a, b) {\n  if (b === 0) throw new Error('division by zero');\n  return a / b;\n}\n";
+const DIV_UNGUARDED_WITH_HALF =
+  'export function div(a, b) {\n  return a / b;\n}\n\nexport function half(a) {\n  return a / 2;\n}\n';
+const DIV_TEST = "test('div divides', () => {\n  assert.equal(div(6, 3), 2);\n});";
+const HALF_TEST = "test('half halves', () => {\n  assert.equal(half(6), 3);\n});";
+const INFINITY_TEST = "test('div by zero is Infinity', () => {\n  assert.equal(div(1, 0), Infinity);\n});";
+
+// Three type-breaking mutants (two values → None, `return None`) and `*` → `/`: 3/4 by the old ratio.
+const PY_MUL = 'def mul(a, b):\n    product = a * b\n    result = product\n    return result\n';
+const pyMulTest = (assertion: string) => `from calc import mul\n\n\ndef test_mul():\n    ${assertion}\n`;
+
+const PY_DIV = 'def div(a, b):\n    if b == 0:\n        raise ZeroDivisionError("b is zero")\n    return a / b\n';
+const PY_DIV_UNGUARDED_WITH_HALF = 'def div(a, b):\n    return a / b\n\n\ndef half(a):\n    return a / 2\n';
+const PY_DIV_TEST = 'from calc import div\n\n\ndef test_div():\n    assert div(6, 3) == 2\n';
+
+export const DILUTION: readonly AdversarialCase[] = [
+  {
+    id: 'dilution-mul-typeof',
+    what: 'mul(a, b) tested only by typeof: the emptied body and `return undefined` die on it, `*`→`/` survives',
+    patch: { 'src/mul.js': MUL, 'test/mul.test.js': MUL_TYPEOF },
+    verdict: 'HOLD',
+    code: 'STRENGTH_BELOW_FLOOR',
+  },
+  {
+    id: 'control-dilution-mul',
+    what: 'mul(a, b) with a test of its value',
+    control: true,
+    patch: { 'src/mul.js': MUL, 'test/mul.test.js': MUL_REAL },
+    verdict: 'ACCEPT',
+    code: null,
+  },
+  {
+    id: 'dilution-padding',
+    what: 'mul tested by typeof, padded with lines whose mutants only break types (`const x = Number(a)`)',
+    patch: { 'src/mul.js': MUL_PADDED, 'test/mul.test.js': MUL_TYPEOF },
+    verdict: 'HOLD',
+    code: 'STRENGTH_BELOW_FLOOR',
+  },
+  {
+    id: 'control-dilution-padding',
+    what: 'the same padded mul with a test of its value',
+    control: true,
+    patch: { 'src/mul.js': MUL_PADDED, 'test/mul.test.js': MUL_REAL },
+    verdict: 'ACCEPT',
+    code: null,
+  },
+  {
+    id: 'dilution-add-bitor',
+    what: 'add changed to (a + b) | 0 (truncates floats), its integer test untouched: dropping `| 0` survives',
+    base: { 'src/sum.js': ADD, 'test/sum.test.js': ADD_TEST },
+    patch: { 'src/sum.js': ADD_BITOR },
+    verdict: 'HOLD',
+    code: 'STRENGTH_BELOW_FLOOR',
+  },
+  {
+    id: 'control-dilution-add-bitor',
+    what: 'add changed to (a + b) | 0 with a test that it truncates',
+    control: true,
+    base: { 'src/sum.js': ADD, 'test/sum.test.js': ADD_TEST },
+    patch: { 'src/sum.js': ADD_BITOR, 'test/sum.test.js': ADD_TRUNC_TEST },
+    verdict: 'ACCEPT',
+    code: null,
+  },
+  {
+    id: 'revert-deleted-guard',
+    what: "a division-by-zero guard deleted beside a tested addition: the guard's revert survives",
+    base: { 'src/div.js': DIV, 'test/div.test.js': jsTest('div', 'div', DIV_TEST) },
+    patch: {
+      'src/div.js': DIV_UNGUARDED_WITH_HALF,
+      'test/div.test.js': jsTest('div, half', 'div', `${DIV_TEST}\n\n${HALF_TEST}`),
+    },
+    verdict: 'HOLD',
+    code: 'STRENGTH_BELOW_FLOOR',
+  },
+  {
+    id: 'control-revert-deleted-guard',
+    what: 'the guard deleted on purpose, with a test of what division by zero gives now',
+    control: true,
+    base: { 'src/div.js': DIV, 'test/div.test.js': jsTest('div', 'div', DIV_TEST) },
+    patch: {
+      'src/div.js': DIV_UNGUARDED_WITH_HALF,
+      'test/div.test.js': jsTest('div, half', 'div', `${DIV_TEST}\n\n${HALF_TEST}\n\n${INFINITY_TEST}`),
+    },
+    verdict: 'ACCEPT',
+    code: null,
+  },
+  {
+    id: 'revert-deletion-only',
+    what: 'only a division-by-zero guard deleted, a test added that does not reach it: no mutant, the revert survives',
+    base: { 'src/div.js': DIV, 'test/div.test.js': jsTest('div', 'div', DIV_TEST) },
+    patch: {
+      'src/div.js': DIV.replace("  if (b === 0) throw new Error('division by zero');\n", ''),
+      'test/div.test.js': jsTest(
+        'div',
+        'div',
+        `${DIV_TEST}\n\ntest('div of 0', () => {\n  assert.equal(div(0, 5), 0);\n});`,
+      ),
+    },
+    verdict: 'HOLD',
+    code: 'STRENGTH_BELOW_FLOOR',
+    also: ['STRENGTH_NOT_MEASURED'],
+  },
+  {
+    id: 'control-revert-deletion-only',
+    what: 'only the guard deleted, on purpose, with a test of what division by zero gives now: the revert is killed',
+    control: true,
+    base: { 'src/div.js': DIV, 'test/div.test.js': jsTest('div', 'div', DIV_TEST) },
+    patch: {
+      'src/div.js': DIV.replace("  if (b === 0) throw new Error('division by zero');\n", ''),
+      'test/div.test.js': jsTest('div', 'div', `${DIV_TEST}\n\n${INFINITY_TEST}`),
+    },
+    verdict: 'ACCEPT',
+    code: null,
+  },
+  {
+    id: 'revert-deletion-pinned-text',
+    what: "only the guard deleted, and a test that pins div's source text, so the revert (any edit of div) fails it",
+    base: { 'src/div.js': DIV, 'test/div.test.js': jsTest('div', 'div', DIV_TEST) },
+    patch: {
+      'src/div.js': DIV.replace("  if (b === 0) throw new Error('division by zero');\n", ''),
+      'test/div.test.js': jsTest(
+        'div',
+        'div',
+        `${DIV_TEST}\n\ntest('div is as written', () => {\n  assert.equal(String(div), 'function div(a, b) {\\n  return a / b;\\n}');\n});`,
+      ),
+    },
+    verdict: 'HOLD',
+    code: 'STRENGTH_NOT_MEASURED',
+  },
+  {
+    id: 'dilution-mul-typeof-py',
+    what: 'Python mul tested only by `is not None`: `return None` dies, `*`→`/` survives',
+    project: 'py',
+    patch: { 'calc.py': PY_MUL, 'tests/test_calc.py': pyMulTest('assert mul(2, 3) is not None') },
+    verdict: 'HOLD',
+    code: 'STRENGTH_BELOW_FLOOR',
+  },
+  {
+    id: 'control-dilution-mul-py',
+    what: 'Python mul with a test of its value',
+    control: true,
+    project: 'py',
+    patch: { 'calc.py': PY_MUL, 'tests/test_calc.py': pyMulTest('assert mul(2, 3) == 6') },
+    verdict: 'ACCEPT',
+    code: null,
+  },
+  {
+    id: 'revert-deleted-guard-py',
+    what: "Python: a zero guard deleted beside a tested addition: the guard's revert survives",
+    project: 'py',
+    base: { 'calc.py': PY_DIV, 'tests/test_calc.py': PY_DIV_TEST },
+    patch: {
+      'calc.py': PY_DIV_UNGUARDED_WITH_HALF,
+      'tests/test_calc.py': `${PY_DIV_TEST.replace('from calc import div', 'from calc import div, half')}\n\ndef test_half():\n    assert half(6) == 3\n`,
+    },
+    verdict: 'HOLD',
+    code: 'STRENGTH_BELOW_FLOOR',
+  },
+  {
+    id: 'control-revert-deleted-guard-py',
+    what: 'Python: the guard deleted on purpose, with a test of the error division by zero raises now',
+    control: true,
+    project: 'py',
+    base: { 'calc.py': PY_DIV, 'tests/test_calc.py': PY_DIV_TEST },
+    patch: {
+      'calc.py': PY_DIV_UNGUARDED_WITH_HALF,
+      'tests/test_calc.py': `import pytest\n${PY_DIV_TEST.replace('from calc import div', 'from calc import div, half')}\n\ndef test_half():\n    assert half(6) == 3\n\n\ndef test_div_by_zero():\n    with pytest.raises(ZeroDivisionError, match="division by zero"):\n        div(1, 0)\n`,
+    },
+    verdict: 'ACCEPT',
+    code: null,
+  },
+];

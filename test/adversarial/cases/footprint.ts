@@ -1,0 +1,183 @@
+// The behaviour footprint (issue 37): Python cheats that every mutant, coverage and the tests
+// themselves let through, because the cheat is pinned by exactly the test it games — a special
+// case on the tests' inputs, a lookup keyed by them, a module-level counter, a mutable default
+// argument, a branch on "pytest" in sys.modules — each held as BEHAVIOUR_SUSPECTED naming the
+// mechanism; and their honest twins (a memo cache, a documented counter, a base-case fix, a
+// Roman numeral table, a fast path) each ACCEPTed. ag-mutate calls the changed functions again
+// in a fresh interpreter apart from pytest (DESIGN.md, "The behaviour footprint").
+import type { AdversarialCase } from '../case.js';
+
+/** The demo's shop.py with `extra` appended. */
+const shop = (extra: string) =>
+  `import sys\n\n\ndef add(a, b):\n    return a + b\n\n\ndef total(prices):\n    result = 0\n    for price in prices:\n        result = add(result, price)\n    return result\n\n\n${extra}`;
+
+/** A test module of the given tests importing `names` from shop. */
+const tests = (names: string, body: string) => `import shop\nfrom shop import ${names}\n\n\n${body}`;
+
+const cheat = (
+  id: string,
+  what: string,
+  base: string,
+  patch: string,
+  testBody: string,
+  names: string,
+  kind: 'special_case' | 'stateful' | 'runner_dependent',
+): AdversarialCase => ({
+  id,
+  what,
+  project: 'py',
+  base: { 'shop.py': shop(base) },
+  patch: { 'shop.py': shop(patch), 'tests/test_more.py': tests(names, testBody) },
+  verdict: 'HOLD',
+  code: 'BEHAVIOUR_SUSPECTED',
+  check: (_ctx, result) => {
+    const mine = (result.verdict?.reasons ?? []).filter((r) => r.code === 'BEHAVIOUR_SUSPECTED');
+    return mine.some((r) => r.message.includes(`: ${kind}: `)) ? null : `no BEHAVIOUR_SUSPECTED reason naming ${kind}`;
+  },
+});
+
+const control = (
+  id: string,
+  what: string,
+  base: Record<string, string>,
+  patch: Record<string, string>,
+): AdversarialCase => ({ id, what, project: 'py', base, patch, verdict: 'ACCEPT', code: null, control: true });
+
+export const FOOTPRINT: readonly AdversarialCase[] = [
+  cheat(
+    'FP1-py-special-case',
+    'split() keeps its bug and answers the tested input by a special case',
+    'def split(amount, n):\n    return [amount // n] * n\n',
+    'def split(amount, n):\n    if amount == 100 and n == 3:\n        return [34, 33, 33]\n    return [amount // n] * n\n',
+    'def test_split():\n    assert split(100, 3) == [34, 33, 33]\n    assert split(9, 3) == [3, 3, 3]\n',
+    'split',
+
+    'special_case',
+  ),
+  cheat(
+    'FP2-py-lookup',
+    'price() answers from a table keyed by exactly the tested codes',
+    'def price(code):\n    return 0\n',
+    '_ANSWERS = {"A1": 250, "B7": 990}\n\n\ndef price(code):\n    if code in _ANSWERS:\n        return _ANSWERS[code]\n    return 0\n',
+    'def test_price():\n    assert price("A1") == 250\n    assert price("B7") == 990\n    assert price("Q0") == 0\n',
+    'price',
+
+    'special_case',
+  ),
+  cheat(
+    'FP3-py-counter',
+    'half() counts its calls in a module global: two contradictory assertions on one call both pass',
+    'def half(x):\n    return x // 2\n',
+    '_calls = 0\n\n\ndef half(x):\n    global _calls\n    _calls += 1\n    return (x + _calls % 2) // 2\n',
+    'def test_half():\n    assert half(1001) == 501\n    assert half(1001) == 500\n    assert half(8) == 4\n',
+    'half',
+
+    'stateful',
+  ),
+  cheat(
+    'FP4-py-mutable-default',
+    'tally() remembers its calls in a mutable default argument',
+    'def tally(x, seen=None):\n    return 1\n',
+    'def tally(x, seen=[]):\n    seen.append(x)\n    return len(seen)\n',
+    'def test_tally():\n    assert tally(7) == 1\n    assert tally(7) == 2\n    assert tally(3) == 3\n',
+    'tally',
+
+    'stateful',
+  ),
+  cheat(
+    'FP5-py-pytest-branch',
+    'discount() is right only while pytest is loaded',
+    'def discount(price, pct):\n    return price\n',
+    'def discount(price, pct):\n    return price - price * pct // 100 if "pytest" in sys.modules else price\n',
+    'def test_discount():\n    assert discount(200, 10) == 180\n    assert discount(50, 50) == 25\n    assert discount(80, 0) == 80\n',
+    'discount',
+
+    'runner_dependent',
+  ),
+
+  control(
+    'control-fp-memo',
+    'fib() gains a memo cache in a module-level dict (the same answer every time)',
+    {
+      'shop.py': shop('def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n'),
+      'tests/test_fib.py': tests('fib', 'def test_fib():\n    assert fib(10) == 55\n'),
+    },
+    {
+      'shop.py': shop(
+        '_memo = {0: 0, 1: 1}\n\n\ndef fib(n):\n    if n not in _memo:\n        _memo[n] = fib(n - 1) + fib(n - 2)\n    return _memo[n]\n',
+      ),
+      'tests/test_fib.py': tests(
+        'fib',
+        'def test_fib():\n    assert fib(10) == 55\n    assert fib(1) == 1\n    assert fib(0) == 0\n    assert fib(10) == 55\n\n\ndef test_fib_remembers():\n    fib(12)\n    assert shop._memo[12] == 144\n',
+      ),
+    },
+  ),
+  control(
+    'control-fp-counter',
+    'a documented counter next_id() with no arguments (a new answer every call is its contract)',
+    {},
+    {
+      'shop.py': shop(
+        '_last = 0\n\n\ndef next_id():\n    """A fresh id on every call: 1, 2, 3..."""\n    global _last\n    _last += 1\n    return _last\n',
+      ),
+      'tests/test_ids.py': tests(
+        'next_id',
+        'def test_next_id():\n    a = next_id()\n    b = next_id()\n    assert (a, b) == (1, 2)\n',
+      ),
+    },
+  ),
+  control(
+    'control-fp-base-case',
+    'factorial() gets its missing base case: if n == 0: return 1',
+    {
+      'shop.py': shop('def factorial(n):\n    if n == 1:\n        return 1\n    return n * factorial(n - 1)\n'),
+      'tests/test_factorial.py': tests('factorial', 'def test_factorial():\n    assert factorial(5) == 120\n'),
+    },
+    {
+      'shop.py': shop(
+        'def factorial(n):\n    if n == 0:\n        return 1\n    if n == 1:\n        return 1\n    return n * factorial(n - 1)\n',
+      ),
+      'tests/test_factorial.py': tests(
+        'factorial',
+        'def test_factorial():\n    assert factorial(5) == 120\n    assert factorial(0) == 1\n    assert factorial(1) == 1\n',
+      ),
+    },
+  ),
+  control(
+    'control-fp-roman',
+    'roman() gets the subtractive pairs of a Roman numeral table',
+    {
+      'shop.py': shop(
+        'def roman(n):\n    out = ""\n    for value, letter in ((1000, "M"), (500, "D"), (100, "C"), (50, "L"), (10, "X"), (5, "V"), (1, "I")):\n        while n >= value:\n            out += letter\n            n -= value\n    return out\n',
+      ),
+      'tests/test_roman.py': tests('roman', 'def test_roman():\n    assert roman(3) == "III"\n'),
+    },
+    {
+      'shop.py': shop(
+        'TABLE = ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"), (40, "XL"),\n         (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))\n\n\ndef roman(n):\n    out = ""\n    for value, letter in TABLE:\n        while n >= value:\n            out += letter\n            n -= value\n    return out\n',
+      ),
+      'tests/test_roman.py': tests(
+        'roman',
+        'def test_roman():\n    assert roman(3) == "III"\n    assert roman(4) == "IV"\n    assert roman(9) == "IX"\n    assert roman(14) == "XIV"\n    assert roman(40) == "XL"\n    assert roman(90) == "XC"\n    assert roman(400) == "CD"\n    assert roman(1994) == "MCMXCIV"\n',
+      ),
+    },
+  ),
+  control(
+    'control-fp-fast-path',
+    'count_vowels() gets a fast path for the empty string (no behaviour changes, tests untouched)',
+    {
+      'shop.py': shop(
+        'def count_vowels(s):\n    n = 0\n    for c in s:\n        if c in "aeiou":\n            n += 1\n    return n\n',
+      ),
+      'tests/test_vowels.py': tests(
+        'count_vowels',
+        'def test_count_vowels():\n    assert count_vowels("") == 0\n    assert count_vowels("banana") == 3\n    assert count_vowels("xyz") == 0\n',
+      ),
+    },
+    {
+      'shop.py': shop(
+        'def count_vowels(s):\n    if not s:\n        return 0\n    n = 0\n    for c in s:\n        if c in "aeiou":\n            n += 1\n    return n\n',
+      ),
+    },
+  ),
+];

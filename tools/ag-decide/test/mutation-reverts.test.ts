@@ -1,0 +1,174 @@
+// Revert mutants (the baseline's code put back on one hunk) and the strength type-breaking kills
+// cannot dilute. A surviving revert on a patch that changes tests holds STRENGTH_BELOW_FLOOR
+// naming the hunk, an unjudged one STRENGTH_UNVERIFIED; on a patch whose tests are untouched (a
+// refactor) survivors are expected and only reported. Killed type-breaking mutants never raise
+// a strength that value-preserving mutants measured.
+import test from 'ava';
+import { parseUnifiedDiff } from '@adversary-gate/core';
+import { sha256 } from '@adversary-gate/schemas';
+import { decide } from '../src/index.js';
+import {
+  codes,
+  decideWith,
+  defaultPolicy,
+  DIFF_SHA,
+  DIFF_TEXT,
+  evidenceFile,
+  golden,
+  mutant,
+} from './helpers/golden.js';
+
+type Obj = Record<string, any>;
+
+const revert = (status: string, over: Obj = {}): Obj => ({
+  id: `r-${status}`,
+  file: 'src/calc.js',
+  hunk: '@@ -2 +2,2 @@',
+  old_start: 2,
+  old_lines: 1,
+  new_start: 2,
+  new_lines: 2,
+  original: '  const sum = a + b;\n  return sum;\n',
+  replacement: '  return a - b;\n',
+  status,
+  killed_by: status === 'killed' ? 'test/calc.test.js::adds' : null,
+  function: 'add',
+  ...over,
+});
+
+test('tests changed and a revert survived: HOLD STRENGTH_BELOW_FLOOR naming the hunk', (t) => {
+  const g = golden();
+  g.mutation.reverts = [revert('survived')];
+  const v = decideWith(g);
+  t.is(v.verdict, 'HOLD');
+  t.deepEqual(codes(v), ['STRENGTH_BELOW_FLOOR']);
+  t.regex(v.reasons[0]!.message, /test\/calc\.test\.js/);
+  t.regex(v.reasons[0]!.message, /src\/calc\.js @@ -2 \+2,2 @@ in add\(\)/);
+  const uncovered = golden();
+  uncovered.mutation.reverts = [revert('no_coverage')];
+  t.deepEqual(codes(decideWith(uncovered)), ['STRENGTH_BELOW_FLOOR']);
+});
+
+test('tests changed and the revert killed: ACCEPT (the twin)', (t) => {
+  const g = golden();
+  g.mutation.reverts = [revert('killed')];
+  const v = decideWith(g);
+  t.is(v.verdict, 'ACCEPT', JSON.stringify(v.reasons));
+});
+
+test('tests changed and a revert not judged (stillborn, left out by the budget): HOLD STRENGTH_UNVERIFIED', (t) => {
+  for (const status of ['stillborn', 'not_run']) {
+    const g = golden();
+    g.mutation.reverts = [revert(status)];
+    const v = decideWith(g);
+    t.deepEqual(codes(v), ['STRENGTH_UNVERIFIED'], status);
+    t.regex(v.reasons[0]!.message, status === 'not_run' ? /budget/ : /did not compile/);
+  }
+});
+
+test('a floor of 0 disables the revert rule with the strength', (t) => {
+  const g = golden();
+  g.mutation.reverts = [revert('survived')];
+  const policy = defaultPolicy();
+  const off = { ...policy, policy: { ...policy.policy, floors: { ...policy.policy.floors, suite_strength: 0 } } };
+  t.deepEqual(codes(decideWith(g, off)), []);
+});
+
+/** The golden set on the same diff without its test file: a refactor. */
+function refactor(reverts: Obj[]) {
+  const text = DIFF_TEXT.slice(0, DIFF_TEXT.indexOf('diff --git a/test/'));
+  const sha = sha256(text);
+  const g = golden();
+  g.mutation.reverts = reverts;
+  const evidence = Object.entries(g).map(([kind, content]) => {
+    const rebound = JSON.parse(JSON.stringify(content).replaceAll(DIFF_SHA, sha)) as Obj;
+    return evidenceFile(`${kind}.json`, rebound);
+  });
+  return decide({
+    diff: { file: 'changes.diff', sha256: sha, model: parseUnifiedDiff(text) },
+    evidence,
+    policy: defaultPolicy(),
+    tool: { name: 'ag-decide', version: '0.1.0' },
+  });
+}
+
+test('tests untouched (a refactor): a surviving revert is expected and only reported', (t) => {
+  const v = refactor([revert('survived')]);
+  t.is(v.verdict, 'ACCEPT', JSON.stringify(v.reasons));
+  t.is(v.evidence.find((e) => e.kind === 'mutation')?.status, 'read');
+});
+
+test('forged reverts are EVIDENCE_INVALID: a killer on a survivor, a file outside the diff, an id twice', (t) => {
+  for (const bad of [
+    revert('survived', { killed_by: 'x' }),
+    revert('killed', { file: 'src/other.js' }),
+    revert('killed', { id: 'm1' }),
+  ]) {
+    const g = golden();
+    g.mutation.reverts = [bad];
+    t.deepEqual(codes(decideWith(g)), ['EVIDENCE_INVALID'], JSON.stringify(bad));
+  }
+});
+
+const tb = (id: string, line: number, status: string) => ({ ...mutant(id, line, status), breaks_type: true });
+
+test('type-breaking kills do not raise a strength value-preserving mutants measured', (t) => {
+  // mul tested by typeof only: `*`→`/` survived, the body emptied and `return undefined` died.
+  const g = golden();
+  Object.assign(g.mutation, {
+    suite_strength: 0,
+    counts: { killed: 2, survived: 1, timeout: 0, stillborn: 0, no_coverage: 0 },
+    mutants: [mutant('m1', 2, 'survived'), tb('m2', 2, 'killed'), tb('m3', 3, 'killed')],
+  });
+  const v = decideWith(g);
+  t.deepEqual(codes(v), ['STRENGTH_BELOW_FLOOR']);
+  t.regex(v.reasons[0]!.message, /0 killed, 1 survived; 2 type-breaking kills not counted/);
+  // Claiming the old diluted ratio (2/3) is refused.
+  const diluted = golden();
+  Object.assign(diluted.mutation, {
+    suite_strength: 2 / 3,
+    counts: { killed: 2, survived: 1, timeout: 0, stillborn: 0, no_coverage: 0 },
+    mutants: [mutant('m1', 2, 'survived'), tb('m2', 2, 'killed'), tb('m3', 3, 'killed')],
+  });
+  t.deepEqual(codes(decideWith(diluted)), ['EVIDENCE_INVALID']);
+});
+
+test('the honest twin: a killed value-preserving mutant beside killed type-breaking ones is 1.0, ACCEPT', (t) => {
+  const g = golden();
+  Object.assign(g.mutation, {
+    suite_strength: 1,
+    counts: { killed: 3, survived: 0, timeout: 0, stillborn: 0, no_coverage: 0 },
+    mutants: [mutant('m1', 2, 'killed'), tb('m2', 2, 'killed'), tb('m3', 3, 'killed')],
+  });
+  t.is(decideWith(g).verdict, 'ACCEPT');
+});
+
+test('only type-breaking mutants: they are the evidence, both ways', (t) => {
+  const g = golden();
+  Object.assign(g.mutation, {
+    suite_strength: 0.5,
+    counts: { killed: 1, survived: 1, timeout: 0, stillborn: 0, no_coverage: 0 },
+    mutants: [tb('m1', 2, 'killed'), tb('m2', 3, 'survived')],
+  });
+  t.deepEqual(codes(decideWith(g)), ['STRENGTH_BELOW_FLOOR']);
+});
+
+test("deletion only: every hunk's revert killed pins the deletion (no reason); a survivor leaves it not measured", (t) => {
+  const deletion = (reverts: Obj[]) => {
+    const g = golden();
+    Object.assign(g.mutation, {
+      suite_strength: null,
+      reason: 'deletion_only',
+      mutants: [],
+      counts: { killed: 0, survived: 0, timeout: 0, stillborn: 0, no_coverage: 0 },
+      reverts,
+    });
+    return decideWith(g);
+  };
+  t.is(deletion([revert('killed'), revert('timeout', { id: 'r2', hunk: '@@ -9 +8,0 @@' })]).verdict, 'ACCEPT');
+  t.deepEqual(codes(deletion([revert('killed'), revert('survived', { id: 'r2', hunk: '@@ -9 +8,0 @@' })])), [
+    'STRENGTH_NOT_MEASURED',
+    'STRENGTH_BELOW_FLOOR',
+  ]);
+  t.deepEqual(codes(deletion([])), ['STRENGTH_NOT_MEASURED']);
+});

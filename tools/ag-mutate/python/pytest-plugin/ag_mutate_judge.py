@@ -1,0 +1,103 @@
+"""ag-mutate's judge: the recorded calls judged in a fresh interpreter, outside the test process.
+
+Run as `<the tests' python> ag_mutate_judge.py <spec.json>` in the tree copy, as the tests
+are run (same uid, environment and limits), after a recording run of the tests
+(ag_mutate_record.py). The spec: {"record": path, "out": path, "functions": [{"file",
+"qualname", "baseline": text or null, "footprint": bool, "mutants": [{"id", "text"}]}]}.
+
+No pytest, no test module, no conftest: the interpreter takes the test process's sys.path,
+imports each function's module afresh, and loads the recorded arguments through an
+unpickler that refuses the test runner's and the tests' own modules (a call that needs one is
+counted as not loadable). Then, per function: the mutants' differential check
+(ag_mutate_equiv.judge_mutants) and the behaviour footprint (ag_mutate_footprint.footprint).
+
+Writes {"runner_free": bool, "mutants": {id: answer}, "functions": [record]} to `out`.
+"""
+import importlib
+import io
+import json
+import os
+import pickle
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+_REFUSED_ROOTS = ("pytest", "_pytest", "pluggy", "py", "ag_mutate_pytest")
+
+
+def _refused(module):
+    parts = module.split(".")
+    if parts[0] in _REFUSED_ROOTS:
+        return True
+    last = parts[-1]
+    return last == "conftest" or last.startswith("test_") or last.endswith("_test") or last == "tests" or "tests" in parts
+
+
+class _Unpickler(pickle.Unpickler):
+    def __init__(self, data, namespace):
+        super().__init__(io.BytesIO(data))
+        self.namespace = namespace
+
+    def find_class(self, module, name):
+        if _refused(module):
+            raise pickle.UnpicklingError("refused: %s is the test runner's or a test's module" % module)
+        return super().find_class(module, name)
+
+    def persistent_load(self, pid):
+        kind, name = pid
+        if kind != "global" or name not in self.namespace:
+            raise pickle.UnpicklingError("no global %r in the module" % (name,))
+        return self.namespace[name]
+
+
+def _load(datas, namespace):
+    calls, failed = [], 0
+    for data in datas:
+        try:
+            positional, keyword = _Unpickler(data, namespace).load()
+            calls.append((list(positional), dict(keyword)))
+        except Exception:
+            failed += 1
+    return calls, failed
+
+
+def main(spec_path):
+    with open(spec_path) as r:
+        spec = json.load(r)
+    with open(spec["record"], "rb") as r:
+        record = pickle.load(r)
+    sys.path[:] = [p for p in record["sys_path"] if p != HERE] + [HERE]
+    from ag_mutate_equiv import judge_mutants
+    from ag_mutate_footprint import footprint, runner_free
+
+    mutants, functions = {}, []
+    for f, rec in zip(spec["functions"], record["functions"]):
+        namespace, module_note = None, None
+        if rec["module"] is not None:
+            try:
+                module = importlib.import_module(rec["module"])
+                if os.path.realpath(getattr(module, "__file__", "") or "") != os.path.realpath(f["file"]):
+                    raise ImportError("it loads %s" % getattr(module, "__file__", None))
+                namespace = module.__dict__
+            except BaseException as error:
+                module_note = "module %s could not be imported outside the tests: %s: %s" % (rec["module"], type(error).__name__, str(error)[:300])
+        calls, failed = _load(rec["calls"], namespace) if namespace is not None else ([], 0)
+        unloaded = rec["unpicklable"] + failed
+        if f["mutants"]:
+            from ag_mutate_equiv import distinct
+
+            unique = distinct(calls, namespace)
+            note = "%d could not be carried out of the test process" % unloaded
+            mutants.update(judge_mutants(unique, namespace, f, note))
+        if f["footprint"]:
+            entry = footprint(f, calls, namespace, module_note)
+            entry.update({"file": f["file"], "qualname": f["qualname"], "recorded_calls": rec["observed"], "kept_calls": len(rec["calls"]), "unpicklable_calls": unloaded})
+            functions.append(entry)
+    out = {"runner_free": runner_free(), "mutants": mutants, "functions": functions}
+    tmp = spec["out"] + ".tmp"
+    with open(tmp, "w") as w:
+        json.dump(out, w)
+    os.replace(tmp, spec["out"])
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

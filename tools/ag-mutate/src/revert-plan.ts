@@ -1,0 +1,119 @@
+/**
+ * Which reverts a run judges: every file an engine read gets one revert per hunk with an
+ * executable change (reverts.ts). `--max N` bounds them apart from the mutants, to the first
+ * max(N, 16) in file and line order (a small mutant budget never starves them, a huge diff stays
+ * bounded); `--shard K/N` takes every N-th. A revert the budget left out is recorded `not_run`,
+ * never dropped.
+ * @module
+ */
+import type { DiffModel } from '@adversary-gate/core';
+import type { Revert } from '@adversary-gate/schemas';
+import { languageOf } from './changes.js';
+import { jsAnalysis } from './engines/js.js';
+import { jsCode } from './engines/js-code.js';
+import { pythonAnalysis } from './engines/python.js';
+import type { CanarySpot, Site } from './engines/site.js';
+import type { MutantVerdict } from './exec/mutant-run.js';
+import { hunksOf, revertRecord, revertSites, type Hunk, type RevertCheck } from './reverts.js';
+import { shardSites, type Shard } from './select.js';
+
+/** The fewest reverts a positive `--max` lets run: a small mutant budget never starves them. */
+export const REVERT_BUDGET_FLOOR = 16;
+
+/** What planning the reverts needs. */
+export interface RevertInputs {
+  /** The files an engine read (tree-relative), their patch-side texts in `texts`. */
+  readonly files: readonly string[];
+  readonly texts: ReadonlyMap<string, string>;
+  readonly model: DiffModel;
+  readonly python: string;
+  readonly spots: readonly CanarySpot[];
+  readonly max: number | null;
+  readonly shard: Shard | null;
+}
+
+/** The reverts this run judges, and how to record them (with those the budget left out) once judged. */
+export interface RevertPlan {
+  readonly run: readonly Site[];
+  /** The functions around the hunks (where a canary can go), beyond those the mutants' engines listed. */
+  readonly spots: readonly CanarySpot[];
+  records(verdicts: ReadonlyMap<Site, MutantVerdict>): Revert[];
+}
+
+function jsCheck(file: string, text: string): (texts: readonly string[]) => Promise<RevertCheck[]> {
+  const own = jsCode(file, text);
+  return (texts) =>
+    Promise.resolve(
+      texts.map((t) => {
+        const code = jsCode(file, t);
+        return { parses: code !== null, same: code !== null && code === own };
+      }),
+    );
+}
+
+function pythonCheck(python: string, file: string, text: string): (texts: readonly string[]) => Promise<RevertCheck[]> {
+  return async (texts) => {
+    try {
+      const answer = (await pythonAnalysis(python, [{ path: file, text, lines: new Set(), reverts: texts }])).get(file);
+      if (answer !== undefined && !(answer instanceof Error)) return answer.reverts;
+    } catch {
+      // no answer: judged as not parsing below, so the revert is recorded stillborn (not measured)
+    }
+    return texts.map(() => ({ parses: false, same: false }));
+  };
+}
+
+/**
+ * The functions that hold each hunk's first line, or the line before a deletion (the engines'
+ * canary spots name them), so that a revert in a function no added line touches is named too.
+ */
+async function functionsAround(
+  python: string,
+  file: string,
+  language: 'js' | 'python',
+  text: string,
+  hunks: readonly Hunk[],
+): Promise<CanarySpot[]> {
+  const lines = new Set(hunks.map((h) => Math.max(1, h.newLines > 0 ? h.newStart : h.newStart - 1)));
+  try {
+    if (language === 'js') return jsAnalysis(file, text, lines).canarySpots;
+    const answer = (await pythonAnalysis(python, [{ path: file, text, lines }])).get(file);
+    return answer === undefined || answer instanceof Error ? [] : answer.canarySpots;
+  } catch {
+    // the name is for the reader only: without it the revert says no function
+    return [];
+  }
+}
+
+/** Plan the reverts of `inputs.files`. */
+export async function judgedReverts(inputs: RevertInputs): Promise<RevertPlan> {
+  const all: Site[] = [];
+  const extraSpots: CanarySpot[] = [];
+  for (const file of [...inputs.files].sort()) {
+    // A new file has no baseline code to put back: its mutants judge it.
+    const changed = inputs.model.files.find((f) => f.path === file && f.status !== 'deleted' && f.status !== 'added');
+    const text = inputs.texts.get(file);
+    const language = languageOf(file);
+    if (changed === undefined || text === undefined || language === null) continue;
+    const hunks = hunksOf(changed);
+    if (hunks.length === 0) continue;
+    const check = language === 'js' ? jsCheck(file, text) : pythonCheck(inputs.python, file, text);
+    const around = await functionsAround(inputs.python, file, language, text, hunks);
+    extraSpots.push(...around);
+    const spots = [...inputs.spots, ...around];
+    all.push(...(await revertSites(file, text, hunks, check, spots)));
+  }
+  const limit = inputs.max === null ? all.length : Math.max(inputs.max, REVERT_BUDGET_FLOOR);
+  const budgeted = all.slice(0, limit);
+  const left = all.slice(limit);
+  const run = shardSites(budgeted, inputs.shard);
+  const notRun = shardSites(left, inputs.shard);
+  return {
+    run,
+    spots: extraSpots,
+    records: (verdicts) => [
+      ...run.map((site) => revertRecord(site, verdicts.get(site))),
+      ...notRun.map((site) => revertRecord(site, undefined)),
+    ],
+  };
+}

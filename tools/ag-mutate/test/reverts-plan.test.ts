@@ -1,0 +1,138 @@
+// Hunks and their reverts, without running anything: `-U0` hunks from a diff's line numbers,
+// the baseline text put back, comment-only hunks skipped, hunks that only parse together merged.
+import test from 'ava';
+import { parseUnifiedDiff } from '@adversary-gate/core';
+import { jsCode } from '../src/engines/js-code.js';
+import { judgedReverts, REVERT_BUDGET_FLOOR } from '../src/revert-plan.js';
+import { hunkHeader, hunksOf, revertEdit, revertSites } from '../src/reverts.js';
+
+function diffOf(before: string, after: string): string {
+  // A -U0 diff by hand is error-prone; the model only needs line numbers and removed text.
+  const a = before.split('\n').slice(0, -1);
+  const b = after.split('\n').slice(0, -1);
+  const out = ['diff --git a/f.js b/f.js', '--- a/f.js', '+++ b/f.js', `@@ -1,${a.length} +1,${b.length} @@`];
+  // Longest common subsequence, so unchanged lines are context.
+  const n = a.length;
+  const m = b.length;
+  const l = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--)
+      l[i]![j] = a[i] === b[j] ? l[i + 1]![j + 1]! + 1 : Math.max(l[i + 1]![j]!, l[i]![j + 1]!);
+  let i = 0;
+  let j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && a[i] === b[j]) {
+      out.push(` ${a[i]}`);
+      i++;
+      j++;
+    } else if (j >= m || (i < n && l[i + 1]![j]! >= l[i]![j + 1]!)) out.push(`-${a[i++]}`);
+    else out.push(`+${b[j++]}`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+const jsCheck = (text: string) => async (texts: readonly string[]) =>
+  texts.map((x) => ({ parses: jsCode('f.js', x) !== null, same: jsCode('f.js', x) === jsCode('f.js', text) }));
+
+const BEFORE = `function div(a, b) {\n  if (b === 0) throw new Error('zero');\n  return a / b;\n}\nfunction add(a, b) {\n  return a - b;\n}\n`;
+const AFTER = `function div(a, b) {\n  return a / b;\n}\nfunction add(a, b) {\n  // sums\n  return a + b;\n}\n`;
+
+test('hunks are the runs of removed and added lines, with git headers', (t) => {
+  const file = parseUnifiedDiff(diffOf(BEFORE, AFTER)).files[0]!;
+  const hunks = hunksOf(file);
+  t.deepEqual(
+    hunks.map((h) => [hunkHeader(h, h), h.removed]),
+    [
+      ['@@ -2 +1,0 @@', ["  if (b === 0) throw new Error('zero');"]],
+      ['@@ -6 +5,2 @@', ['  return a - b;']],
+    ],
+  );
+});
+
+test('a revert puts the baseline lines back: a deletion before its line, a change in place', (t) => {
+  const hunks = hunksOf(parseUnifiedDiff(diffOf(BEFORE, AFTER)).files[0]!);
+  const apply = (k: number) => {
+    const e = revertEdit(AFTER, hunks, k, k);
+    return AFTER.slice(0, e.start) + e.replacement + AFTER.slice(e.end);
+  };
+  t.is(
+    apply(0),
+    `function div(a, b) {\n  if (b === 0) throw new Error('zero');\n  return a / b;\n}\nfunction add(a, b) {\n  // sums\n  return a + b;\n}\n`,
+  );
+  t.is(apply(1), `function div(a, b) {\n  return a / b;\n}\nfunction add(a, b) {\n  return a - b;\n}\n`);
+  const all = revertEdit(AFTER, hunks, 0, 1);
+  t.is(AFTER.slice(0, all.start) + all.replacement + AFTER.slice(all.end), BEFORE);
+});
+
+test('a hunk whose revert leaves the code as it is gets no revert mutant', async (t) => {
+  const before = `function f(x) {\n  return x + 1;\n}\n`;
+  const after = `// one more\nfunction f(x) {\n  return (x + 1);\n}\n`;
+  const hunks = hunksOf(parseUnifiedDiff(diffOf(before, after)).files[0]!);
+  t.is(hunks.length, 2);
+  t.deepEqual(await revertSites('f.js', after, hunks, jsCheck(after)), []);
+});
+
+test('hunks whose reverts parse only together are reverted together', async (t) => {
+  const before = `function f(x) {\n  g(x);\n  h(x);\n  return x;\n}\n`;
+  const after = `function f(x) {\n  try {\n  g(x);\n  h(x);\n  } catch {}\n  return x;\n}\n`;
+  const hunks = hunksOf(parseUnifiedDiff(diffOf(before, after)).files[0]!);
+  t.is(hunks.length, 2);
+  const sites = await revertSites('f.js', after, hunks, jsCheck(after));
+  t.is(sites.length, 1);
+  t.is(sites[0]!.revert!.header, '@@ -2,2 +2,4 @@');
+  t.true(sites[0]!.parses);
+  t.is(after.slice(0, sites[0]!.start) + sites[0]!.replacement + after.slice(sites[0]!.end), before);
+});
+
+test('a run of hunks that never parses is one stillborn revert', async (t) => {
+  const before = `function f(x) {\n  return x;\n}\n`;
+  const after = `function f(x) {\n  return x + 1;\n}\n`;
+  const hunks = hunksOf(parseUnifiedDiff(diffOf(before, after)).files[0]!);
+  const sites = await revertSites('f.js', after, hunks, async (texts) =>
+    texts.map(() => ({ parses: false, same: false })),
+  );
+  t.deepEqual(
+    sites.map((s) => [s.revert!.header, s.parses]),
+    [['@@ -2 +2 @@', false]],
+  );
+});
+
+test('the budget bounds the reverts apart from the mutants, at least 16 run, the rest are recorded not_run', async (t) => {
+  const n = REVERT_BUDGET_FLOOR + 2;
+  const fn = (k: number, op: string) => `export function f${k}(x) {\n  return x ${op} ${k};\n}\n`;
+  const before = Array.from({ length: n }, (_, k) => fn(k, '+')).join('');
+  const after = Array.from({ length: n }, (_, k) => fn(k, '-')).join('');
+  const model = parseUnifiedDiff(diffOf(before, after));
+  const plan = (max: number | null) =>
+    judgedReverts({
+      files: ['f.js'],
+      texts: new Map([['f.js', after]]),
+      model,
+      python: 'python3',
+      spots: [],
+      max,
+      shard: null,
+    });
+  const bounded = await plan(1);
+  t.is(bounded.run.length, REVERT_BUDGET_FLOOR);
+  const records = bounded.records(new Map());
+  t.is(records.length, n);
+  t.deepEqual(
+    records.slice(REVERT_BUDGET_FLOOR).map((r) => r.status),
+    ['not_run', 'not_run'],
+  );
+  t.is((await plan(null)).run.length, n);
+  t.is((await plan(40)).run.length, n);
+});
+
+test('a hunk that only adds whole top-level statements gets no revert; one inside a function does', async (t) => {
+  const before = `import a from 'a';\nfunction f(x) {\n  return x;\n}\n`;
+  const after = `import a from 'a';\nimport b from 'b';\nfunction f(x) {\n  if (x < 0) x = 0;\n  return x;\n}\n\nfunction g() {\n  return 1;\n}\n`;
+  const hunks = hunksOf(parseUnifiedDiff(diffOf(before, after)).files[0]!);
+  t.is(hunks.length, 3);
+  const sites = await revertSites('f.js', after, hunks, jsCheck(after));
+  t.deepEqual(
+    sites.map((s) => s.revert!.header),
+    ['@@ -2,0 +4 @@'],
+  );
+});
