@@ -19,6 +19,16 @@ export const FootprintFinding = v.strictObject({
   detail: v.string(),
 });
 
+/** The repeated calls: how many were made twice, and how many answered differently. */
+export const FootprintRepeats = v.strictObject({ checked: Count, differed: Count });
+
+/** The baseline's version against the patch's: where their answers differ. */
+export const FootprintBaseline = v.strictObject({
+  recorded_differ: Count,
+  neighbours: Count,
+  neighbours_differ: Count,
+});
+
 /** One changed function's footprint. */
 export const FootprintFunction = v.strictObject({
   file: RelPath,
@@ -33,13 +43,13 @@ export const FootprintFunction = v.strictObject({
   measured: v.boolean(),
   note: v.nullable(v.string()),
   /** The recorded calls each made twice in a row: how many, and how many answered differently (null: not made). */
-  repeats: v.nullable(v.strictObject({ checked: Count, differed: Count })),
+  repeats: v.nullable(FootprintRepeats),
   /**
    * The baseline's version against the patch's: distinct recorded calls and neighbouring inputs
    * (those where a version returned normally) where their answers differ; null for a new
    * function or when it could not be compared.
    */
-  baseline: v.nullable(v.strictObject({ recorded_differ: Count, neighbours: Count, neighbours_differ: Count })),
+  baseline: v.nullable(FootprintBaseline),
   findings: v.array(FootprintFinding),
 });
 

@@ -3,33 +3,10 @@
  * layout, parentheses or types, so two texts that differ only in those compare equal.
  * @module
  */
-import { parseJs } from './js.js';
+import { NOT_CODE_KEYS, parseJs } from './js.js';
 
-/** Keys that hold positions, comments, raw text or types: none of them runs. */
-const DROPPED = new Set([
-  'loc',
-  'start',
-  'end',
-  'range',
-  'extra',
-  'leadingComments',
-  'trailingComments',
-  'innerComments',
-  'comments',
-  'typeAnnotation',
-  'returnType',
-  'typeParameters',
-  'typeArguments',
-  'superTypeParameters',
-  'implements',
-  'predicate',
-  'definite',
-  'declare',
-  'abstract',
-  'accessibility',
-  'override',
-  'readonly',
-]);
+/** Keys that do not run: positions, comments, types, and type-level modifiers. */
+const DROPPED = new Set([...NOT_CODE_KEYS, 'definite', 'declare', 'abstract', 'accessibility', 'override', 'readonly']);
 
 /** Statements that only declare types. */
 const TYPE_ONLY = new Set([

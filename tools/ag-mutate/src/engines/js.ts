@@ -38,8 +38,8 @@ function parses(path: string, text: string): boolean {
   }
 }
 
-/** Keys that hold types, comments or positions: never walked. */
-const SKIP_KEYS = new Set([
+/** Keys of a syntax tree that hold positions, comments, raw text or types: none of them runs. */
+export const NOT_CODE_KEYS: readonly string[] = [
   'loc',
   'start',
   'end',
@@ -56,8 +56,10 @@ const SKIP_KEYS = new Set([
   'superTypeParameters',
   'implements',
   'predicate',
-  'directives',
-]);
+];
+
+/** Keys never walked for mutation sites: what is not code, and directives (`'use strict'`). */
+const SKIP_KEYS = new Set([...NOT_CODE_KEYS, 'directives']);
 
 /** Statements and declarations that never run as code, or are imports. */
 const SKIP_NODES = new Set([

@@ -4,6 +4,7 @@
  * @module
  */
 import * as v from 'valibot';
+import { FootprintBaseline, FootprintFinding, FootprintRepeats } from '@adversary-gate/schemas';
 import { EquivalenceAnswer } from './equivalence.js';
 
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
@@ -18,15 +19,9 @@ export const FootprintAnswer = v.strictObject({
   unpicklable_calls: Count,
   measured: v.boolean(),
   note: v.nullable(v.string()),
-  repeats: v.nullable(v.strictObject({ checked: Count, differed: Count })),
-  baseline: v.nullable(v.strictObject({ recorded_differ: Count, neighbours: Count, neighbours_differ: Count })),
-  findings: v.array(
-    v.strictObject({
-      kind: v.picklist(['stateful', 'runner_dependent', 'special_case']),
-      call: v.pipe(v.string(), v.minLength(1)),
-      detail: v.string(),
-    }),
-  ),
+  repeats: v.nullable(FootprintRepeats),
+  baseline: v.nullable(FootprintBaseline),
+  findings: v.array(FootprintFinding),
 });
 export type FootprintAnswer = v.InferOutput<typeof FootprintAnswer>;
 
