@@ -31,14 +31,17 @@ const WRONG_IN_DIFF_COVER: Record<string, Record<string, string>> = {
   },
 };
 
-/** Changed source files absent from the report: diff-cover ignores them; we count their code lines uncovered. */
+/**
+ * Changed source files absent from the report: diff-cover ignores them; we count their code lines
+ * uncovered (Sphinx's docs/conf.py, in these cases too, is not code: ag-core's classes).
+ */
 const MISSING_FROM_REPORT: Record<string, string[]> = {
   'edge-semantics': ['c.py'],
   'js-ufo-large': ['eslint.config.mjs'],
   'js-ufo-large-oldtests': ['eslint.config.mjs'],
-  'py-mi-large': ['Makefile', 'docs/conf.py'],
-  'py-mi-release': ['Makefile', 'docs/conf.py'],
-  'py-mi-release-oldtests': ['Makefile', 'docs/conf.py'],
+  'py-mi-large': ['Makefile'],
+  'py-mi-release': ['Makefile'],
+  'py-mi-release-oldtests': ['Makefile'],
 };
 
 /** Our totals per case and report (measured/uncovered), pinned. */
@@ -53,12 +56,12 @@ const OUR_TOTALS: Record<string, [number, number]> = {
   'js-ufo-large-oldtests/lcov.info': [250, 86],
   'js-ufo-small/cobertura-coverage.xml': [6, 0],
   'js-ufo-small/lcov.info': [6, 0],
-  'py-mi-large/coverage.lcov': [1044, 39],
-  'py-mi-large/coverage.xml': [1002, 39],
-  'py-mi-release/coverage.lcov': [217, 7],
-  'py-mi-release/coverage.xml': [200, 7],
-  'py-mi-release-oldtests/coverage.lcov': [207, 80],
-  'py-mi-release-oldtests/coverage.xml': [200, 80],
+  'py-mi-large/coverage.lcov': [1036, 31],
+  'py-mi-large/coverage.xml': [994, 31],
+  'py-mi-release/coverage.lcov': [216, 6],
+  'py-mi-release/coverage.xml': [199, 6],
+  'py-mi-release-oldtests/coverage.lcov': [206, 79],
+  'py-mi-release-oldtests/coverage.xml': [199, 79],
   'py-mi-small/coverage.lcov': [14, 0],
   'py-mi-small/coverage.xml': [14, 0],
 };
