@@ -1,5 +1,5 @@
 import test from 'ava';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { PriorRunUse } from '../src/prior-run.js';
@@ -41,7 +41,12 @@ const judge = (
 ) => judgePrice(files, { changedTests, baselineTimeoutMs, ...(priorGreen !== undefined ? { priorGreen } : {}) });
 
 test("with ag-run's run standing for the second, the copy it frees runs the mutants with the changed test files while the baseline records; every verdict is the one judged after the map", async (t) => {
-  const marks = mkdtempSync(path.join(os.tmpdir(), 'ag-mutate-ahead-'));
+  // Open to every run's uid, inside a folder of the test's own that they cannot write in: the
+  // sweep after each run removes what a uid leaves only where it could have written.
+  const holder = mkdtempSync(path.join(os.tmpdir(), 'ag-mutate-ahead-'));
+  chmodSync(holder, 0o755);
+  const marks = path.join(holder, 'marks');
+  mkdirSync(marks, { mode: 0o777 });
   chmodSync(marks, 0o777);
   try {
     const ahead = await judge(waitingForAhead(marks), ['test/a.test.js'], USED);
@@ -64,7 +69,7 @@ test("with ag-run's run standing for the second, the copy it frees runs the muta
     const minus = ahead.sites.findIndex((x) => x.line === 3 && x.replacement === '-');
     t.is(ahead.r.statuses[minus], 'no_coverage', 'a pass of the changed files does not stand for coverage');
   } finally {
-    rmSync(marks, { recursive: true, force: true });
+    rmSync(holder, { recursive: true, force: true });
   }
 });
 
