@@ -5,7 +5,6 @@
  * execution), never from timing.
  */
 import test from 'ava';
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { RunArtefact } from '@adversary-gate/schemas';
 import {
@@ -14,7 +13,7 @@ import {
   makeRepo,
   nodeTest,
   removeTemporaries,
-  temporaryDir,
+  sharedCounter,
   type Repo,
 } from './helpers/repo.js';
 
@@ -32,8 +31,7 @@ const NODE1 = ['--test-command', 'node --test test/', '--rounds', '1', '--jobs',
 
 /** A suite whose execution number n (0, 1, 2… across every execution of one ag-run) fails `case n % 4`. */
 async function flakySuite(extra = ''): Promise<Record<string, string>> {
-  const counter = await temporaryDir('agrun-counter-');
-  await fs.chmod(counter, 0o777); // the tests may run as a fresh uid
+  const counter = await sharedCounter();
   return {
     'test/flaky.test.js': nodeTest(`const fs = require('node:fs');
 let n = 0;
@@ -89,8 +87,7 @@ test('a flaky suite that fails the same test in every patch run so far: more pat
   // One counter per side. 'drifts' fails in the patch's first two executions only (the first
   // wave and its rerun), 'wobbles' in the baseline's first only: by chance, as a flaky suite
   // may, the patch's sightings all failed one test that every baseline sighting passed.
-  const counter = await temporaryDir('agrun-counter-');
-  await fs.chmod(counter, 0o777); // the tests may run as a fresh uid
+  const counter = await sharedCounter();
   const suite = nodeTest(`const fs = require('node:fs');
 const path = require('node:path');
 const side = fs.existsSync(path.join(__dirname, '..', 'PATCH.md')) ? 'patch' : 'baseline';

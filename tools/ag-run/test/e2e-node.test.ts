@@ -14,7 +14,7 @@ import {
   type AgResult,
   type Repo,
   removeTemporaries,
-  temporaryDir,
+  sharedCounter,
 } from './helpers/repo.js';
 
 test.after.always(removeTemporaries);
@@ -175,9 +175,8 @@ test('a deleted test file: its tests are lost', async (t) => {
 });
 
 test('a flaky test (rounds disagree) is UNVERIFIED flaky', async (t) => {
-  const counter = await temporaryDir('ag-flaky-');
   // Writable for the tests' own uid too (ag-run gives them one when it runs as root).
-  await fs.chmod(counter, 0o777);
+  const counter = await sharedCounter();
   const repo = await makeRepo(calcProject, {
     'test/calc.test.js': nodeTest(`const fs = require('node:fs');
 let n = 1; while (true) { try { fs.mkdirSync(process.env.FLAKY_DIR + '/' + n); break; } catch { n++; } }

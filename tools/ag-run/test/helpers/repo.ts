@@ -22,6 +22,20 @@ export function temporaryDir(prefix: string): Promise<string> {
   return Promise.resolve(tempDir(prefix.replace(/-$/, '')));
 }
 
+/**
+ * A folder every execution's uid may write in, inside one of the test's own that they cannot:
+ * the sweep after each execution removes what a uid leaves where it could have written at the
+ * top of /tmp, and the counter must outlive the executions.
+ */
+export async function sharedCounter(): Promise<string> {
+  const holder = await temporaryDir('agrun-counter-');
+  await fs.chmod(holder, 0o755);
+  const counter = path.join(holder, 'counter');
+  await fs.mkdir(counter);
+  await fs.chmod(counter, 0o777); // the tests may run as a fresh uid
+  return counter;
+}
+
 /** Remove every directory `makeRepo` and `temporaryDir` created in this test file. */
 export function removeTemporaries(): Promise<void> {
   removeTempDirs();
