@@ -77,11 +77,17 @@ test('the workflow and the action agree: every mode the action runs is used, eve
       if (spec.required === true) t.truthy(step.with[input], `${step.job} gives ${input}`);
   }
   // A step named for a mode and a script to run, which exists.
-  for (const step of action.runs.steps.filter((s) => s.if !== undefined)) {
+  for (const step of action.runs.steps.filter((s) => /^inputs\.mode == /.test(s.if ?? ''))) {
     const script = /pipelines\/github\/(\w+\.sh)/.exec(step.run ?? '')?.[1];
     t.truthy(script, step.if);
     t.notThrows(() => readFileSync(path.join(dir, script ?? '-')));
   }
+  // The one other conditional step: the build cache, for the untrusted modes only (never decide).
+  const others = action.runs.steps.filter((s) => s.if !== undefined && !/^inputs\.mode == /.test(s.if));
+  t.deepEqual(
+    others.map((s) => [s.if, s.uses]),
+    [["inputs.mode != 'decide'", 'actions/cache@v4']],
+  );
 });
 
 test('the decide job is the trusted one: it always runs, after every job that measures, and runs no command of its own', (t) => {
