@@ -5,7 +5,7 @@
 import test from 'ava';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { chmodSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,8 +59,13 @@ async function agRun(r: ReturnType<typeof repo>, rounds: number): Promise<RunArt
 
 test('a README-only patch on a suite that fails a different test in every run: HOLD with TEST_FLAKY, no REJECT', async (t) => {
   // Outside the scratch folder (0700): the tests may run as a fresh uid, which must reach it.
-  const counter = mkdtempSync(path.join(os.tmpdir(), 'ag-test-counter-'));
-  t.teardown(() => rmSync(counter, { recursive: true, force: true }));
+  // Open to every execution's uid, inside a folder of the test's own that they cannot write in:
+  // the sweep after each execution removes what a uid left where it could have written.
+  const holder = mkdtempSync(path.join(os.tmpdir(), 'ag-test-counter-'));
+  t.teardown(() => rmSync(holder, { recursive: true, force: true }));
+  chmodSync(holder, 0o755);
+  const counter = path.join(holder, 'counter');
+  mkdirSync(counter);
   chmodSync(counter, 0o777);
   const suite = nodeTest(`const fs = require('node:fs');
 let n = 0;
