@@ -9,6 +9,7 @@ import { existsSync, promises as fs, mkdirSync, readFileSync, statSync, unlinkSy
 import os from 'node:os';
 import path from 'node:path';
 import { pidsWhere } from './proc.js';
+import { removeLeftovers } from './leftovers.js';
 
 /** A uid/gid pair to run a child as. */
 export interface Identity {
@@ -115,8 +116,8 @@ export function claimUid(id: number, dir: string = CLAIMS_DIR): boolean {
 /**
  * A fresh unprivileged uid/gid (equal numbers) for one execution: mapped in this user
  * namespace, named in neither /etc/passwd nor /etc/group, owning no process, and claimed for
- * this process until it exits (see CLAIMS_DIR). Picked at random from 100000–164999 (or
- * 20000–59999 where only the low ids are mapped).
+ * this process until it exits (see CLAIMS_DIR), with nothing of its own left in the shared
+ * folders. Picked at random from 100000–164999 (or 20000–59999 where only the low ids are mapped).
  */
 export function freshIdentity(): Identity {
   const uids = mappedRanges('/proc/self/uid_map');
@@ -127,7 +128,11 @@ export function freshIdentity(): Identity {
     const id = randomInt(low, high);
     if (!mapped(id, uids) || !mapped(id, gids) || taken.has(id)) continue;
     if (processesOfUser(id).length > 0 || !claimUid(id)) continue;
-    return { uid: id, gid: id };
+    const who = { uid: id, gid: id };
+    // What an earlier holder of the uid left in the shared folders (a run never swept) is
+    // removed first: what the sweep after this run finds is this run's own.
+    removeLeftovers(who);
+    return who;
   }
   throw new Error('no free unprivileged uid found for the test processes');
 }
