@@ -4,24 +4,17 @@
  * @module
  */
 import * as v from 'valibot';
-import { FootprintBaseline, FootprintFinding, FootprintRepeats } from '@adversary-gate/schemas';
+import { FootprintFunction } from '@adversary-gate/schemas';
 import { EquivalenceAnswer } from './equivalence.js';
 
-const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
+/** What the artefact records of a function, but its repository path and name. */
+const { file: _file, function: _function, ...measures } = FootprintFunction.entries;
 
 /** One function's footprint as the judge writes it (`file` absolute, in the copy). */
 export const FootprintAnswer = v.strictObject({
+  ...measures,
   file: v.string(),
   qualname: v.pipe(v.string(), v.minLength(1)),
-  recorded_calls: Count,
-  kept_calls: Count,
-  distinct_calls: Count,
-  unpicklable_calls: Count,
-  measured: v.boolean(),
-  note: v.nullable(v.string()),
-  repeats: v.nullable(FootprintRepeats),
-  baseline: v.nullable(FootprintBaseline),
-  findings: v.array(FootprintFinding),
 });
 export type FootprintAnswer = v.InferOutput<typeof FootprintAnswer>;
 
