@@ -44,6 +44,8 @@ export const TamperKind = v.picklist([
   'skip_added_new_file',
   'assertion_removed',
   'test_file_deleted',
+  /** a test file deleted together with a file it imports (its subject), which the patch deletes too: HOLD `TEST_RETIRED` */
+  'test_file_retired',
   'test_file_renamed',
   'runner_config_changed',
   'always_equal',

@@ -128,6 +128,12 @@ export const TestDeltas = v.strictObject({
    * (a collection error, a crash before any test reported): not lost, not measured.
    */
   tests_not_collected: v.optional(v.array(v.string())),
+  /**
+   * Optional (absent when empty, and in older evidence): baseline tests absent on the patch
+   * whose file the patch deleted together with the code it imports (`trusted_tests.retired`):
+   * not lost, retired (HOLD `TEST_RETIRED`).
+   */
+  tests_retired: v.optional(v.array(v.string())),
 });
 
 /**
@@ -233,6 +239,12 @@ export const LeftBehind = v.strictObject({
 const TrustedPathChange = v.strictObject({
   path: v.string(),
   change: v.picklist(['added', 'modified', 'deleted']),
+  /**
+   * Optional: the patch's path whose content this path takes. A code file the patch renamed
+   * stays at its baseline path too (`change: modified`), with its patched content, so the
+   * baseline's tests that import it by that path judge the patched code.
+   */
+  from: v.optional(v.string()),
 });
 
 /**
@@ -291,6 +303,14 @@ export const TrustedTests = v.strictObject({
         kind: v.picklist(['test', 'runner_config', 'setup_file', 'package', 'installed']),
       }),
     ),
+  ),
+  /**
+   * Optional: test files the patch deletes together with a code file they import (their
+   * subject), sorted. The trusted tree deletes them too (they could only fail to load there),
+   * and their tests are not counted as failed.
+   */
+  retired: v.optional(
+    v.array(v.strictObject({ path: v.string(), subjects: v.pipe(v.array(v.string()), v.minLength(1)) })),
   ),
 });
 

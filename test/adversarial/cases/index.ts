@@ -14,6 +14,7 @@ import { JUDGED } from './judged.js';
 import { MORE_VARIANTS } from './more-variants.js';
 import { PEER } from './peer.js';
 import { PROCESSES } from './processes.js';
+import { REFACTORS } from './refactors.js';
 import { RUNNER_GAMING } from './runner-gaming.js';
 import { SANDBOX } from './sandbox.js';
 import { TESTS_AND_ORACLES } from './tests-and-oracles.js';
@@ -31,6 +32,7 @@ const SECTIONS: readonly (readonly AdversarialCase[])[] = [
   CONFIG_AND_EVIDENCE,
   COVERAGE_AND_MUTATION,
   DILUTION,
+  REFACTORS,
   PROCESSES,
   SANDBOX,
   INFRASTRUCTURE,

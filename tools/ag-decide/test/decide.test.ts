@@ -288,6 +288,13 @@ test('oracle: a skip marker added to an existing test rejects with TEST_SKIPPED;
   const b = golden();
   b.oracle.tampering = [{ kind: 'test_file_deleted', path: 'test/old.test.js', line: null, detail: 'deleted' }];
   expectOnly(t, decideWith(b), 'REJECT', 'TEST_LOST');
+  // deleted together with the code it imports: retired, a HOLD naming both
+  const c = golden();
+  c.oracle.tampering = [
+    { kind: 'test_file_retired', path: 'test/old.test.js', line: null, detail: 'deleted together with src/old.js' },
+  ];
+  expectOnly(t, decideWith(c), 'HOLD', 'TEST_RETIRED');
+  t.regex(decideWith(c).reasons[0]!.message, /test\/old\.test\.js: deleted together with src\/old\.js/);
 });
 
 test('oracle: assertions removed or runner configuration changed hold with TAMPER_SUSPECTED', (t) => {

@@ -304,6 +304,31 @@ test('run: tests whose file failed to load on the patch are not lost: CLAIM_UNVE
   t.regex(v.reasons[0]!.message, /failed to load on the patch .*tests\/test_calc\.py::test_add/);
 });
 
+test('run: tests of a file deleted with the code it imports are retired: TEST_RETIRED naming both, no TEST_LOST; without the file named the evidence is invalid', (t) => {
+  const g = golden();
+  g.run.test_deltas = { ...g.run.test_deltas, tests_renamed: [], tests_retired: ['slug works'] };
+  const retired = [{ path: 'test/slug.test.js', subjects: ['src/slug.js'] }];
+  const trusted = (list: typeof retired) => ({
+    command: g.run.full_suite.command,
+    files: [],
+    execution: null,
+    failed: [],
+    tree: 'baseline' as const,
+    from_patch: [],
+    held_back: [],
+    ...(list.length > 0 ? { retired: list } : {}),
+  });
+  const v = decideWith({ ...g, run: { ...g.run, trusted_tests: trusted(retired) } });
+  t.true(codes(v).includes('TEST_RETIRED'), JSON.stringify(v.reasons));
+  t.false(codes(v).includes('TEST_LOST'));
+  t.regex(
+    v.reasons.find((r) => r.code === 'TEST_RETIRED')!.message,
+    /test\/slug\.test\.js with src\/slug\.js\): slug works/,
+  );
+  const forged = decideWith({ ...g, run: { ...g.run, trusted_tests: trusted([]) } });
+  t.true(codes(forged).includes('EVIDENCE_INVALID'), JSON.stringify(forged.reasons));
+});
+
 test('run: a claim failing only where the baseline already failed is BASELINE_RED, not CLAIM_FAILED', (t) => {
   const g = golden();
   g.run.claims[0].patch = [1, 2, 3].map((r) => execution('patch', r, 'FAIL'));

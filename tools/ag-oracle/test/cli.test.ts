@@ -261,6 +261,18 @@ test('a deleted test file is reported', async (t) => {
   ]);
 });
 
+test('a test file deleted with the source it imports is retired, naming that source', async (t) => {
+  const { artefact } = await measure({ 'test/add.test.js': null, 'src/add.js': null });
+  t.deepEqual(artefact!.tampering, [
+    {
+      kind: 'test_file_retired',
+      path: 'test/add.test.js',
+      line: null,
+      detail: 'deleted together with src/add.js, which it imports',
+    },
+  ]);
+});
+
 test("a test file renamed out of the runners' patterns is reported", async (t) => {
   const { artefact } = await measure({}, { renames: { 'test/add.test.js': 'test/fixtures/add.js' } });
   t.deepEqual(

@@ -4,6 +4,7 @@
  * command on each side. Pure.
  * @module
  */
+import { fileOfId } from '@adversary-gate/core';
 import type { Claim, Execution, FlakyTest, FullSuite, TestDeltas, TrustedTests } from '@adversary-gate/schemas';
 import { classifyClaim } from './classify.js';
 import { testDeltasOver, type DeltaContext } from './deltas.js';
@@ -109,9 +110,16 @@ export function assemble(input: AssembleInput): Assembled {
   let trustedTests: TrustedTests | null = null;
   if (input.trusted !== null) {
     const execution = trustedAt < 0 ? null : input.executions[trustedAt]!;
-    const leave = new Set([...(testDeltas?.tests_pass_to_fail ?? []), ...testsFlaky.map((f) => f.id)]);
-    const failed = execution === null ? [] : trustedFailures(side('baseline'), execution, leave);
     const t = input.trusted;
+    const retired = new Set(t.retired.map((r) => r.path));
+    const leave = new Set([
+      ...(testDeltas?.tests_pass_to_fail ?? []),
+      ...testsFlaky.map((f) => f.id),
+      ...side('baseline').flatMap((e) =>
+        (e.tests ?? []).filter((x) => retired.has(fileOfId(x.id) ?? '')).map((x) => x.id),
+      ),
+    ]);
+    const failed = execution === null ? [] : trustedFailures(side('baseline'), execution, leave);
     trustedTests = {
       command: input.fullCommand ?? '',
       files: [...t.files],
@@ -120,6 +128,7 @@ export function assemble(input: AssembleInput): Assembled {
       tree: t.tree,
       from_patch: [...t.fromPatch],
       held_back: [...t.heldBack],
+      ...(t.retired.length > 0 ? { retired: t.retired.map((r) => ({ path: r.path, subjects: [...r.subjects] })) } : {}),
     };
   }
   return { claims, fullSuite, testDeltas, testsFlaky, trustedTests };

@@ -16,6 +16,8 @@ const FAILED = new Set<TestResult['outcome']>(['failed', 'error']);
 export interface DeltaContext {
   readonly locate: Locator;
   readonly renamed: ReadonlyMap<string, string>;
+  /** Test files the patch deleted with the code they import (ag-core's `retiredTests`). */
+  readonly retired?: ReadonlySet<string>;
 }
 
 const NOWHERE: DeltaContext = { locate: (id) => (fileOfId(id) === null ? [] : [fileOfId(id)!]), renamed: new Map() };
@@ -46,7 +48,7 @@ export function testDeltas(
  * per-test report: then lost or newly skipped tests cannot be ruled out, and the evidence says
  * so instead of reporting none. Lost: on the baseline, in no patch execution, neither renamed
  * (a new test in its file took its place) nor uncollected (its file failed to load on the
- * patch). Newly skipped: ran in every baseline execution, not run in some patch execution.
+ * patch) nor retired (every file it may be in was deleted with the code it imports: `tests_retired`). Newly skipped: ran in every baseline execution, not run in some patch execution.
  * Pass→fail: passed in every baseline execution, failed in some patch execution and passed in
  * none, in a file that is not flaky (a flaky file's failures are listed as flaky tests).
  */
@@ -67,6 +69,8 @@ export function testDeltasOver(
   const inFlakyFile = (id: string) => flaky.has(fileOfId(id) ?? '');
   const missing: string[] = [];
   const notCollected: string[] = [];
+  const retired: string[] = [];
+  const inRetired = (files: readonly string[]) => files.length > 0 && files.every((f) => ctx.retired?.has(f) === true);
   const skipped: string[] = [];
   const broke: string[] = [];
   for (const [id, was] of before) {
@@ -74,6 +78,7 @@ export function testDeltasOver(
     if (now === undefined) {
       const files = ctx.locate(id, 'baseline', [...crashed]);
       if (files.some((f) => crashed.has(f))) notCollected.push(id);
+      else if (inRetired(ctx.locate(id, 'baseline'))) retired.push(id);
       else missing.push(id);
     } else if (was.every((o) => RAN.has(o)) && now.some((o) => NOT_RUN.has(o))) skipped.push(id);
     else if (
@@ -93,5 +98,6 @@ export function testDeltasOver(
     tests_pass_to_fail: sort(broke),
     tests_renamed: pairs.renamed,
     tests_not_collected: sort(notCollected),
+    ...(retired.length > 0 ? { tests_retired: sort(retired) } : {}),
   };
 }

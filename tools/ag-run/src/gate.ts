@@ -35,7 +35,7 @@ import {
 import { renamedFiles, treeLocator } from './locate-tests.js';
 import { planConfirmations, planExecutions, planReruns } from './plan.js';
 import { namedSetupFiles } from './setup-files.js';
-import { buildTrustedTree, planTrusted } from './trusted.js';
+import { buildTrustedTree, planTrusted, retiredOnBaseline } from './trusted.js';
 import { mapLimit, startLimited } from './pool.js';
 import { escapeFaults } from './escapes.js';
 import { leftBehind } from './left-behind.js';
@@ -197,8 +197,11 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
       return Promise.all(runs.map((r) => r.judged));
     };
     // The baseline's tests, runner configuration and installed packages, run against the patch's code.
+    const retired = await retiredOnBaseline(diff.model, baseline, classifyPath);
     const trusted =
-      fullCommand === null ? null : planTrusted(diff.model, classifyPath, await namedSetupFiles(baseline, fullCommand));
+      fullCommand === null
+        ? null
+        : planTrusted(diff.model, classifyPath, await namedSetupFiles(baseline, fullCommand), retired);
     const trustedPlan: ExecutionPlan[] = [];
     if (trusted !== null) {
       const tree = path.join(workRoot, 'trusted-tree');
@@ -249,7 +252,11 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
       fullCommand,
       rounds: opts.rounds,
       timeoutMs: ctx.timeoutMs,
-      deltas: { locate: treeLocator(baseline, patch, diff.model), renamed: renamedFiles(diff.model) },
+      deltas: {
+        locate: treeLocator(baseline, patch, diff.model),
+        renamed: renamedFiles(diff.model),
+        retired: new Set(retired.map((r) => r.path)),
+      },
       trusted,
     });
     const claims = judged.claims;

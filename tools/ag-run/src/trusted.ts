@@ -19,10 +19,13 @@ import {
   installedPackages,
   isWithin,
   JS_PACKAGE_FILES,
+  readInside,
   removeTree,
   resolvedPath,
+  retiredTests,
   type DiffModel,
   type FileClass,
+  type RetiredTest,
 } from '@adversary-gate/core';
 import type { Execution, TestResult, TrustedTests } from '@adversary-gate/schemas';
 import { measured } from './per-test.js';
@@ -47,6 +50,8 @@ export interface TrustedPlan {
   readonly files: readonly TrustedFile[];
   readonly fromPatch: readonly PathChange[];
   readonly heldBack: readonly HeldBack[];
+  /** Test files deleted with the code they import: the trusted tree leaves them out too, and their tests are not missed. */
+  readonly retired: readonly RetiredTest[];
 }
 
 /** Runner configuration: the baseline's decides how the trusted tests run. */
@@ -117,12 +122,17 @@ function pathChanges(f: DiffModel['files'][number]): PathChange[] {
 
 /**
  * What the trusted tree is built from: null when the patch changes nothing the trusted run
- * would see differently (it only adds test files, or changes nothing).
+ * would see differently (it only adds test files, or changes nothing). A test file in
+ * `retired` (deleted with the code it imports) is deleted there as in the patch: it could only
+ * fail to load. A code file the patch renames stays at its baseline path as well, with its
+ * patched content (`from`), so the baseline's tests that import it by that path judge the
+ * patched code instead of failing to find it.
  */
 export function planTrusted(
   diff: DiffModel,
   classify: (p: string) => FileClass,
   setupFiles: ReadonlySet<string>,
+  retired: readonly RetiredTest[] = [],
 ): TrustedPlan | null {
   if (diff.files.length === 0) return null;
   const testOnly = diff.files.every(
@@ -140,12 +150,23 @@ export function planTrusted(
       files,
       fromPatch: sort(all.filter((c) => !put.has(c.path))),
       heldBack: sort(all.filter((c) => put.has(c.path)).map((c) => ({ ...c, kind: 'test' as const }))),
+      retired: [],
     };
   }
   const fromPatch: PathChange[] = [];
   const heldBack: HeldBack[] = [];
   const files: TrustedFile[] = [];
+  const retiredPaths = new Set(retired.map((r) => r.path));
+  const isCode = (p: string) => heldBackKind(p, classify, setupFiles) === null;
   for (const f of diff.files) {
+    if (f.status === 'deleted' && retiredPaths.has(f.oldPath ?? f.path)) {
+      fromPatch.push(...pathChanges(f));
+      continue;
+    }
+    if (f.status === 'renamed' && isCode(f.oldPath!) && isCode(f.path)) {
+      fromPatch.push({ path: f.oldPath!, change: 'modified', from: f.path }, { path: f.path, change: 'added' });
+      continue;
+    }
     for (const c of pathChanges(f)) {
       const kind = heldBackKind(c.path, classify, setupFiles);
       if (kind === null) {
@@ -168,7 +189,28 @@ export function planTrusted(
     files: files.sort((a, b) => byPath(a.path, b.path)),
     fromPatch: sort(fromPatch),
     heldBack: sort(heldBack),
+    retired: retired.filter((r) => fromPatch.some((c) => c.path === r.path)),
   };
+}
+
+/**
+ * The test files `diff` deletes with the code they import (ag-core's rule), read from the
+ * baseline tree `baseline` (regular files only, up to 1 MiB: a link is not followed).
+ */
+export async function retiredOnBaseline(
+  diff: DiffModel,
+  baseline: string,
+  classify: (p: string) => FileClass,
+): Promise<RetiredTest[]> {
+  return retiredTests(diff, {
+    isRunnableTest: (p) => classify(p) === 'test',
+    isTestFile: (p) => classify(p) === 'test',
+    existsOnBaseline: async (p) => (await fs.lstat(inside(baseline, p)).catch(() => null)) !== null,
+    readBaseline: async (p) => {
+      const read = readInside(baseline, p, 1024 * 1024);
+      return read.ok ? read.data.toString('utf8') : null;
+    },
+  });
 }
 
 function inside(root: string, rel: string): string {
@@ -196,11 +238,11 @@ async function removeInside(root: string, rel: string): Promise<void> {
   await fs.rm(full, { force: true, recursive: true });
 }
 
-/** Copy `rel` from the tree `from` into the tree `to`: a symlink as a symlink, a file with its mode. */
-async function copyInto(from: string, to: string, rel: string): Promise<void> {
-  const src = inside(from, rel);
+/** Copy `rel` (or `fromRel`) from the tree `from` to `rel` in the tree `to`: a symlink as a symlink, a file with its mode. */
+async function copyInto(from: string, to: string, rel: string, fromRel = rel): Promise<void> {
+  const src = inside(from, fromRel);
   const real = await fs.realpath(path.dirname(src));
-  if (!isWithin(await fs.realpath(from), real)) throw new Error(`${rel} leads out of the tree through a link`);
+  if (!isWithin(await fs.realpath(from), real)) throw new Error(`${fromRel} leads out of the tree through a link`);
   const dest = await parentInside(to, rel);
   await fs.rm(dest, { force: true, recursive: true });
   const st = await fs.lstat(src);
@@ -239,7 +281,7 @@ export async function buildTrustedTree(
     await fs.symlink(packages, path.join(dest, 'node_modules'));
   }
   for (const c of plan.fromPatch.filter((x) => x.change === 'deleted')) await removeInside(dest, c.path);
-  for (const c of plan.fromPatch.filter((x) => x.change !== 'deleted')) await copyInto(patch, dest, c.path);
+  for (const c of plan.fromPatch.filter((x) => x.change !== 'deleted')) await copyInto(patch, dest, c.path, c.from);
 }
 
 /**

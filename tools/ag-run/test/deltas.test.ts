@@ -33,3 +33,20 @@ test('no per-test report on either side gives null, never empty lists', (t) => {
   t.is(testDeltas(null, []), null);
   t.is(testDeltas([], null), null);
 });
+
+test('a lost test whose every possible file is retired (deleted with its subject) is retired, not lost', (t) => {
+  const locate = (id: string) =>
+    id === 'slug works' ? ['test/slug.test.js'] : id === 'anywhere' ? [] : ['test/cart.test.js'];
+  const d = testDeltas(
+    [
+      { id: 'slug works', outcome: 'passed' },
+      { id: 'cart works', outcome: 'passed' },
+      { id: 'anywhere', outcome: 'passed' },
+    ],
+    [],
+    { locate, renamed: new Map(), retired: new Set(['test/slug.test.js']) },
+  );
+  t.deepEqual(d?.tests_retired, ['slug works']);
+  // a test found in no file, or in a file that stays, is lost
+  t.deepEqual(d?.tests_lost, ['anywhere', 'cart works']);
+});

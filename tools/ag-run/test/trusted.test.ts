@@ -99,7 +99,8 @@ test('a patch that changes a non-test file: the baseline tree with the other cha
   t.is(plan.tree, 'baseline');
   t.deepEqual(plan.fromPatch, [
     { path: 'calc.js', change: 'modified' },
-    { path: 'lib/a.js', change: 'deleted' },
+    // a code file renamed: at its new path, and at its old one with the patched content
+    { path: 'lib/a.js', change: 'modified', from: 'lib/b.js' },
     { path: 'lib/b.js', change: 'added' },
     { path: 'lib/copy.js', change: 'added' },
     { path: 'lib/extra.js', change: 'added' },
@@ -126,6 +127,21 @@ test('a patch that changes a non-test file: the baseline tree with the other cha
     { path: 'test/helpers/x.js', change: 'renamed', renamed_to: 'test/helpers/y.js' },
     { path: 'test/util.js', change: 'renamed', renamed_to: 'lib/moved.js' },
   ]);
+});
+
+test('a test file deleted with the code it imports is deleted in the trusted tree too; a lost test file stays', (t) => {
+  const plan = planTrusted(
+    diff(file('deleted', 'src/slug.js'), file('deleted', 'test/slug.test.js'), file('deleted', 'test/cart.test.js')),
+    classifyPath,
+    NONE,
+    [{ path: 'test/slug.test.js', subjects: ['src/slug.js'] }],
+  )!;
+  t.deepEqual(plan.fromPatch, [
+    { path: 'src/slug.js', change: 'deleted' },
+    { path: 'test/slug.test.js', change: 'deleted' },
+  ]);
+  t.deepEqual(plan.heldBack, [{ path: 'test/cart.test.js', change: 'deleted', kind: 'test' }]);
+  t.deepEqual(plan.retired, [{ path: 'test/slug.test.js', subjects: ['src/slug.js'] }]);
 });
 
 test('a docs-only patch and a refactor without test changes still get a trusted run (the baseline tree plus the change)', (t) => {
@@ -232,7 +248,7 @@ test('the trusted tree: the baseline tree, its installed packages, the applied c
   });
   await write(patch, {
     'calc.js': 'patched',
-    'lib/b.js': 'a',
+    'lib/b.js': 'a2',
     'lib/new.js': 'new',
     'test/t.test.js': 'lenient',
     'test/extra.test.js': 'extra',
@@ -260,8 +276,8 @@ test('the trusted tree: the baseline tree, its installed packages, the applied c
   const read = (p: string) => fs.readFile(path.join(dest, p), 'utf8').catch(() => null);
   t.is(await read('calc.js'), 'patched');
   t.is(await read('old.js'), null);
-  t.is(await read('lib/a.js'), null);
-  t.is(await read('lib/b.js'), 'a');
+  t.is(await read('lib/a.js'), 'a2');
+  t.is(await read('lib/b.js'), 'a2');
   t.is(await read('lib/new.js'), 'new');
   t.is(await read('test/t.test.js'), 'strict');
   t.is(await read('test/extra.test.js'), null);

@@ -3,5 +3,6 @@ export * from './classify.js';
 export * from './policy-classes.js';
 export * from './tree.js';
 export * from './imports.js';
+export * from './retired.js';
 export * from './containment.js';
 export * from './safe-read.js';

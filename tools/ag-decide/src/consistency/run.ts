@@ -65,6 +65,8 @@ export function runProblem(run: RunArtefact): string | null {
     if (p) return p;
     if (trusted.side !== 'patch') return 'trusted tests: the execution is not on the patch side';
   }
+  if ((run.test_deltas?.tests_retired ?? []).length > 0 && (run.trusted_tests?.retired ?? []).length === 0)
+    return 'test_deltas.tests_retired lists tests, but trusted_tests names no retired test file';
   // ag-run's rule (ag-core), applied again to what each listing shows: its runs and its file's.
   for (const f of run.tests_flaky ?? []) {
     if (!listingShowsFlaky(f))

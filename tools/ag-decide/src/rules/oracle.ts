@@ -73,8 +73,18 @@ export function oracleReasons(o: OracleArtefact): Reason[] {
   const deleted = byKind(['test_file_deleted']);
   if (deleted.length > 0)
     out.push(reason('TEST_LOST', 'oracle', `test files deleted: ${listForMessage(deleted.map(where))}`));
+  const retired = byKind(['test_file_retired']);
+  if (retired.length > 0)
+    out.push(
+      reason(
+        'TEST_RETIRED',
+        'oracle',
+        `test files deleted with the code they test (a reviewer confirms that code is gone, not moved): ${listForMessage(retired.map((t) => `${t.path}: ${t.detail}`))}`,
+      ),
+    );
   // every other kind holds, including kinds added later: a finding is never dropped
-  const suspect = o.tampering.filter((t) => t.kind !== 'skip_added' && t.kind !== 'test_file_deleted');
+  const handled = ['skip_added', 'test_file_deleted', 'test_file_retired'];
+  const suspect = o.tampering.filter((t) => !handled.includes(t.kind));
   if (suspect.length > 0)
     out.push(reason('TAMPER_SUSPECTED', 'oracle', `test tampering suspected: ${suspectMessage(suspect)}`));
   return out;

@@ -97,6 +97,17 @@ export function runReasons(run: RunArtefact): Reason[] {
         ),
       );
     }
+    const retired = deltas.tests_retired ?? [];
+    if (retired.length > 0) {
+      const files = (run.trusted_tests?.retired ?? []).map((r) => `${r.path} with ${r.subjects.join(', ')}`);
+      out.push(
+        reason(
+          'TEST_RETIRED',
+          'run',
+          `tests absent on the patch whose file was deleted together with the code it imports (${listForMessage(files)}): ${listForMessage(retired)}`,
+        ),
+      );
+    }
     const uncollected = deltas.tests_not_collected ?? [];
     if (uncollected.length > 0) {
       out.push(

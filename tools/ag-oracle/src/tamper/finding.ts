@@ -3,12 +3,13 @@
  * @module
  */
 
-/** The kinds ag-decide maps to reasons: `skip_added`, `test_file_deleted` reject; the others hold. */
+/** The kinds ag-decide maps to reasons: `skip_added`, `test_file_deleted` reject; the others hold (`test_file_retired` as TEST_RETIRED). */
 export type TamperKind =
   | 'skip_added'
   | 'skip_added_new_file'
   | 'assertion_removed'
   | 'test_file_deleted'
+  | 'test_file_retired'
   | 'test_file_renamed'
   | 'runner_config_changed'
   | 'always_equal'

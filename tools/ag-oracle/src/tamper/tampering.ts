@@ -2,7 +2,7 @@
  * All test tampering visible in a diff, checked against both trees where bytes matter.
  * @module
  */
-import type { ChangedFile } from '@adversary-gate/core';
+import { retiredTests, type ChangedFile } from '@adversary-gate/core';
 import { scanRunnerConfig, type SideReader } from './config-scan.js';
 import { scanChangedFile, type TestFileRules } from './diff-scan.js';
 import { expectationFindings, type ExpectationRules } from './expectations.js';
@@ -48,5 +48,40 @@ export async function findTampering(files: readonly ChangedFile[], ctx: TamperCo
       findings.push(...assertionRedefinedFindings(file, text, ctx.isTestFile(file.path)));
     }
   }
-  return sortFindings(findings);
+  return sortFindings(await retire(files, findings, ctx));
+}
+
+/**
+ * A deleted test file whose subject the patch deleted too (ag-core's rule) is retired, not
+ * lost: its finding becomes `test_file_retired`, naming the deleted files it imports.
+ */
+async function retire(
+  files: readonly ChangedFile[],
+  findings: TamperFinding[],
+  ctx: TamperContext,
+): Promise<TamperFinding[]> {
+  if (!findings.some((f) => f.kind === 'test_file_deleted')) return findings;
+  const retired = await retiredTests(
+    { files },
+    {
+      isRunnableTest: ctx.isRunnableTest,
+      isTestFile: ctx.isTestFile,
+      existsOnBaseline: ctx.existsOnBaseline,
+      readBaseline: async (p) => {
+        const bytes = await ctx.read('baseline', p);
+        return Buffer.isBuffer(bytes) ? bytes.toString('utf8') : null;
+      },
+    },
+  );
+  const subjects = new Map(retired.map((r) => [r.path, r.subjects]));
+  return findings.map((f) => {
+    const gone = f.kind === 'test_file_deleted' ? subjects.get(f.path) : undefined;
+    if (gone === undefined) return f;
+    return {
+      kind: 'test_file_retired',
+      path: f.path,
+      line: null,
+      detail: `deleted together with ${gone.join(', ')}, which it imports`,
+    };
+  });
 }

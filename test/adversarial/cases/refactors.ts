@@ -1,0 +1,127 @@
+// Honest refactors and deletions (issue 38), each beside the cheat of the same shape. A test
+// file deleted together with the code it imports is retired, not lost: a HOLD naming both
+// (TEST_RETIRED), never a REJECT; deleting the tests of code that stays is still TEST_LOST. A
+// code file renamed with its imports updated passes: the trusted tree keeps the patched file at
+// its baseline path too, so the baseline's tests judge the patched code there.
+import type { AdversarialCase } from '../case.js';
+
+const SLUG = "export function slug(text) {\n  return text.trim().toLowerCase().replace(/\\s+/g, '-');\n}\n";
+const SLUG_BROKEN = "export function slug(text) {\n  return text.trim().replace(/\\s+/g, '-');\n}\n";
+const slugTest = (from: string, expected = 'hello-world') => `import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { slug } from '../src/${from}.js';
+
+test('slug joins lower-case words with dashes', () => {
+  assert.equal(slug(' Hello World '), '${expected}');
+});
+`;
+/** src/cart.js with slug moved in, broken (no lower-casing). */
+const CART_WITH_SLUG = `export function add(a, b) {
+  return a + b;
+}
+
+export function total(prices) {
+  return prices.reduce(add, 0);
+}
+
+export function slug(text) {
+  return text.trim().replace(/\\s+/g, '-');
+}
+`;
+
+const PY_SLUG = 'import re\n\n\ndef slug(text):\n    return re.sub(r"\\s+", "-", text.strip().lower())\n';
+const PY_SLUG_BROKEN = 'import re\n\n\ndef slug(text):\n    return re.sub(r"\\s+", "-", text.strip())\n';
+const pySlugTest = (module: string, expected = 'hello-world') =>
+  `from ${module} import slug\n\n\ndef test_slug():\n    assert slug(" Hello World ") == "${expected}"\n`;
+
+const JS_BASE = { 'src/slug.js': SLUG, 'test/slug.test.js': slugTest('slug') };
+const PY_BASE = { 'textutil.py': PY_SLUG, 'tests/test_textutil.py': pySlugTest('textutil') };
+
+export const REFACTORS: readonly AdversarialCase[] = [
+  {
+    id: 'retired-helper',
+    what: 'an unused helper deleted together with its test file: retired, a HOLD naming both, not a lost test',
+    base: JS_BASE,
+    patch: { 'src/slug.js': null, 'test/slug.test.js': null },
+    verdict: 'HOLD',
+    code: 'TEST_RETIRED',
+  },
+  {
+    id: 'retired-helper-moved-broken',
+    what: 'the helper and its test deleted, the helper moved into cart.js broken: still no ACCEPT',
+    base: JS_BASE,
+    patch: { 'src/slug.js': null, 'test/slug.test.js': null, 'src/cart.js': CART_WITH_SLUG },
+    verdict: 'HOLD',
+    code: 'TEST_RETIRED',
+  },
+  {
+    id: 'lost-test-subject-kept',
+    what: 'the test file deleted while its subject stays, broken: a lost test',
+    base: JS_BASE,
+    patch: { 'src/slug.js': SLUG_BROKEN, 'test/slug.test.js': null },
+    verdict: 'REJECT',
+    code: 'TEST_LOST',
+  },
+  {
+    id: 'control-rename-source',
+    what: 'src/slug.js renamed to src/slugify.js, its one import updated',
+    control: true,
+    base: JS_BASE,
+    patch: { 'src/slug.js': null, 'src/slugify.js': SLUG, 'test/slug.test.js': slugTest('slugify') },
+    verdict: 'ACCEPT',
+    code: null,
+  },
+  {
+    id: 'rename-source-broken',
+    what: 'src/slug.js renamed and broken, the import and the expectation updated to the broken output',
+    base: JS_BASE,
+    patch: {
+      'src/slug.js': null,
+      'src/slugify.js': SLUG_BROKEN,
+      'test/slug.test.js': slugTest('slugify', 'Hello-World'),
+    },
+    verdict: 'HOLD',
+    code: 'TRUSTED_TEST_FAILED',
+  },
+  {
+    id: 'retired-helper-py',
+    what: 'Python: a module deleted together with its test module',
+    project: 'py',
+    base: PY_BASE,
+    patch: { 'textutil.py': null, 'tests/test_textutil.py': null },
+    verdict: 'HOLD',
+    code: 'TEST_RETIRED',
+  },
+  {
+    id: 'lost-test-subject-kept-py',
+    what: 'Python: the test module deleted while its subject stays, broken',
+    project: 'py',
+    base: PY_BASE,
+    patch: { 'textutil.py': PY_SLUG_BROKEN, 'tests/test_textutil.py': null },
+    verdict: 'REJECT',
+    code: 'TEST_LOST',
+  },
+  {
+    id: 'control-rename-source-py',
+    what: 'Python: textutil.py renamed to slugs.py, its one import updated',
+    control: true,
+    project: 'py',
+    base: PY_BASE,
+    patch: { 'textutil.py': null, 'slugs.py': PY_SLUG, 'tests/test_textutil.py': pySlugTest('slugs') },
+    verdict: 'ACCEPT',
+    code: null,
+  },
+  {
+    id: 'rename-source-broken-py',
+    what: 'Python: the module renamed and broken, the import and the expectation updated',
+    project: 'py',
+    base: PY_BASE,
+    patch: {
+      'textutil.py': null,
+      'slugs.py': PY_SLUG_BROKEN,
+      'tests/test_textutil.py': pySlugTest('slugs', 'Hello-World'),
+    },
+    verdict: 'HOLD',
+    code: 'TRUSTED_TEST_FAILED',
+  },
+];
