@@ -96,6 +96,13 @@ export const OracleArtefact = v.strictObject({
    * (absent when there are none, or when no changed file is a test-named JS or Python file).
    */
   imported_tests: v.optional(v.array(v.strictObject({ path: RelPath, imported_by: RelPath }))),
+  /**
+   * Tests whose title the patch reworded with the body unchanged, by test file (absent when
+   * there are none): a rename pair of run.json that is one of these is no TEST_RENAMED.
+   */
+  retitled_tests: v.optional(
+    v.array(v.strictObject({ path: RelPath, from: v.pipe(v.string(), v.minLength(1)), to: v.string() })),
+  ),
 });
 
 export type OracleArtefact = v.InferOutput<typeof OracleArtefact>;

@@ -2,7 +2,9 @@
 // file deleted together with the code it imports is retired, not lost: a HOLD naming both
 // (TEST_RETIRED), never a REJECT; deleting the tests of code that stays is still TEST_LOST. A
 // code file renamed with its imports updated passes: the trusted tree keeps the patched file at
-// its baseline path too, so the baseline's tests judge the patched code there.
+// its baseline path too, so the baseline's tests judge the patched code there. A test title
+// reworded with its body unchanged is a rename, no HOLD; reworded with the body changed, it is
+// TEST_RENAMED.
 import type { AdversarialCase } from '../case.js';
 
 const SLUG = "export function slug(text) {\n  return text.trim().toLowerCase().replace(/\\s+/g, '-');\n}\n";
@@ -33,6 +35,15 @@ const PY_SLUG = 'import re\n\n\ndef slug(text):\n    return re.sub(r"\\s+", "-",
 const PY_SLUG_BROKEN = 'import re\n\n\ndef slug(text):\n    return re.sub(r"\\s+", "-", text.strip())\n';
 const pySlugTest = (module: string, expected = 'hello-world') =>
   `from ${module} import slug\n\n\ndef test_slug():\n    assert slug(" Hello World ") == "${expected}"\n`;
+
+/** The slug test, its title reworded; `body` replaces its assertion. */
+const slugRetitled = (body = "  assert.equal(slug(' Hello World '), 'hello-world');") =>
+  slugTest('slug').replace(
+    "test('slug joins lower-case words with dashes', () => {\n  assert.equal(slug(' Hello World '), 'hello-world');",
+    `test('slug lower-cases and dashes the words', () => {\n${body}`,
+  );
+const pyRetitled = (body = '    assert slug(" Hello World ") == "hello-world"') =>
+  `from textutil import slug\n\n\ndef test_slug_lower_cases_and_dashes():\n${body}\n`;
 
 const JS_BASE = { 'src/slug.js': SLUG, 'test/slug.test.js': slugTest('slug') };
 const PY_BASE = { 'textutil.py': PY_SLUG, 'tests/test_textutil.py': pySlugTest('textutil') };
@@ -123,5 +134,41 @@ export const REFACTORS: readonly AdversarialCase[] = [
     },
     verdict: 'HOLD',
     code: 'TRUSTED_TEST_FAILED',
+  },
+  {
+    id: 'control-reworded-title',
+    what: 'a test title reworded, its body unchanged',
+    control: true,
+    base: JS_BASE,
+    patch: { 'test/slug.test.js': slugRetitled() },
+    verdict: 'ACCEPT',
+    code: null,
+  },
+  {
+    id: 'reworded-title-weakened',
+    what: 'a test title reworded and its assertion weakened to truthiness',
+    base: JS_BASE,
+    patch: { 'test/slug.test.js': slugRetitled("  assert.ok(slug(' Hello World '));") },
+    verdict: 'HOLD',
+    code: 'TEST_RENAMED',
+  },
+  {
+    id: 'control-reworded-title-py',
+    what: 'Python: a test function renamed, its body unchanged',
+    control: true,
+    project: 'py',
+    base: PY_BASE,
+    patch: { 'tests/test_textutil.py': pyRetitled() },
+    verdict: 'ACCEPT',
+    code: null,
+  },
+  {
+    id: 'reworded-title-weakened-py',
+    what: 'Python: a test function renamed and its assertion weakened',
+    project: 'py',
+    base: PY_BASE,
+    patch: { 'tests/test_textutil.py': pyRetitled('    assert slug(" Hello World ")') },
+    verdict: 'HOLD',
+    code: 'TEST_RENAMED',
   },
 ];

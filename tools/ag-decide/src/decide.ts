@@ -143,7 +143,7 @@ export function decide(input: DecideInput): VerdictArtefact {
 
   let coverage = { value: null as number | null, source: 'missing' };
   let strength = { value: null as number | null, source: 'missing' };
-  if (accepted.run) reasons.push(...runReasons(accepted.run));
+  if (accepted.run) reasons.push(...runReasons(accepted.run, accepted.oracle?.retitled_tests ?? []));
   if (accepted.diffcov) {
     const r = diffcovReasons(accepted.diffcov, policy.policy);
     reasons.push(...r.reasons);

@@ -267,6 +267,29 @@ test('run: a renamed test holds with TEST_RENAMED naming both ids; a test lost w
   t.deepEqual(codes(w), ['TEST_LOST', 'TEST_RENAMED']);
 });
 
+test('run: a rename pair that the oracle shows as a reworded title with its body unchanged is no TEST_RENAMED; another pair still is', (t) => {
+  const g = golden();
+  g.run.test_deltas = {
+    ...g.run.test_deltas,
+    tests_renamed: [
+      { from: 'adds', to: 'adds two numbers', file: 'test/calc.test.js' },
+      { from: 'subtracts', to: 'takes away', file: 'test/calc.test.js' },
+    ],
+    tests_not_collected: [],
+  };
+  const retitles = [{ path: 'test/calc.test.js', from: 'adds', to: 'adds two numbers' }];
+  g.oracle.retitled_tests = retitles;
+  const v = decideWith(g);
+  t.deepEqual(codes(v), ['TEST_RENAMED']);
+  t.notRegex(v.reasons[0]!.message, /adds → adds two numbers/);
+  t.regex(v.reasons[0]!.message, /subtracts → takes away/);
+  retitles.push({ path: 'test/calc.test.js', from: 'subtracts', to: 'takes away' });
+  t.is(decideWith(g).verdict, 'ACCEPT');
+  // the same titles in another file are not this pair
+  g.oracle.retitled_tests = retitles.map((r) => ({ ...r, path: 'test/other.test.js' }));
+  t.deepEqual(codes(decideWith(g)), ['TEST_RENAMED']);
+});
+
 test('run: a renamed test whose old version fails against the patched code is named as renamed with its expectation changed; a plain rename is not', (t) => {
   const g = golden();
   g.run.test_deltas = {

@@ -15,6 +15,7 @@ import { loadFreeze, type LoadedFreeze } from './freeze/load-freeze.js';
 import { frozenOnlyCoverage } from './freeze/frozen-only.js';
 import { loadPolicy } from './policy/load-policy.js';
 import { findProtectedTouches, protectedPatterns } from './protect/protected.js';
+import { findRetitled } from './tamper/retitled.js';
 import { findTampering } from './tamper/tampering.js';
 import { isRunnableTest, isSnapshot } from './tamper/test-files.js';
 import { isRealDate } from './today.js';
@@ -104,6 +105,11 @@ export async function measureOracle(options: OracleOptions): Promise<OracleArtef
     existsOnBaseline: (p) => existsInTree(options.baseline, p),
     read: (side, p) => readTreeFile(tree(side), p),
   });
+  const retitled = await findRetitled(
+    files,
+    (p) => classify(p) === 'test' || isRunnableTest(p),
+    (side, p) => readTreeFile(tree(side), p),
+  );
   const faults: Fault[] = [
     ...fixtures.faults,
     ...(await diffTreeMismatch(files, (side, p) => existsInTree(tree(side), p))),
@@ -140,6 +146,7 @@ export async function measureOracle(options: OracleOptions): Promise<OracleArtef
     },
     tampering: tampering.map((t) => ({ ...t })),
     ...(cls.importedOnPatch.length > 0 ? { imported_tests: cls.importedOnPatch.map((p) => ({ ...p })) } : {}),
+    ...(retitled.length > 0 ? { retitled_tests: retitled.map((r) => ({ ...r })) } : {}),
   };
   const checked = v.safeParse(OracleArtefact, artefact);
   if (!checked.success) {

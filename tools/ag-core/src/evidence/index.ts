@@ -2,3 +2,4 @@
 export * from './tree-id.js';
 export * from './flaky.js';
 export * from './strength.js';
+export * from './retitle.js';

@@ -3,11 +3,15 @@
  * outside the tree copies.
  * @module
  */
+import { isRetitle, type RetitledTest } from '@adversary-gate/core';
 import type { Reason, RunArtefact } from '@adversary-gate/schemas';
 import { listForMessage, reason } from '../reasons.js';
 
-/** Every reason the run evidence gives. */
-export function runReasons(run: RunArtefact): Reason[] {
+/**
+ * Every reason the run evidence gives. `retitled`: the oracle's reworded titles (body
+ * unchanged); a rename pair that is one of them is a rename, no TEST_RENAMED.
+ */
+export function runReasons(run: RunArtefact, retitled: readonly RetitledTest[] = []): Reason[] {
   const out: Reason[] = [];
   if (run.claims.length === 0)
     out.push(reason('CLAIM_UNVERIFIED', 'run', 'the run evidence holds no claim: nothing was verified'));
@@ -86,7 +90,7 @@ export function runReasons(run: RunArtefact): Reason[] {
         ),
       );
     }
-    const renamed = deltas.tests_renamed ?? [];
+    const renamed = (deltas.tests_renamed ?? []).filter((r) => !retitled.some((t) => isRetitle(r, t)));
     const failedTrusted = new Set((run.trusted_tests?.failed ?? []).map((f) => f.id));
     if (renamed.length > 0) {
       out.push(

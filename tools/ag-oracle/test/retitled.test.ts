@@ -1,0 +1,40 @@
+import test from 'ava';
+import { retitledTests } from '../src/tamper/retitled.js';
+
+const js = (title: string, body: string, group = 'slug') =>
+  `describe('${group}', () => {\n  it('${title}', () => {\n    ${body}\n  });\n\n  it('keeps', () => {\n    assert.ok(true);\n  });\n});\n`;
+
+test('a JS title reworded with its callback unchanged is a retitle; a changed body is not', (t) => {
+  const before = js('joins words', "assert.equal(slug('a b'), 'a-b');");
+  t.deepEqual(
+    retitledTests('t.test.js', before, js('joins words with dashes', "assert.equal(slug('a b'), 'a-b');"), 'js'),
+    [{ path: 't.test.js', from: 'joins words', to: 'joins words with dashes' }],
+  );
+  t.deepEqual(retitledTests('t.test.js', before, js('joins words with dashes', "assert.ok(slug('a b'));"), 'js'), []);
+});
+
+test('a describe group reworded with everything inside unchanged is a retitle of the group', (t) => {
+  const body = "assert.equal(slug('a b'), 'a-b');";
+  t.deepEqual(retitledTests('t.test.js', js('joins', body), js('joins', body, 'slugify'), 'js'), [
+    { path: 't.test.js', from: 'slug', to: 'slugify' },
+  ]);
+});
+
+test('two gone tests with the same body are no pair: a retitle is never a guess', (t) => {
+  const two = (a: string, b: string) =>
+    `test('${a}', () => {\n  check();\n});\ntest('${b}', () => {\n  check();\n});\n`;
+  t.deepEqual(retitledTests('t.test.js', two('a', 'b'), two('c', 'd'), 'js'), []);
+});
+
+test('a Python test renamed with its parameters and body unchanged is a retitle; new parameters are not', (t) => {
+  const py = (name: string, params = '', body = '    assert slug("a b") == "a-b"') =>
+    `from m import slug\n\n\ndef ${name}(${params}):\n${body}\n\n\ndef test_other():\n    assert True\n`;
+  t.deepEqual(retitledTests('tests/test_m.py', py('test_slug'), py('test_slug_dashes'), 'py'), [
+    { path: 'tests/test_m.py', from: 'test_slug', to: 'test_slug_dashes' },
+  ]);
+  t.deepEqual(retitledTests('tests/test_m.py', py('test_slug'), py('test_slug_dashes', 'monkeypatch'), 'py'), []);
+  t.deepEqual(
+    retitledTests('tests/test_m.py', py('test_slug'), py('test_slug_dashes', '', '    assert slug("a b")'), 'py'),
+    [],
+  );
+});
