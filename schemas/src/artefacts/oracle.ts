@@ -97,6 +97,11 @@ export const OracleArtefact = v.strictObject({
    */
   imported_tests: v.optional(v.array(v.strictObject({ path: RelPath, imported_by: RelPath }))),
   /**
+   * Changed files named like data (not code by name) that the patch tree's source loads with
+   * `require()`, which runs them as JavaScript: code, whatever their name (absent when none).
+   */
+  loaded_as_code: v.optional(v.array(v.strictObject({ path: RelPath, loaded_by: RelPath }))),
+  /**
    * Tests whose title the patch reworded with the body unchanged, by test file (absent when
    * there are none): a rename pair of run.json that is one of these is no TEST_RENAMED.
    */

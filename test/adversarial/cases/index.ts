@@ -19,6 +19,7 @@ import { RUNNER_GAMING } from './runner-gaming.js';
 import { SANDBOX } from './sandbox.js';
 import { TESTS_AND_ORACLES } from './tests-and-oracles.js';
 import { TRUSTED_TREE } from './trusted-tree.js';
+import { WHAT_RUNS } from './what-runs.js';
 
 /** The catalogue's sections, in order. */
 const SECTIONS: readonly (readonly AdversarialCase[])[] = [
@@ -33,6 +34,7 @@ const SECTIONS: readonly (readonly AdversarialCase[])[] = [
   COVERAGE_AND_MUTATION,
   DILUTION,
   REFACTORS,
+  WHAT_RUNS,
   PROCESSES,
   SANDBOX,
   INFRASTRUCTURE,

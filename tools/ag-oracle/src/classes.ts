@@ -9,7 +9,11 @@
 import {
   classifyTree,
   importLanguage,
+  listTreeFiles,
+  loadedAsCode,
   makeClassifier,
+  treeReader,
+  type LoadedAsCode,
   type ChangedFile,
   type ClassOverrides,
   type FileClass,
@@ -29,6 +33,8 @@ export interface OracleClasses {
   readonly importedByBaseline: (path: string) => boolean;
   /** Test-named files the patch tree's source imports. */
   readonly importedOnPatch: readonly ImportedTest[];
+  /** Changed files named like data that the patch tree's source loads with `require()`: code. */
+  readonly loadedOnPatch: readonly LoadedAsCode[];
 }
 
 /** Build the classes for `files` between `baseline` and `patch`; the trees are walked only when a changed file is test-named JS or Python. */
@@ -51,7 +57,13 @@ export function oracleClasses(
   // table that a script and the tests both import is still the tests' expectations.
   const testData = new Set(baseline.imported_by_tests);
   const importedByBaseline = new Set(baseline.promoted.map((p) => p.path).filter((p) => !testData.has(p)));
-  const importedByPatch = new Set(onPatch.map((p) => p.path));
+  // A changed file named like data may be code that source requires (ag-core's loadedAsCode).
+  const dataChanged = files.some((f) => f.status !== 'deleted' && !f.binary && byName(f.path) === 'not_code');
+  const changed = new Set(files.filter((f) => f.status !== 'deleted').map((f) => f.path));
+  const loaded = dataChanged
+    ? loadedAsCode(listTreeFiles(trees.patch), byName, treeReader(trees.patch)).filter((l) => changed.has(l.path))
+    : [];
+  const importedByPatch = new Set([...onPatch.map((p) => p.path), ...loaded.map((l) => l.path)]);
   const isSource = (p: string) => byName(p) === 'source' || importedByPatch.has(p);
   return {
     byName,
@@ -59,5 +71,6 @@ export function oracleClasses(
     sourceChanged: files.some((f) => !f.modeOnly && (isSource(f.path) || (f.oldPath !== null && isSource(f.oldPath)))),
     importedByBaseline: (p) => importedByBaseline.has(p),
     importedOnPatch: onPatch,
+    loadedOnPatch: loaded,
   };
 }

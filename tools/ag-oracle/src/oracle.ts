@@ -147,6 +147,7 @@ export async function measureOracle(options: OracleOptions): Promise<OracleArtef
     tampering: tampering.map((t) => ({ ...t })),
     ...(cls.importedOnPatch.length > 0 ? { imported_tests: cls.importedOnPatch.map((p) => ({ ...p })) } : {}),
     ...(retitled.length > 0 ? { retitled_tests: retitled.map((r) => ({ ...r })) } : {}),
+    ...(cls.loadedOnPatch.length > 0 ? { loaded_as_code: cls.loadedOnPatch.map((l) => ({ ...l })) } : {}),
   };
   const checked = v.safeParse(OracleArtefact, artefact);
   if (!checked.success) {

@@ -179,6 +179,20 @@ export function importedByTests(
   return [...out].sort();
 }
 
+/** Reads a file of `tree` as text: a regular file of at most 1 MiB (lstat: a link is not read), else null. */
+export function treeReader(tree: string): (p: string) => string | null {
+  return (p) => {
+    try {
+      const full = path.join(tree, p);
+      const st = lstatSync(full);
+      if (!st.isFile() || st.size > MAX_BYTES) return null;
+      return readFileSync(full, 'utf8');
+    } catch {
+      return null;
+    }
+  };
+}
+
 /** A classifier for one tree: the policy's classes, with imported test-named files made source. */
 export interface TreeClasses {
   readonly classify: (path: string) => FileClass;
@@ -196,16 +210,7 @@ export interface TreeClasses {
  */
 export function classifyTree(tree: string, overrides: ClassOverrides = {}): TreeClasses {
   const byName = makeClassifier(overrides);
-  const read = (p: string): string | null => {
-    try {
-      const full = path.join(tree, p);
-      const st = lstatSync(full);
-      if (!st.isFile() || st.size > MAX_BYTES) return null;
-      return readFileSync(full, 'utf8');
-    } catch {
-      return null;
-    }
-  };
+  const read = treeReader(tree);
   const files = listTreeFiles(tree);
   // Product code: what the JS packages ship and the tests import, when the manifests say
   // what ships (they say nothing of Python: all of it counts); else every source file.
