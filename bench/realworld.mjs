@@ -101,16 +101,30 @@ const COMMITS = [
 /**
  * Each project's own CI job as its workflow runs it (install, then tests and coverage): fresh
  * `npm run test-ci` (nyc around mocha), path-to-regexp and camelcase `npm test` (lint, tests,
- * types), more-itertools `make coverage` with Debian's interpreter (no pip: PyPI is out of reach).
+ * types), more-itertools `make coverage` with the first interpreter that has coverage.py (no pip: PyPI
+ * is out of reach).
  */
+const PYTHON = pythonWithCoverage();
 const CI_JOBS = {
   fresh: { test: 'npm run test-ci' },
   'path-to-regexp': { test: 'npm test' },
   camelcase: { test: 'npm test' },
   'more-itertools': {
-    test: 'python3 -m coverage run --include="more_itertools/*.py" -m unittest && python3 -m coverage report',
+    test: `${PYTHON} -m coverage run --include="more_itertools/*.py" -m unittest && ${PYTHON} -m coverage report`,
   },
 };
+
+/**
+ * The first of `python3` on PATH and Debian's `/usr/bin/python3` that has coverage.py (a pyenv
+ * interpreter first on PATH may lack it, as the gate's own interpreter search knows).
+ */
+function pythonWithCoverage() {
+  for (const python of ['python3', '/usr/bin/python3']) {
+    const r = spawnSync(python, ['-c', 'import coverage'], { stdio: 'ignore' });
+    if (r.status === 0) return python;
+  }
+  return 'python3';
+}
 
 const args = process.argv.slice(2);
 const opt = (name) => {

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { judgeBoth } from './kit.js';
+import { buildRepo, judge, judgeBoth, testIds, why, type Project } from './kit.js';
 import { JEST } from './projects.js';
 
 test.serial('jest: the honest patch is ACCEPTed with per-file ids, the bad one is not', async (t) => {
@@ -8,4 +8,27 @@ test.serial('jest: the honest patch is ACCEPTed with per-file ids, the bad one i
     fileOf: (id) => /^test\/[ab]\.test\.js::/.test(id),
   });
   t.regex(honest.detected, /per-test report: jest-junit 16\.0\.0, installed by the gate/);
+});
+
+/** JEST run in band (its tests share the CLI's process), with a test of the argv the program sees. */
+const JEST_IN_BAND: Project = {
+  ...JEST,
+  files: {
+    ...JEST.files,
+    'package.json': { ...(JEST.files['package.json'] as object), scripts: { test: 'jest --runInBand' } },
+    // What `npm test` gives the program; a CLI that parses process.argv sees no more under the gate.
+    'test/argv.test.js':
+      "describe('argv', () => {\n  test('is the project own', () => {\n    expect(process.argv.slice(2)).toEqual(['--runInBand']);\n  });\n});\n",
+  },
+};
+
+test.serial('jest in band: the program sees its own argv, never the gate’s reporter flags (#38)', async (t) => {
+  const repo = buildRepo(t, JEST_IN_BAND);
+  const honest = await judge(t, repo, repo.honest);
+  t.is(honest.verdict.verdict, 'ACCEPT', why(honest));
+  t.true(
+    testIds(honest).some((id) => id.startsWith('test/argv.test.js::') && id.endsWith('is the project own')),
+    `the argv test is in the per-test report: ${testIds(honest).join(' | ')}`,
+  );
+  t.regex(honest.detected, /the program's argv: the project's own/);
 });

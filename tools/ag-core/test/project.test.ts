@@ -264,3 +264,113 @@ test('node:test runs with the gate’s reporter when there is one (its cases car
   t.regex(own.wiring?.test_command ?? '', /--test-reporter=junit --test-reporter-destination=\.ag-junit\.xml/);
   t.false(own.wiring?.ids_carry_file);
 });
+
+const LAUNCHING = { ...TOOLBOX, launcher: '/gate/lib/runner-launcher.cjs' };
+const JEST_JUNIT_ENV =
+  "JEST_JUNIT_OUTPUT_FILE=.ag-junit.xml JEST_JUNIT_ADD_FILE_ATTRIBUTE=true JEST_JUNIT_CLASSNAME='{filepath}' JEST_JUNIT_TITLE='{classname} {title}' JEST_JUNIT_INCLUDE_CONSOLE_OUTPUT=false";
+
+test('with the gate’s launcher, jest gets the gate’s flags and the program under test only the project’s own argv (#38)', (t) => {
+  const plan = detectProject(
+    tree({ 'package.json': { scripts: { test: 'jest --runInBand' }, devDependencies: { jest: '29.7.0' } } }),
+    { toolbox: LAUNCHING },
+  );
+  t.deepEqual(plan.problems, []);
+  const test = `${JEST_JUNIT_ENV} AG_PROGRAM_ARGV='["--runInBand"]' npx --no-install node /gate/lib/runner-launcher.cjs jest --ci --runInBand --reporters=default --reporters=/gate/tools/node_modules/jest-junit`;
+  t.is(plan.wiring?.test_command, test);
+  t.is(
+    plan.wiring?.coverage_command,
+    `${test} --coverage --coverageReporters=lcov --coverageDirectory=.ag-coverage`,
+    'the coverage flags go to jest, after the program’s argv',
+  );
+  t.true(
+    plan.found.includes(
+      "the program's argv: the project's own; jest gets the gate's flags from its launcher /gate/lib/runner-launcher.cjs (a jest with no run(argv) runs from its bin, the flags in its argv, and says so)",
+    ),
+    plan.found.join('\n'),
+  );
+});
+
+test('with the gate’s launcher, mocha gets the gate’s flags, the program its own argv, under c8 or nyc too (#38)', (t) => {
+  const launched = `npx --no-install node /gate/lib/runner-launcher.cjs mocha --check-leaks test/ --reporter=xunit --reporter-option=output=.ag-junit.xml`;
+  const env = `AG_PROGRAM_ARGV='["--check-leaks","test/"]'`;
+  const gateC8 = detectProject(
+    tree({ 'package.json': { scripts: { test: 'mocha --check-leaks test/' }, devDependencies: { mocha: '11.7.1' } } }),
+    { toolbox: LAUNCHING },
+  );
+  t.is(gateC8.wiring?.test_command, `${env} ${launched}`);
+  // The variable goes before the whole command: c8 passes it on to the launcher, which removes it.
+  t.is(
+    gateC8.wiring?.coverage_command,
+    `${env} /gate/tools/node_modules/.bin/c8 --reporter=lcov --reports-dir=.ag-coverage ${launched}`,
+  );
+  t.true(gateC8.found.some((f) => f.startsWith("the program's argv: the project's own; mocha gets the gate's flags")));
+  const nyc = detectProject(
+    tree({
+      'package.json': {
+        scripts: { test: 'mocha --check-leaks test/' },
+        devDependencies: { mocha: '11.7.1', nyc: '17.1.0' },
+      },
+    }),
+    { toolbox: LAUNCHING },
+  );
+  t.regex(nyc.wiring?.coverage_command ?? '', /^AG_PROGRAM_ARGV='\["--check-leaks","test\/"\]' npx --no-install nyc /);
+  t.true(nyc.wiring?.coverage_command?.endsWith(` ${launched}`));
+});
+
+test('the program’s argv reaches the launcher whole through the shell: quotes, spaces and no arguments', (t) => {
+  const script = `mocha --grep "it's a b" test/`;
+  const plan = detectProject(
+    tree({ 'package.json': { scripts: { test: script }, devDependencies: { mocha: '11.7.1' } } }),
+    {
+      toolbox: LAUNCHING,
+    },
+  );
+  const command = plan.wiring?.test_command ?? '';
+  // The shell's words of the command, as the launcher would get them (its env variable, its argv).
+  const echoed = spawnSync(
+    'sh',
+    [
+      '-c',
+      command.replace(
+        / npx --no-install node /,
+        ' node -e "console.log(JSON.stringify([process.env.AG_PROGRAM_ARGV, process.argv.slice(1)]))" ',
+      ),
+    ],
+    {
+      encoding: 'utf8',
+    },
+  );
+  t.is(echoed.status, 0, echoed.stderr);
+  const [env, argv] = JSON.parse(echoed.stdout) as [string, string[]];
+  t.deepEqual(JSON.parse(env), ['--grep', "it's a b", 'test/']);
+  t.deepEqual(argv, [
+    '/gate/lib/runner-launcher.cjs',
+    'mocha',
+    '--grep',
+    "it's a b",
+    'test/',
+    '--reporter=xunit',
+    '--reporter-option=output=.ag-junit.xml',
+  ]);
+  const none = detectProject(
+    tree({ 'package.json': { scripts: { test: 'jest' }, devDependencies: { jest: '29.7.0' } } }),
+    {
+      toolbox: LAUNCHING,
+    },
+  );
+  t.regex(none.wiring?.test_command ?? '', / AG_PROGRAM_ARGV='\[\]' npx --no-install node /);
+});
+
+test('without the gate’s launcher, jest runs as it is named, and the block says the program sees the gate’s flags', (t) => {
+  const plan = detectProject(
+    tree({ 'package.json': { scripts: { test: 'jest --runInBand' }, devDependencies: { jest: '29.7.0' } } }),
+    { toolbox: TOOLBOX },
+  );
+  t.regex(plan.wiring?.test_command ?? '', / npx --no-install jest --ci --runInBand --reporters=default /);
+  t.false((plan.wiring?.test_command ?? '').includes('AG_PROGRAM_ARGV'));
+  t.true(
+    plan.found.includes(
+      "the program's argv: the project's and the gate's flags (jest runs as it is named, no launcher)",
+    ),
+  );
+});

@@ -38,7 +38,7 @@ export interface Commands {
 export function chooseCommands(
   baseline: string,
   settings: Settings,
-  toolbox: { readonly dir: string; readonly nodeReporter: string },
+  toolbox: { readonly dir: string; readonly nodeReporter: string; readonly launcher: string },
   changedPaths?: readonly string[],
 ): Commands {
   const plan = detectProject(baseline, { toolbox, ...(changedPaths === undefined ? {} : { changedPaths }) });

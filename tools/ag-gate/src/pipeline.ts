@@ -134,7 +134,8 @@ async function judge(
     (d) => changedPaths(d.model),
     () => undefined,
   );
-  const commands = chooseCommands(ws.baseline, s, { dir: ws.toolsDir, nodeReporter: ws.nodeReporter }, changed);
+  const toolbox = { dir: ws.toolsDir, nodeReporter: ws.nodeReporter, launcher: ws.launcher };
+  const commands = chooseCommands(ws.baseline, s, toolbox, changed);
   writeFileSync(path.join(ws.out, 'detected.txt'), commands.block);
   if (!s.quiet) process.stderr.write(commands.block);
   done(commands.test === '' ? 'no test command' : 'done');

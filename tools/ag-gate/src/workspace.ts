@@ -20,6 +20,8 @@ export interface Workspace {
   readonly toolsDir: string;
   /** The gate's node:test reporter, staged where every test uid can read it. */
   readonly nodeReporter: string;
+  /** The gate's launcher of jest and mocha (the program sees the project's argv alone), staged beside it. */
+  readonly launcher: string;
 }
 
 /** Make the work folder and the trees' folders for the evidence directory `out`. */
@@ -35,13 +37,16 @@ export function makeWorkspace(out: string): Workspace {
     coverageTree: path.join(work, 'coverage-tree'),
     toolsDir: path.join(work, 'tools'),
     nodeReporter: path.join(work, 'reporter', 'node-test-junit.mjs'),
+    launcher: path.join(work, 'reporter', 'runner-launcher.cjs'),
   };
   mkdirSync(ws.baseline);
   mkdirSync(ws.patch);
   // The gate may be installed where only its owner can enter; the tests run as another uid.
   mkdirSync(path.dirname(ws.nodeReporter), { mode: 0o755 });
   chmodSync(path.dirname(ws.nodeReporter), 0o755);
-  copyFileSync(path.join(packageDir(import.meta.url), 'runtime', 'node-test-junit.mjs'), ws.nodeReporter);
-  chmodSync(ws.nodeReporter, 0o644);
+  for (const staged of [ws.nodeReporter, ws.launcher]) {
+    copyFileSync(path.join(packageDir(import.meta.url), 'runtime', path.basename(staged)), staged);
+    chmodSync(staged, 0o644);
+  }
   return ws;
 }

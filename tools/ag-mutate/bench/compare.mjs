@@ -15,9 +15,11 @@
  * give a tree its packages (so the patch tree's id does not hash them). Each tool starts on an
  * idle machine: before each timed run the script waits (up to a minute) for a second in which
  * at least 90 % of the CPU time was idle.
- * StrykerJS runs with the anchors' settings (perTest, concurrency 2, timeoutMS 5000,
+ * StrykerJS runs twice: with the anchors' settings (perTest, concurrency 2, timeoutMS 5000,
  * timeoutFactor 1.5, the anchors' `mutate` lines, a single line given as `N-N`: StrykerJS reads
- * a bare `file:N` as a glob and mutates other sites). Each ag-mutate mutant is compared with
+ * a bare `file:N` as a glob and mutates other sites), and again with a fresh test process per
+ * mutant (`maxTestRunnerReuse: 1`: no state leaks between mutants, the answers ag-mutate gives);
+ * both are in the table. Each ag-mutate mutant is compared with
  * the anchors' fresh-process truth (the command-runner report where there is one) by the
  * mutated line it produces. As in the gate's pipelines, ag-mutate is given ag-run's run.json
  * (`--run`) for the same diff and patch tree, made (untimed) right before it runs (the
@@ -256,14 +258,19 @@ function strykerRanges(mutate) {
   return mutate.map((m) => m.replace(/:(\d+)$/, ':$1-$1'));
 }
 
-function runStryker(name, tree, spec) {
+/**
+ * One StrykerJS run. `fresh`: a new test process for every mutant (`maxTestRunnerReuse: 1`),
+ * so no state leaks from one mutant's run into the next: the answers ag-mutate gives.
+ */
+function runStryker(name, tree, spec, fresh = false) {
   if (!STRYKER || !existsSync(path.join(tree, 'node_modules/@stryker-mutator/core'))) return null;
-  const report = path.join(WORK, `${name}.stryker-report.json`);
+  const report = path.join(WORK, `${name}.stryker${fresh ? '-fresh' : ''}-report.json`);
   const config = path.join(tree, 'stryker.agm.json');
   writeFileSync(
     config,
     JSON.stringify({
       ...spec.stryker,
+      ...(fresh ? { maxTestRunnerReuse: 1 } : {}),
       mutate: strykerRanges(spec.mutate),
       coverageAnalysis: 'perTest',
       concurrency: 2,
@@ -402,6 +409,8 @@ if (!args['generated-only']) {
       const plain = { load: load(), wall: plainRun(tree, spec.test) };
       waitIdle();
       const stryker = runStryker(name, tree, spec);
+      waitIdle();
+      const strykerFresh = runStryker(name, tree, spec, true);
       const prior = args['no-prior-run'] ? null : priorRun(name, spec, tree, diff);
       waitIdle();
       const ours = runAgMutate(name, tree, diff, spec.test, spec.mutant, prior === null ? [] : ['--run', prior]);
@@ -413,6 +422,9 @@ if (!args['generated-only']) {
         stryker_load: stryker?.load ?? null,
         stryker_counts: stryker?.counts ?? null,
         stryker_anchor_s: measured.stryker_wall_med,
+        stryker_fresh_s: strykerFresh?.wall ?? null,
+        stryker_fresh_load: strykerFresh?.load ?? null,
+        stryker_fresh_counts: strykerFresh?.counts ?? null,
         wall_s: ours.wall,
         load_avg_1m: ours.load,
         mutants: ours.artefact.mutants.length,
@@ -464,6 +476,8 @@ const table = markdownTable(
     'StrykerJS wall s (load), verdict',
     'StrykerJS mutants',
     'time ÷ StrykerJS',
+    'StrykerJS, a fresh process per mutant: wall s (load), verdict',
+    'time ÷ fresh-process StrykerJS',
     'StrykerJS anchor s',
     'agrees with fresh truth',
   ],
@@ -480,6 +494,10 @@ const table = markdownTable(
     r.stryker_s === null ? '—' : `${r.stryker_s} (${r.stryker_load}), ${fmtStryker(r.stryker_counts)}`,
     r.stryker_counts ? Object.values(r.stryker_counts).reduce((a, b) => a + b, 0) : '—',
     r.stryker_s ? (r.wall_s / r.stryker_s).toFixed(2) : '—',
+    r.stryker_fresh_s == null
+      ? '—'
+      : `${r.stryker_fresh_s} (${r.stryker_fresh_load}), ${fmtStryker(r.stryker_fresh_counts)}`,
+    r.stryker_fresh_s ? (r.wall_s / r.stryker_fresh_s).toFixed(2) : '—',
     r.stryker_anchor_s ?? '—',
     r.truth === null
       ? '—'

@@ -46,6 +46,11 @@ export interface GateToolbox {
   readonly dir?: string;
   /** The gate's own node:test reporter: JUnit whose test cases carry the file and the suite path. */
   readonly nodeReporter?: string;
+  /**
+   * The gate's launcher of jest and mocha (`runner-launcher.cjs`): the runner gets the gate's
+   * flags, the program under test the project's own argv (none: the runner is run as it is named).
+   */
+  readonly launcher?: string;
 }
 
 /** The versions of the tools the gate installs, pinned. */
@@ -65,8 +70,16 @@ function words(args: readonly string[]): string {
 
 const LCOV = `${COVERAGE_DIR}/lcov.info`;
 const BIN = 'npx --no-install';
+/** Where the launcher finds the project's own arguments (it removes the variable before the runner starts). */
+const PROGRAM_ARGV_ENV = 'AG_PROGRAM_ARGV';
 const JUNIT = { kind: 'junit', path: JUNIT_REPORT } as const;
 const TAP = { kind: 'tap' } as const;
+
+/** A launched runner: the environment put before the whole command, and the command. */
+interface Launch {
+  readonly env: string;
+  readonly command: string;
+}
 
 /** What one runner's wiring collects: the gate's tools, where each piece comes from, what is missing. */
 class Collected {
@@ -122,6 +135,35 @@ class Collected {
     return `${BIN} nyc --reporter=lcov --report-dir=${COVERAGE_DIR} --temp-dir=${COVERAGE_DIR}/.nyc ${command}`;
   }
 
+  /**
+   * jest or mocha with `before`, the project's `args` and `after` (words already quoted). The
+   * runner shares its process with the tests (jest in band, mocha always), so a program that
+   * reads `process.argv` would meet the gate's flags: through the gate's launcher it gets the
+   * project's `args` alone, as under `npm test`. `env` is what goes before the whole command
+   * (before c8 or nyc too); `command` the rest. Without a launcher: `npx --no-install RUNNER …`.
+   */
+  launch(runner: 'jest' | 'mocha', before: string, args: readonly string[], after: string): Launch {
+    const list = `${before}${words(args)}${after}`;
+    const launcher = this.toolbox?.launcher;
+    if (launcher === undefined) {
+      this.sources.push(
+        `the program's argv: the project's and the gate's flags (${runner} runs as it is named, no launcher)`,
+      );
+      return { env: '', command: `${BIN} ${runner}${list}` };
+    }
+    const fallback =
+      runner === 'jest'
+        ? 'a jest with no run(argv) runs from its bin, the flags in its argv, and says so'
+        : "a mocha before 6, or mocha's child for node flags, has them in its argv";
+    this.sources.push(
+      `the program's argv: the project's own; ${runner} gets the gate's flags from its launcher ${launcher} (${fallback})`,
+    );
+    return {
+      env: `${PROGRAM_ARGV_ENV}=${shQuote(JSON.stringify(args))} `,
+      command: `${BIN} node ${shQuote(launcher)} ${runner}${list}`,
+    };
+  }
+
   wired(test: string, report: TestWiring['report'], coverage: string | null, idsCarryFile: boolean): TestWiring {
     return {
       test_command: test,
@@ -174,7 +216,8 @@ export function wireJsRunner(
         c.problems.push('jest needs the jest-junit reporter for a per-test report, and the project does not have it');
       const reporter = from === 'gate' ? c.pkg('jest-junit') : 'jest-junit';
       const env = `JEST_JUNIT_OUTPUT_FILE=${JUNIT_REPORT} JEST_JUNIT_ADD_FILE_ATTRIBUTE=true JEST_JUNIT_CLASSNAME='{filepath}' JEST_JUNIT_TITLE='{classname} {title}' JEST_JUNIT_INCLUDE_CONSOLE_OUTPUT=false`;
-      const test = `${env} ${BIN} jest --ci${words(args)} --reporters=default --reporters=${reporter}`;
+      const jest = c.launch('jest', ' --ci', args, ` --reporters=default --reporters=${reporter}`);
+      const test = `${env} ${jest.env}${jest.command}`;
       c.sources.push("coverage: jest's own (--coverage)");
       return c.wired(
         test,
@@ -185,8 +228,14 @@ export function wireJsRunner(
     }
     case 'mocha': {
       // mocha's xunit reporter keeps pending tests; it names each test's file from mocha 10 on only.
-      const test = `${BIN} mocha${words(args)} --reporter=xunit --reporter-option=output=${JUNIT_REPORT}`;
-      return c.wired(test, JUNIT, c.aroundNode(test), false);
+      const mocha = c.launch('mocha', '', args, ` --reporter=xunit --reporter-option=output=${JUNIT_REPORT}`);
+      const coverage = c.aroundNode(mocha.command);
+      return c.wired(
+        `${mocha.env}${mocha.command}`,
+        JUNIT,
+        coverage === null ? null : `${mocha.env}${coverage}`,
+        false,
+      );
     }
     case 'ava': {
       const test = `${BIN} ava --tap${words(args)}`;
