@@ -1,9 +1,17 @@
 import test from 'ava';
 import { buildRepo, judge, judgeBoth, testIds, why, type Project } from './kit.js';
-import { JEST } from './projects.js';
+import { JEST, JEST30 } from './projects.js';
 
 test.serial('jest: the honest patch is ACCEPTed with per-file ids, the bad one is not', async (t) => {
   const { honest } = await judgeBoth(t, JEST, {
+    ids: ['test/a.test.js::sum adds', 'test/b.test.js::sum adds'],
+    fileOf: (id) => /^test\/[ab]\.test\.js::/.test(id),
+  });
+  t.regex(honest.detected, /per-test report: jest-junit 16\.0\.0, installed by the gate/);
+});
+
+test.serial('jest 30: per-test report and coverage as on jest 29; honest ACCEPT, bad not', async (t) => {
+  const { honest } = await judgeBoth(t, JEST30, {
     ids: ['test/a.test.js::sum adds', 'test/b.test.js::sum adds'],
     fileOf: (id) => /^test\/[ab]\.test\.js::/.test(id),
   });

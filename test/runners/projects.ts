@@ -81,15 +81,20 @@ const pkg = (type: Module, test: string, devDependencies: Record<string, string>
 const describeWrap = (header: string) => (title: string, body: string) =>
   `${header}('sum', () => {\n  test('${title}', () => {\n    ${body}\n  });\n});\n`;
 
-export const JEST: Project = jsProject({
-  module: 'cjs',
-  pkg: pkg('cjs', 'jest', { jest: '29.7.0' }),
-  dir: 'test',
-  ext: 'test.js',
-  header: '',
-  test: describeWrap('describe'),
-  eq: (a, e) => `expect(${a}).toBe(${e});`,
-});
+/** A jest project on `version`. */
+const jestProject = (version: string): Project =>
+  jsProject({
+    module: 'cjs',
+    pkg: pkg('cjs', 'jest', { jest: version }),
+    dir: 'test',
+    ext: 'test.js',
+    header: '',
+    test: describeWrap('describe'),
+    eq: (a, e) => `expect(${a}).toBe(${e});`,
+  });
+
+export const JEST = jestProject('29.7.0');
+export const JEST30 = jestProject('30.5.2');
 
 /** A vitest project on `version`; vitest 4 resolves its coverage provider from its own install. */
 const vitestProject = (version: string): Project =>
