@@ -56,8 +56,8 @@ export const FootprintFunction = v.strictObject({
 /**
  * The footprint of the whole run. `measured`: the recording run and the judge both answered
  * (each function then says what it could measure); `not_measured`: they did not (`note` says
- * why; a HOLD); `not_applicable`: the footprint is built for Python under pytest with a
- * per-test map only, and this run had none, or no changed function a test covers (`note`).
+ * why; a HOLD); `not_applicable`: the footprint is built for Python under pytest and
+ * JavaScript under node --test or mocha, with a per-test map, and this run had none, or no changed function a test covers (`note`).
  */
 export const Footprint = v.strictObject({
   status: v.picklist(['measured', 'not_measured', 'not_applicable']),

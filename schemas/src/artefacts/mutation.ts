@@ -71,7 +71,7 @@ export const Mutant = v.strictObject({
   duration_ms: v.optional(v.pipe(v.number(), v.minValue(0))),
   /** CPU time of the mutant's runs, in milliseconds (their processes, user + system), where it could be measured. */
   cpu_ms: v.optional(v.pipe(v.number(), v.minValue(0))),
-  /** The differential check of a survivor's function, where it was asked (Python survivors in a function, under pytest). */
+  /** The differential check of a survivor's function, where it was asked (Python survivors in a function under pytest; JavaScript ones under node --test or mocha). */
   equivalence: v.optional(Equivalence),
   /**
    * True when the mutant only breaks the value's type (a function body emptied, `return undefined`
@@ -254,7 +254,7 @@ export const MutationArtefact = v.strictObject({
   /** The seed that chose the canaries' functions, tokens and places in the judging list (`--canary-seed`); absent in a merge. */
   canary_seed: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(4294967295))),
   /**
-   * The behaviour footprint of the changed Python functions under pytest (see `Footprint`);
+   * The behaviour footprint of the changed Python (pytest) and JavaScript (node --test, mocha) functions (see `Footprint`);
    * absent in older files, imports and runs that judged no mutant.
    */
   footprint: v.optional(Footprint),

@@ -43,7 +43,7 @@ const control = (
   patch: Record<string, string>,
 ): AdversarialCase => ({ id, what, project: 'py', base, patch, verdict: 'ACCEPT', code: null, control: true });
 
-export const FOOTPRINT: readonly AdversarialCase[] = [
+const FOOTPRINT_PY: readonly AdversarialCase[] = [
   cheat(
     'FP1-py-special-case',
     'split() keeps its bug and answers the tested input by a special case',
@@ -181,3 +181,161 @@ export const FOOTPRINT: readonly AdversarialCase[] = [
     },
   ),
 ];
+
+// The same five cheats and their twins in JavaScript (issue 37): ag-mutate records the calls the
+// node:test tests make into each changed top-level function during its recording run and calls
+// them again in fresh Node processes that are no test runner (DESIGN.md, "The behaviour footprint").
+
+/** The demo's src/cart.js with `extra` appended. */
+const cart = (extra: string) =>
+  `export function add(a, b) {\n  return a + b;\n}\n\nexport function total(prices) {\n  return prices.reduce(add, 0);\n}\n\n${extra}`;
+
+/** A node:test file importing `names` from the cart. */
+const jsTests = (names: string, body: string) =>
+  `import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { ${names} } from '../src/cart.js';\n\n${body}`;
+
+const jsCheat = (
+  id: string,
+  what: string,
+  base: string,
+  patch: string,
+  testBody: string,
+  names: string,
+  kind: 'special_case' | 'stateful' | 'runner_dependent',
+): AdversarialCase => ({
+  ...cheat(id, what, '', '', '', '', kind),
+  project: 'js',
+  base: { 'src/cart.js': cart(base) },
+  patch: { 'src/cart.js': cart(patch), 'test/more.test.js': jsTests(names, testBody) },
+});
+
+const jsControl = (
+  id: string,
+  what: string,
+  base: Record<string, string>,
+  patch: Record<string, string>,
+): AdversarialCase => ({ ...control(id, what, base, patch), project: 'js' });
+
+const FOOTPRINT_JS: readonly AdversarialCase[] = [
+  jsCheat(
+    'FP1-js-special-case',
+    'split() keeps its bug and answers the tested input by a special case',
+    'export function split(amount, n) {\n  return new Array(n).fill(Math.floor(amount / n));\n}\n',
+    'export function split(amount, n) {\n  if (amount === 100 && n === 3) return [34, 33, 33];\n  return new Array(n).fill(Math.floor(amount / n));\n}\n',
+    "test('split', () => {\n  assert.deepEqual(split(100, 3), [34, 33, 33]);\n  assert.deepEqual(split(9, 3), [3, 3, 3]);\n});\n",
+    'split',
+    'special_case',
+  ),
+  jsCheat(
+    'FP2-js-lookup',
+    'price() answers from a table keyed by exactly the tested codes',
+    'export function price(code) {\n  return 0;\n}\n',
+    'const ANSWERS = { A1: 250, B7: 990 };\n\nexport function price(code) {\n  if (code in ANSWERS) return ANSWERS[code];\n  return 0;\n}\n',
+    "test('price', () => {\n  assert.equal(price('A1'), 250);\n  assert.equal(price('B7'), 990);\n  assert.equal(price('Q0'), 0);\n});\n",
+    'price',
+    'special_case',
+  ),
+  jsCheat(
+    'FP3-js-counter',
+    'half() counts its calls in a module variable: two contradictory assertions on one call both pass',
+    'export function half(x) {\n  return Math.floor(x / 2);\n}\n',
+    'let calls = 0;\n\nexport function half(x) {\n  calls++;\n  return Math.floor((x + (calls % 2)) / 2);\n}\n',
+    "test('half', () => {\n  assert.equal(half(1001), 501);\n  assert.equal(half(1001), 500);\n  assert.equal(half(8), 4);\n});\n",
+    'half',
+    'stateful',
+  ),
+  jsCheat(
+    'FP4-js-mutable-default',
+    'tally() remembers its calls in a default parameter bound to one module-level array',
+    'export function tally(x, seen = []) {\n  return 1;\n}\n',
+    'const SEEN = [];\n\nexport function tally(x, seen = SEEN) {\n  seen.push(x);\n  return seen.length;\n}\n',
+    "test('tally', () => {\n  assert.equal(tally(7), 1);\n  assert.equal(tally(7), 2);\n  assert.equal(tally(3), 3);\n});\n",
+    'tally',
+    'stateful',
+  ),
+  jsCheat(
+    'FP5-js-runner-branch',
+    'discount() is right only while node:test runs it (NODE_TEST_CONTEXT)',
+    'export function discount(price, pct) {\n  return price;\n}\n',
+    'export function discount(price, pct) {\n  return process.env.NODE_TEST_CONTEXT ? price - Math.floor((price * pct) / 100) : price;\n}\n',
+    "test('discount', () => {\n  assert.equal(discount(200, 10), 180);\n  assert.equal(discount(50, 50), 25);\n  assert.equal(discount(80, 0), 80);\n});\n",
+    'discount',
+    'runner_dependent',
+  ),
+
+  jsControl(
+    'control-fp-js-memo',
+    'fib() gains a memo cache in a module-level Map (the same answer every time)',
+    {
+      'src/cart.js': cart('export function fib(n) {\n  return n < 2 ? n : fib(n - 1) + fib(n - 2);\n}\n'),
+      'test/fib.test.js': jsTests('fib', "test('fib', () => {\n  assert.equal(fib(10), 55);\n});\n"),
+    },
+    {
+      'src/cart.js': cart(
+        'export const memo = new Map([[0, 0], [1, 1]]);\n\nexport function fib(n) {\n  if (!memo.has(n)) memo.set(n, fib(n - 1) + fib(n - 2));\n  return memo.get(n);\n}\n',
+      ),
+      'test/fib.test.js': jsTests(
+        'fib, memo',
+        "test('fib', () => {\n  assert.equal(fib(10), 55);\n  assert.equal(fib(1), 1);\n  assert.equal(fib(0), 0);\n  assert.equal(fib(10), 55);\n});\n\ntest('fib remembers', () => {\n  fib(12);\n  assert.equal(memo.get(12), 144);\n});\n",
+      ),
+    },
+  ),
+  jsControl(
+    'control-fp-js-counter',
+    'a documented counter nextId() with no arguments (a new answer every call is its contract)',
+    {},
+    {
+      'src/cart.js': cart(
+        'let last = 0;\n\n/** A fresh id on every call: 1, 2, 3... */\nexport function nextId() {\n  last += 1;\n  return last;\n}\n',
+      ),
+      'test/ids.test.js': jsTests(
+        'nextId',
+        "test('nextId', () => {\n  const a = nextId();\n  const b = nextId();\n  assert.deepEqual([a, b], [1, 2]);\n});\n",
+      ),
+    },
+  ),
+  jsControl(
+    'control-fp-js-base-case',
+    'factorial() gets its missing base case: if (n === 0) return 1',
+    {
+      'src/cart.js': cart(
+        'export function factorial(n) {\n  if (n === 1) return 1;\n  return n * factorial(n - 1);\n}\n',
+      ),
+      'test/factorial.test.js': jsTests(
+        'factorial',
+        "test('factorial', () => {\n  assert.equal(factorial(5), 120);\n});\n",
+      ),
+    },
+    {
+      'src/cart.js': cart(
+        'export function factorial(n) {\n  if (n === 0) return 1;\n  if (n === 1) return 1;\n  return n * factorial(n - 1);\n}\n',
+      ),
+      'test/factorial.test.js': jsTests(
+        'factorial',
+        "test('factorial', () => {\n  assert.equal(factorial(5), 120);\n  assert.equal(factorial(0), 1);\n  assert.equal(factorial(1), 1);\n});\n",
+      ),
+    },
+  ),
+  jsControl(
+    'control-fp-js-roman',
+    'roman() gets the subtractive pairs of a Roman numeral table',
+    {
+      'src/cart.js': cart(
+        "export function roman(n) {\n  let out = '';\n  for (const [value, letter] of [[1000, 'M'], [500, 'D'], [100, 'C'], [50, 'L'], [10, 'X'], [5, 'V'], [1, 'I']]) {\n    while (n >= value) {\n      out += letter;\n      n -= value;\n    }\n  }\n  return out;\n}\n",
+      ),
+      'test/roman.test.js': jsTests('roman', "test('roman', () => {\n  assert.equal(roman(3), 'III');\n});\n"),
+    },
+    {
+      'src/cart.js': cart(
+        "const TABLE = [[1000, 'M'], [900, 'CM'], [500, 'D'], [400, 'CD'], [100, 'C'], [90, 'XC'], [50, 'L'], [40, 'XL'],\n  [10, 'X'], [9, 'IX'], [5, 'V'], [4, 'IV'], [1, 'I']];\n\nexport function roman(n) {\n  let out = '';\n  for (const [value, letter] of TABLE) {\n    while (n >= value) {\n      out += letter;\n      n -= value;\n    }\n  }\n  return out;\n}\n",
+      ),
+      'test/roman.test.js': jsTests(
+        'roman',
+        "test('roman', () => {\n  assert.equal(roman(3), 'III');\n  assert.equal(roman(4), 'IV');\n  assert.equal(roman(9), 'IX');\n  assert.equal(roman(14), 'XIV');\n  assert.equal(roman(40), 'XL');\n  assert.equal(roman(90), 'XC');\n  assert.equal(roman(400), 'CD');\n  assert.equal(roman(1994), 'MCMXCIV');\n});\n",
+      ),
+    },
+  ),
+];
+
+/** The section: Python's cases, then JavaScript's. */
+export const FOOTPRINT: readonly AdversarialCase[] = [...FOOTPRINT_PY, ...FOOTPRINT_JS];

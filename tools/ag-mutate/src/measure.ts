@@ -89,7 +89,7 @@ function readChanged(tree: string, file: MutableFile, diff: BoundDiff): string {
   return text;
 }
 
-/** The baseline text of each changed Python file (null: added, or the diff does not rebuild it). */
+/** The baseline text of each changed file (null: added, or the diff does not rebuild it). */
 function baselineTexts(
   files: readonly MutableFile[],
   texts: ReadonlyMap<string, string>,
@@ -98,7 +98,7 @@ function baselineTexts(
   const out = new Map<string, string | null>();
   for (const f of files) {
     const changed = diff.model.files.find((c) => c.path === f.path);
-    if (f.language === 'python' && changed !== undefined) out.set(f.path, baselineText(texts.get(f.path)!, changed));
+    if (changed !== undefined) out.set(f.path, baselineText(texts.get(f.path)!, changed));
   }
   return out;
 }
@@ -346,9 +346,7 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     onProgress: opts.onProgress,
     changedTests: changes.tests,
     baselineTexts: baselineTexts(changes.mutable, texts, opts.diff),
-    changedFunctions: canarySpots.flatMap((c) =>
-      c.function !== null && c.file.endsWith('.py') ? [{ file: c.file, function: c.function }] : [],
-    ),
+    changedFunctions: canarySpots.flatMap((c) => (c.function !== null ? [{ file: c.file, function: c.function }] : [])),
     ...(opts.priorRun !== undefined ? { priorGreen: priorGreen(opts, patchTreeId) } : {}),
   });
   for (const message of exec.faults) faults.push({ code: 'SANDBOX_SETUP', message });

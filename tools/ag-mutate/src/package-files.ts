@@ -20,3 +20,7 @@ export const PYTEST_PLUGIN_DIR = path.join(PACKAGE_ROOT, 'python/pytest-plugin')
 export const PYTHON_HELPER = path.join(PACKAGE_ROOT, 'python/sites.py');
 /** The warm vitest host: one Vitest instance answering run requests in a copy of the tree. */
 export const VITEST_HOST = path.join(PACKAGE_ROOT, 'runtime/vitest-host.mjs');
+/** The call recorder's runtime: the changed JavaScript functions of a recording run hand their calls to it. */
+export const CALL_RECORDER = path.join(PACKAGE_ROOT, 'runtime/call-recorder.cjs');
+/** The JavaScript judge: calls the recorded calls again in fresh Node processes that are no test runner. */
+export const JS_JUDGE = path.join(PACKAGE_ROOT, 'runtime/js-judge.cjs');

@@ -84,7 +84,7 @@ export async function judgeApart(
 ): Promise<ApartResult> {
   const answers = new Map<number, EquivalenceAnswer>();
   const phases: Record<string, number> = {};
-  const changed = ctx.opts.changedFunctions ?? [];
+  const changed = (ctx.opts.changedFunctions ?? []).filter((c) => c.file.endsWith('.py'));
   const python = sites.filter((s) => s.function != null && s.file.endsWith('.py'));
   if (python.length === 0 && changed.length === 0) return { answers, phases };
   const none = (status: Footprint['status'], note: string): ApartResult => ({

@@ -6,6 +6,8 @@
 import type { Site } from '../engines/site.js';
 import type { RunnerName } from '../runners/runner.js';
 import { judgeApart } from './equivalence.js';
+import { judgeJsApart, mergeFootprints } from '../apart/js-judge.js';
+import { moduleKind } from './instrument.js';
 import type { Footprint } from '@adversary-gate/schemas';
 import { judgeMutant, selectionUses, type MutantVerdict } from './mutant-run.js';
 import { judgeAheadOfMap } from './ahead.js';
@@ -46,7 +48,7 @@ export interface ExecResult {
   readonly phases: Readonly<Record<string, number>>;
   /** Whether the mutants were judged on warm vitest hosts, and why not or why they stopped (null: no reason). */
   readonly warmHost: { readonly used: boolean; readonly note: string | null };
-  /** The changed Python functions' behaviour footprint (absent: no changed Python function was judged). */
+  /** The changed functions' behaviour footprint (absent: no changed Python or JavaScript function was judged). */
   readonly footprint?: Footprint;
 }
 
@@ -240,6 +242,21 @@ export async function execute(
       opts.checkEquivalence !== false,
     );
     Object.assign(phases, apart.phases);
+    // The same questions for the changed JavaScript functions, from the calls the recording run recorded.
+    const jsApart = await judgeJsApart(
+      ctx,
+      0,
+      sites,
+      asked,
+      opts.baselineTexts ?? new Map(),
+      opts.checkEquivalence !== false,
+      base.instrumented.calls,
+      (f) => moduleKind(ws.copies[0]!.root, f),
+    );
+    if (jsApart.phases.footprint_judge_ms !== undefined)
+      phases.footprint_judge_ms = (phases.footprint_judge_ms ?? 0) + jsApart.phases.footprint_judge_ms;
+    for (const [i, a] of jsApart.answers) apart.answers.set(i, a);
+    const footprint = mergeFootprints(apart.footprint, jsApart.footprint);
     if (apart.answers.size > 0) phases.equivalence_ms = Math.round(performance.now() - t3);
     for (const [i, a] of apart.answers)
       verdicts[i] = {
@@ -263,7 +280,7 @@ export async function execute(
     return {
       ...done0,
       warmHost,
-      ...(apart.footprint !== undefined ? { footprint: apart.footprint } : {}),
+      ...(footprint !== undefined ? { footprint } : {}),
       verdicts,
       statuses: verdicts.map((v) => v.status),
       killedBy: verdicts.map((v) => v.killedBy),

@@ -17,6 +17,7 @@ import { withSiteCounters } from './site-counters.js';
 import { nodeTestMap, pytestMap, type TestMap } from './test-map.js';
 import { readV8Coverage, type CoverageMap } from './v8-coverage.js';
 import type { Workspace } from './workspace.js';
+import { withRecordedCalls, type CallRecording } from '../apart/js-recording.js';
 
 /** What the recording run records and how to read it back. */
 export interface Instrumented {
@@ -28,6 +29,8 @@ export interface Instrumented {
   readonly texts?: ReadonlyMap<string, string>;
   /** How many of those files carry site counters. */
   readonly counted?: number;
+  /** The calls into the changed JavaScript functions this run records (absent: none, or not under this runner). */
+  readonly calls?: CallRecording;
   /**
    * The variables that make a recording run record only its share `k` of `n` of the suite
    * (mocha with site counters: every n-th test file), so that copies can record it between
@@ -78,7 +81,7 @@ function siteLines(root: string, sites: readonly Site[], py: ReadonlySet<string>
 }
 
 /** How Node loads a `.js`, `.mjs` or `.cjs` file of the tree (the nearest package.json's `type`); null for any other file. */
-function moduleKind(root: string, file: string): 'commonjs' | 'module' | null {
+export function moduleKind(root: string, file: string): 'commonjs' | 'module' | null {
   if (file.endsWith('.mjs')) return 'module';
   if (file.endsWith('.cjs')) return 'commonjs';
   if (!file.endsWith('.js')) return null;
@@ -116,7 +119,18 @@ function counted(
     const kind = moduleKind(root, file);
     if (kind === null) return null;
     const link = { module: kind, runtime, dir, file: path.join(root, file), length: text.length, salt };
-    const withCounters = withSiteCounters(file, text, own, link);
+    // A revert mutant spanning several statements has no one place: it counts where its hunk
+    // starts (the code its selection stands for, as V8's block at that offset would).
+    const withCounters =
+      withSiteCounters(file, text, own, link) ??
+      (own.some((s) => s.revert !== undefined)
+        ? withSiteCounters(
+            file,
+            text,
+            own.map((s) => (s.revert !== undefined ? { start: s.start, end: s.start } : s)),
+            link,
+          )
+        : null);
     if (withCounters === null) return null;
     out.set(file, withCounters);
     files++;
@@ -151,7 +165,14 @@ export function instrumentation(
   const mochaCommand = mochaHooked ? withMochaRequire(opts.command, MOCHA_HOOK) : null;
   // Where a map is made from what each process ran, site counters stand for V8 when every changed file can carry them.
   const counterDir = mochaCommand !== null || nodeTest ? ws.scratch('site-counts') : '';
-  const counters = counterDir !== '' ? counted(root, texts, sites, js, counterDir) : null;
+  const counted0 = counterDir !== '' ? counted(root, texts, sites, js, counterDir) : null;
+  // Where the counters stand for V8, the changed functions' calls are recorded in the same run.
+  const jsFunctions = (opts.changedFunctions ?? []).filter((f) => js.has(f.file));
+  const recorded =
+    counted0 !== null && jsFunctions.length > 0
+      ? withRecordedCalls(counted0.texts, jsFunctions, (f) => moduleKind(root, f), ws.scratch('calls'))
+      : null;
+  const counters = counted0 !== null && recorded !== null ? { ...counted0, texts: recorded.texts } : counted0;
   const processCounts = counters !== null ? { counters: counterDir } : { v8: coverDir };
   let mochaDir = '';
   let testFilesOut: string | undefined;
@@ -193,6 +214,7 @@ export function instrumentation(
     env,
     command: mochaCommand,
     ...(counters !== null ? { texts: counters.texts, counted: counters.files } : {}),
+    ...(recorded !== null ? { calls: recorded.recording } : {}),
     ...(testFilesOut !== undefined ? { testFilesOut } : {}),
     // The counters key every file by copy 0's path whichever copy runs it: a share recorded in another copy reads the same.
     ...(counters !== null && mochaCommand !== null
