@@ -37,6 +37,11 @@ test('a plain mocha command takes the root hook as one more --require; anything 
     withMochaRequire('node node_modules/mocha/bin/mocha.js test', '/h.cjs'),
     'node node_modules/mocha/bin/mocha.js test --require /h.cjs',
   );
+  // the gate's wired command: variables, npx's options, and its runner launcher before mocha
+  const wired = `AG_PROGRAM_ARGV='["--check-leaks","test/"]' npx --no-install node /w/reporter/runner-launcher.cjs mocha --check-leaks test/ --reporter=xunit`;
+  t.is(withMochaRequire(wired, '/h.cjs'), `${wired} --require /h.cjs`);
+  t.is(withMochaRequire("X='a' npx --no-install node /w/runner-launcher.cjs jest", '/h.cjs'), null);
+  t.is(withMochaRequire("X='a'; mocha", '/h.cjs'), null);
   t.is(withMochaRequire('npm test', '/h.cjs'), null);
   t.is(withMochaRequire('mocha test && echo done', '/h.cjs'), null);
   t.is(withMochaRequire('mocha -- test', '/h.cjs'), null);

@@ -95,17 +95,35 @@ export function detectRunner(command: string): Runner {
 /** A mocha program word: `mocha`, `_mocha`, or mocha's `bin/mocha.js`. */
 const isMocha = (word: string) => /^_?mocha(?:\.[cm]?js)?$/.test(base(word));
 
+/** Leading `NAME=value` assignments (a value plain or in single quotes), as the gate's wired commands start. */
+const ASSIGNMENTS = /^\s*(?:[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|[^\s"'`$\\;&|<>(){}]*)\s+)*/;
+
+/**
+ * The program a plain word list runs: past `npx` and its options, past `node`, and past the
+ * gate's runner launcher (`node …/runner-launcher.cjs mocha …`: its first argument names the
+ * runner, every later one is the runner's).
+ */
+function programOf(words: readonly string[]): string | undefined {
+  let i = 0;
+  if (base(words[i] ?? '') === 'npx') for (i++; words[i]?.startsWith('-') === true; i++);
+  if (/^node(?:js)?$/.test(base(words[i] ?? ''))) i++;
+  if (base(words[i] ?? '') === 'runner-launcher.cjs') i++;
+  return words[i];
+}
+
 /**
  * The command with a mocha root hook plugin added (`--require FILE` at the end), or null
- * when the command is not a plain mocha command line (its program, or the program of `npx`
- * or `node`, is mocha), so that nothing else could receive the option.
+ * when the command is not a plain mocha command line (its program, or the program of `npx`,
+ * `node` or the gate's runner launcher, is mocha; leading variable assignments allowed), so
+ * that nothing else could receive the option.
  */
 export function withMochaRequire(command: string, hook: string): string | null {
-  const words = plainWords(command);
+  const prefix = ASSIGNMENTS.exec(command)![0];
+  const words = plainWords(command.slice(prefix.length));
   if (words === null) return null;
-  const program = /^(?:npx|node(?:js)?)$/.test(base(words[0]!)) ? words[1] : words[0];
+  const program = programOf(words);
   if (program === undefined || !isMocha(program) || words.includes('--')) return null;
-  return `${words.join(' ')} --require ${quote(hook)}`;
+  return `${prefix}${words.join(' ')} --require ${quote(hook)}`;
 }
 
 /** A word for /bin/sh, quoted only when it needs to be. */
