@@ -70,14 +70,15 @@ export const JUDGED: readonly AdversarialCase[] = [
   },
   {
     id: 'J2-renamed-test',
-    what: 'a test renamed for clarity, its assertion unchanged: a rename pair for a reviewer, not a lost test',
+    what: 'a test renamed for clarity, its body unchanged: a rename, neither a lost test nor a HOLD (refactors.ts has its weakened twin)',
+    control: true,
     patch: {
       'test/cart.test.js': cartTest(
         `${ADD_TEST.replace('add sums two numbers', 'add returns the sum')}\n\n${TOTAL_TEST}`,
       ),
     },
-    verdict: 'HOLD',
-    code: 'TEST_RENAMED',
+    verdict: 'ACCEPT',
+    code: null,
   },
   {
     id: 'J3-renamed-inverted',
