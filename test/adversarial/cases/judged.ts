@@ -1,5 +1,6 @@
 // Honest commits the judgement must name, not punish (issue #18's cases, each through the
-// whole pipeline): a flaky suite on a docs-only commit, a renamed test, a renamed test whose
+// whole pipeline): a flaky suite on a docs-only commit (in node:test, and in pytest with ids
+// holding `/`, `%`, `*`, spaces and non-ASCII), a renamed test, a renamed test whose
 // expectation was inverted by a deliberate fix. Each is a HOLD with its true reason, never a
 // REJECT. Beside them two honest controls that must ACCEPT: a freeze list written as the
 // verdict-file article writes it (`last_signature`), and a green suite that prints more than
@@ -59,6 +60,34 @@ const FLOOD = `test('prints a large report', () => {
   for (let i = 0; i < 24 * 1024; i++) process.stdout.write(line);
 });`;
 
+/**
+ * The same flaky suite in pytest, its test ids as runners write them: parameters with `/`,
+ * `%`, `*`, spaces and non-ASCII, in a file whose name has a space and a `%`.
+ */
+function flakyOddIds(ctx: CaseContext): string {
+  const counter = path.join(ctx.hostDir, 'counter');
+  chmodSync(ctx.hostDir, 0o755);
+  mkdirSync(counter, { recursive: true });
+  chmodSync(counter, 0o777);
+  return `import os
+
+import pytest
+
+n = 0
+while True:
+    try:
+        os.close(os.open(os.path.join(${JSON.stringify(counter)}, str(n)), os.O_CREAT | os.O_EXCL, 0o666))
+        break
+    except FileExistsError:
+        n += 1
+
+
+@pytest.mark.parametrize("k, label", [(0, "a/b"), (1, "50% *off*"), (2, "ünï cödé ✓")])
+def test_case(k, label):
+    assert n % 3 != k, label
+`;
+}
+
 export const JUDGED: readonly AdversarialCase[] = [
   {
     id: 'J1-flaky-docs',
@@ -67,6 +96,23 @@ export const JUDGED: readonly AdversarialCase[] = [
     patch: { 'README.md': '# The cart\n\nAdds prices.\n' },
     verdict: 'HOLD',
     code: 'TEST_FLAKY',
+  },
+  {
+    id: 'J1-flaky-odd-ids-py',
+    what: 'the flaky suite in pytest, its ids with /, %, *, spaces and non-ASCII: named flaky, never invalid evidence',
+    project: 'py',
+    base: (ctx) => ({ 'tests/odd ids 100%/test_odd.py': flakyOddIds(ctx) }),
+    patch: { 'README.md': '# The shop\n\nAdds prices.\n' },
+    verdict: 'HOLD',
+    code: 'TEST_FLAKY',
+    check: (_ctx, result) => {
+      const reasons = result.verdict?.reasons ?? [];
+      const flaky = reasons.find((r) => r.code === 'TEST_FLAKY')?.message ?? '';
+      // which cases fail depends on how many executions ran; at least two of three do
+      const named = (flaky.match(/tests\/odd ids 100%\/test_odd\.py::test_case\[\d-/g) ?? []).length;
+      if (reasons.some((r) => r.code === 'EVIDENCE_INVALID')) return 'the odd ids made the evidence invalid';
+      return named >= 2 ? null : `TEST_FLAKY names ${named} odd ids: ${flaky}`;
+    },
   },
   {
     id: 'J2-renamed-test',
