@@ -118,6 +118,8 @@ for (const c of SELECTED) {
       const repo = buildCaseRepo(c.project ?? 'js', base, patch, `agent: ${c.what}`);
       t.teardown(() => {
         killByNonce(nonce); // whatever the attack left running
+        // AG_ADV_KEEP=1 keeps the case's repository and its evidence (under ag/) to look into
+        if (process.env.AG_ADV_KEEP === '1') return t.log(`kept ${repo}`);
         rmSync(repo, { recursive: true, force: true });
         rmSync(hostDir, { recursive: true, force: true });
       });

@@ -1,8 +1,8 @@
 // Honest commits the judgement must name, not punish (issue #18's cases, each through the
 // whole pipeline): a flaky suite on a docs-only commit (in node:test, and in pytest with ids
-// holding `/`, `%`, `*`, spaces and non-ASCII), a renamed test, a renamed test whose
-// expectation was inverted by a deliberate fix. Each is a HOLD with its true reason, never a
-// REJECT. Beside them two honest controls that must ACCEPT: a freeze list written as the
+// holding `/`, `%`, `*`, spaces and non-ASCII), a renamed test whose expectation was inverted
+// by a deliberate fix. Each is a HOLD with its true reason, never a REJECT. Beside them honest
+// controls that must ACCEPT: a test renamed with its body unchanged, a freeze list written as the
 // verdict-file article writes it (`last_signature`), and a green suite that prints more than
 // the output tail keeps.
 import { chmodSync, mkdirSync } from 'node:fs';

@@ -171,4 +171,31 @@ export const REFACTORS: readonly AdversarialCase[] = [
     verdict: 'HOLD',
     code: 'TEST_RENAMED',
   },
+  {
+    id: 'control-prototype-names',
+    what: "calls to methods named like Object.prototype's own (hasOwnProperty, toString): no crash, an honest ACCEPT",
+    control: true,
+    patch: {
+      'src/bits.js': `export function bits(o, k) {
+  if (!Object.prototype.hasOwnProperty.call(o, k)) return 'none';
+  return o[k].toString(2);
+}
+`,
+      'test/bits.test.js': `import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { bits } from '../src/bits.js';
+
+test('an own number in binary', () => {
+  assert.equal(bits({ a: 5 }, 'a'), '101');
+});
+
+test('an inherited or missing key is none', () => {
+  assert.equal(bits(Object.create({ a: 5 }), 'a'), 'none');
+  assert.equal(bits({}, 'a'), 'none');
+});
+`,
+    },
+    verdict: 'ACCEPT',
+    code: null,
+  },
 ];
