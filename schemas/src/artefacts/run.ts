@@ -247,6 +247,36 @@ const TrustedPathChange = v.strictObject({
   from: v.optional(v.string()),
 });
 
+/** One baseline test that passed on the baseline and does not pass in a trusted execution, and how it ended there. */
+const TrustedFailure = v.strictObject({
+  id: v.pipe(v.string(), v.minLength(1)),
+  outcome: v.picklist(['failed', 'error', 'skipped', 'todo', 'xfail', 'absent']),
+});
+
+/**
+ * The perturbed pair (`trusted_tests.tree: baseline` only): the full suite once more on a copy of
+ * the baseline tree and once more on the trusted tree, both under one environment that differs
+ * from every other execution's: the clock moved forward (libfaketime: `LD_PRELOAD`, `FAKETIME`),
+ * another time zone and locale, `CI` flipped, the gate's own variables removed. A baseline test
+ * that passed in the perturbed baseline execution, in the trusted execution and on every
+ * baseline execution, and does not pass in the perturbed trusted execution, is named: the
+ * patched code behaves right only under the gate's environment, or only now.
+ */
+export const PerturbedPair = v.strictObject({
+  /** The variables changed over every other execution's environment, sorted by name: a value set, or null (removed). */
+  env: v.array(v.strictObject({ name: v.pipe(v.string(), v.minLength(1)), value: v.nullable(v.string()) })),
+  /** Days the clock was moved forward, or null when it was not (libfaketime missing, or it did not move the clock). */
+  clock_shift_days: v.nullable(v.pipe(Count, v.minValue(1))),
+  /** The perturbed execution on the baseline tree (side `baseline`), or null when it was not made. */
+  baseline: v.nullable(Execution),
+  /** The perturbed execution on the trusted tree (side `patch`), or null when it was not made. */
+  execution: v.nullable(Execution),
+  /** The tests named, sorted by id (empty when nothing could be concluded: see `note`). */
+  failed: v.array(TrustedFailure),
+  /** What was not perturbed or not measured, and why (absent when everything was). */
+  note: v.optional(v.pipe(v.string(), v.minLength(1))),
+});
+
 /**
  * The trusted tests against the patched code: the full suite run once in a tree whose tests,
  * runner configuration and installed packages are the baseline's. For a patch that changes any
@@ -274,12 +304,7 @@ export const TrustedTests = v.strictObject({
   /** The trusted execution (side `patch`), or null when no full-suite command ran. */
   execution: v.nullable(Execution),
   /** Baseline tests that passed on every baseline execution and did not pass in the trusted execution. */
-  failed: v.array(
-    v.strictObject({
-      id: v.pipe(v.string(), v.minLength(1)),
-      outcome: v.picklist(['failed', 'error', 'skipped', 'todo', 'xfail', 'absent']),
-    }),
-  ),
+  failed: v.array(TrustedFailure),
   /**
    * Optional (older evidence has none; read as `patch`): the tree the trusted tree was built
    * from. `baseline`: the baseline tree and its installed packages, with `from_patch` applied;
@@ -312,6 +337,8 @@ export const TrustedTests = v.strictObject({
   retired: v.optional(
     v.array(v.strictObject({ path: v.string(), subjects: v.pipe(v.array(v.string()), v.minLength(1)) })),
   ),
+  /** Optional (`tree: baseline` only; older evidence has none): see PerturbedPair. */
+  perturbed: v.optional(PerturbedPair),
 });
 
 /** The run artefact. */
@@ -380,4 +407,5 @@ export type WriteWatch = v.InferOutput<typeof WriteWatch>;
 export type LeftBehind = v.InferOutput<typeof LeftBehind>;
 export type FlakyTest = v.InferOutput<typeof FlakyTest>;
 export type TrustedTests = v.InferOutput<typeof TrustedTests>;
+export type PerturbedPair = v.InferOutput<typeof PerturbedPair>;
 export type RenamedTest = v.InferOutput<typeof RenamedTest>;

@@ -13,6 +13,7 @@ import { INFRASTRUCTURE } from './infrastructure.js';
 import { JUDGED } from './judged.js';
 import { MORE_VARIANTS } from './more-variants.js';
 import { PEER } from './peer.js';
+import { PERTURBED } from './perturbed.js';
 import { PROCESSES } from './processes.js';
 import { REFACTORS } from './refactors.js';
 import { RUNNER_GAMING } from './runner-gaming.js';
@@ -40,6 +41,7 @@ const SECTIONS: readonly (readonly AdversarialCase[])[] = [
   INFRASTRUCTURE,
   PEER,
   FOOTPRINT,
+  PERTURBED,
   FOUND,
 ];
 

@@ -26,7 +26,7 @@ import { diffcovReasons } from './rules/diffcov.js';
 import { mutationReasons } from './rules/mutation.js';
 import { footprintReasons } from './rules/footprint.js';
 import { oracleReasons } from './rules/oracle.js';
-import { runReasons } from './rules/run.js';
+import { perturbedNote, runReasons } from './rules/run.js';
 import { revertReasons } from './rules/reverts.js';
 import { importedTestReasons } from './rules/imported-tests.js';
 
@@ -143,7 +143,11 @@ export function decide(input: DecideInput): VerdictArtefact {
 
   let coverage = { value: null as number | null, source: 'missing' };
   let strength = { value: null as number | null, source: 'missing' };
-  if (accepted.run) reasons.push(...runReasons(accepted.run, accepted.oracle?.retitled_tests ?? []));
+  if (accepted.run) {
+    reasons.push(...runReasons(accepted.run, accepted.oracle?.retitled_tests ?? []));
+    const perturbed = perturbedNote(accepted.run);
+    if (perturbed !== null) disabled.push(perturbed);
+  }
   if (accepted.diffcov) {
     const r = diffcovReasons(accepted.diffcov, policy.policy);
     reasons.push(...r.reasons);

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { codes, decideWith, execution, golden } from './helpers/golden.js';
+import { perturbedNote } from '../src/rules/run.js';
 
 const watch = () => ({
   watched: [
@@ -474,4 +475,95 @@ test('run: a baseline test that fails against the patched code once the patch ed
   t.deepEqual(codes(decideWith(g)), ['TRUSTED_TEST_FAILED']);
   g.run.trusted_tests = { command: 'node --test', files, execution: null, failed: [] };
   t.deepEqual(codes(decideWith(g)), ['TRUSTED_TEST_FAILED']);
+});
+
+/** A trusted run on the baseline tree that passed `adds`, with a perturbed pair around it. */
+function perturbedRun(pair: Record<string, unknown>) {
+  const g = golden();
+  g.run.trusted_tests = {
+    command: 'node --test',
+    files: [],
+    tree: 'baseline',
+    from_patch: [{ path: 'src/fee.js', change: 'modified' }],
+    held_back: [],
+    execution: execution('patch', 1, 'PASS'),
+    failed: [],
+    perturbed: {
+      env: [
+        { name: 'CI', value: 'true' },
+        { name: 'FAKETIME', value: '+150d' },
+        { name: 'LD_PRELOAD', value: '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1' },
+        { name: 'TZ', value: 'Pacific/Chatham' },
+      ],
+      clock_shift_days: 150,
+      baseline: execution('baseline', 1, 'PASS'),
+      execution: execution('patch', 1, 'FAIL'),
+      failed: [{ id: 'test/calc.test.js::adds', outcome: 'failed' }],
+      ...pair,
+    },
+  };
+  return g;
+}
+
+test('run: a baseline test that passes against the patched code under the gate and fails under the perturbed environment holds with TRUSTED_TEST_FAILED naming the perturbation', (t) => {
+  const v = decideWith(perturbedRun({}));
+  t.is(v.verdict, 'HOLD');
+  t.deepEqual(codes(v), ['TRUSTED_TEST_FAILED']);
+  t.regex(v.reasons[0]!.message, /under a perturbed environment \(clock \+150 d, CI=true, TZ=Pacific\/Chatham\)/);
+  t.regex(v.reasons[0]!.message, /test\/calc\.test\.js::adds \(failed\)$/);
+  t.notRegex(v.reasons[0]!.message, /LD_PRELOAD|FAKETIME/, 'the clock is named by its shift');
+  // the suite cannot even run against the patched code there, where it ran on the baseline
+  const crashed = decideWith(perturbedRun({ execution: execution('patch', 1, 'UNRUNNABLE'), failed: [] }));
+  t.deepEqual(codes(crashed), ['TRUSTED_TEST_FAILED']);
+  t.regex(crashed.reasons[0]!.message, /could not run .* perturbed environment .*UNRUNNABLE/);
+});
+
+test('run: the perturbed pair passing on both sides, or not measured because the baseline cannot run under it, is no reason', (t) => {
+  t.is(decideWith(perturbedRun({ execution: execution('patch', 1, 'PASS'), failed: [] })).verdict, 'ACCEPT');
+  const note =
+    "not measured: the baseline's own suite did not run to a verdict under the perturbed environment (TIMED_OUT, timed_out); nothing is concluded from the pair";
+  const g = perturbedRun({
+    baseline: execution('baseline', 1, 'TIMED_OUT'),
+    execution: execution('patch', 1, 'TIMED_OUT'),
+    failed: [],
+    note,
+  });
+  const v = decideWith(g);
+  t.is(v.verdict, 'ACCEPT', JSON.stringify(v.reasons));
+  t.is(perturbedNote(g.run as never), `run: the perturbed pair (clock +150 d, CI=true, TZ=Pacific/Chatham): ${note}`);
+  t.is(perturbedNote(perturbedRun({ failed: [] }).run as never), null);
+});
+
+test('run: a perturbed pair that names what its executions do not show is refused as invalid', (t) => {
+  const invalid = (pair: Record<string, unknown>, why: RegExp) => {
+    const v = decideWith(perturbedRun(pair));
+    t.deepEqual(codes(v), ['EVIDENCE_INVALID'], JSON.stringify(pair));
+    t.regex(v.reasons[0]!.message, why);
+  };
+  // named, but it failed on the perturbed baseline too
+  invalid({ baseline: execution('baseline', 1, 'FAIL') }, /did not pass in the perturbed baseline execution/);
+  // named, but it passed in the perturbed trusted execution
+  invalid({ execution: execution('patch', 1, 'PASS') }, /does not show/);
+  invalid({ failed: [{ id: 'test/calc.test.js::adds', outcome: 'absent' }] }, /does not show/);
+  // an execution on the wrong side
+  invalid({ baseline: execution('patch', 1, 'PASS') }, /not on the baseline side/);
+  // a shift the environment does not give
+  invalid({ clock_shift_days: 151 }, /disagrees with FAKETIME/);
+  invalid({ clock_shift_days: null }, /disagrees with FAKETIME/);
+  // named over a baseline that did not run to a verdict
+  invalid({ baseline: execution('baseline', 1, 'UNRUNNABLE') }, /did not run to a verdict/);
+  // beside a trusted run that is not on the baseline tree
+  const g = perturbedRun({});
+  (g.run.trusted_tests as Record<string, unknown>).tree = 'patch';
+  t.regex(decideWith(g).reasons[0]!.message, /not on the baseline tree/);
+});
+
+test('run: a test the unperturbed trusted run already failed is not named by the pair', (t) => {
+  const g = perturbedRun({});
+  const trusted = g.run.trusted_tests as Record<string, unknown>;
+  trusted.execution = execution('patch', 1, 'FAIL');
+  trusted.failed = [{ id: 'test/calc.test.js::adds', outcome: 'failed' }];
+  const v = decideWith(g);
+  t.deepEqual(codes(v), ['EVIDENCE_INVALID']);
+  t.regex(v.reasons[0]!.message, /did not pass in the trusted execution/);
 });

@@ -11,6 +11,7 @@ import { testDeltasOver, type DeltaContext } from './deltas.js';
 import type { ExecutionPlan } from './execute.js';
 import { commandHistory, failureKinds, flakyTests } from './per-test.js';
 import type { Planned } from './plan.js';
+import { perturbedEvidence, type Perturbation } from './perturb.js';
 import { trustedFailures, type TrustedPlan } from './trusted.js';
 
 /** Everything the judgements are made from. */
@@ -26,6 +27,8 @@ export interface AssembleInput {
   readonly deltas: DeltaContext;
   /** What the trusted tree was built from (null: no trusted execution). */
   readonly trusted: TrustedPlan | null;
+  /** The perturbed pair's environment (null: no pair was planned). */
+  readonly perturbation?: Perturbation | null;
 }
 
 /** The judgements of run.json. */
@@ -44,13 +47,15 @@ const KILLED = new Set(['timeout', 'signal', 'killed', 'rlimit_cpu', 'rlimit_fsi
 export function assemble(input: AssembleInput): Assembled {
   const { planned, plans } = input;
   const first = planned.plans.length;
-  // The trusted execution runs other test files: it is judged on its own, never with the patch's runs.
-  const trustedAt = plans.findIndex((p) => p.trusted === true);
-  const executions = input.executions.map((e, i) => (i === trustedAt ? null : e));
+  // The trusted execution runs other test files, the perturbed pair under another environment:
+  // each is judged on its own, never with the patch's runs.
+  const trustedAt = plans.findIndex((p) => p.trusted === true && p.perturbation === undefined);
+  const apart = (i: number) => i === trustedAt || plans[i]?.perturbation !== undefined;
+  const executions = input.executions.map((e, i) => (apart(i) ? null : e));
   const rerunsOf = (command: string) =>
     plans
       .map((p, i) => ({ p, i }))
-      .filter((x) => x.i >= first && x.p.command === command && x.i !== trustedAt)
+      .filter((x) => x.i >= first && x.p.command === command && !apart(x.i))
       .map((x) => executions[x.i]!);
   const ofCommand = (command: string) => executions.filter((e): e is Execution => e !== null && e.command === command);
   const histories = new Map([...new Set(plans.map((p) => p.command))].map((c) => [c, commandHistory(c, ofCommand(c))]));
@@ -120,6 +125,17 @@ export function assemble(input: AssembleInput): Assembled {
       ),
     ]);
     const failed = execution === null ? [] : trustedFailures(side('baseline'), execution, leave);
+    const pairAt = (s: 'baseline' | 'patch') => plans.findIndex((p) => p.perturbation !== undefined && p.side === s);
+    const perturbed =
+      t.tree === 'baseline' && input.perturbation != null
+        ? perturbedEvidence(input.perturbation, {
+            baseline: input.executions[pairAt('baseline')] ?? null,
+            execution: input.executions[pairAt('patch')] ?? null,
+            trusted: execution,
+            baselineRuns: side('baseline'),
+            leave,
+          })
+        : null;
     trustedTests = {
       command: input.fullCommand ?? '',
       files: [...t.files],
@@ -129,6 +145,7 @@ export function assemble(input: AssembleInput): Assembled {
       from_patch: [...t.fromPatch],
       held_back: [...t.heldBack],
       ...(t.retired.length > 0 ? { retired: t.retired.map((r) => ({ path: r.path, subjects: [...r.subjects] })) } : {}),
+      ...(perturbed !== null ? { perturbed } : {}),
     };
   }
   return { claims, fullSuite, testDeltas, testsFlaky, trustedTests };

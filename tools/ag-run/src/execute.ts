@@ -32,6 +32,8 @@ import { snapshotTree } from './tree-snapshot.js';
 import { countingCommand, ESCAPE_COUNT_FILE, readEscapeCount } from './escapes.js';
 import { printsTap } from './runners/detect.js';
 import type { CopyState } from './write-watch.js';
+import { clockPrefix } from './faketime.js';
+import { perturbEnv, type Perturbation } from './perturb.js';
 
 /** What every execution of one ag-run shares. */
 export interface ExecutionContext {
@@ -76,6 +78,8 @@ export interface ExecutionPlan {
   readonly tree: string;
   /** The trusted execution: the patch tree with the baseline's versions of the tests the patch changed. */
   readonly trusted?: boolean;
+  /** One of the perturbed pair: run under this environment instead of every other execution's. */
+  readonly perturbation?: Perturbation;
 }
 
 /** An execution and how long it took (the duration goes under `timing`, never into the evidence). */
@@ -139,7 +143,7 @@ export async function execute(
 ): Promise<{ readonly judged: Promise<ExecutionRecord> }> {
   const { dir, tree, home, tmp, reportDir, user, packages } = prepared;
   const autoJunit = ctx.junit === null && plan.runner === 'pytest' ? path.join(reportDir, 'junit.xml') : null;
-  const env = childEnv({
+  const plain = childEnv({
     home,
     passEnv: ctx.passEnv,
     seed: ctx.seed,
@@ -148,12 +152,15 @@ export async function execute(
       ...(autoJunit !== null ? { PYTEST_ADDOPTS: pytestAddopts(ctx.passEnv, autoJunit) } : {}),
     },
   });
+  const env = plan.perturbation === undefined ? plain : perturbEnv(plain, plan.perturbation);
   const sandboxed = ctx.sandbox === 'bwrap';
   // In the sandbox, escapees die with its pid namespace before ag-run could count them: the
   // wrapper counts them there, after the command, into a file of the run directory.
-  const command = sandboxed
-    ? countingCommand(plan.command, path.join(dir, ESCAPE_COUNT_FILE))
-    : ['/bin/sh', '-c', plan.command];
+  // The perturbed pair's clock is moved from the command on, as the run's uid (see clockPrefix).
+  const command = [
+    ...(plan.perturbation === undefined ? [] : clockPrefix(plan.perturbation)),
+    ...(sandboxed ? countingCommand(plan.command, path.join(dir, ESCAPE_COUNT_FILE)) : ['/bin/sh', '-c', plan.command]),
+  ];
   const box: SandboxOptions | null = sandboxed
     ? {
         writable: [dir],

@@ -8,7 +8,6 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   childEnv,
-  classifyPath,
   defaultLimits,
   gitTreeId,
   InputError,
@@ -34,8 +33,8 @@ import {
 } from './execute.js';
 import { renamedFiles, treeLocator } from './locate-tests.js';
 import { planConfirmations, planExecutions, planReruns } from './plan.js';
-import { namedSetupFiles } from './setup-files.js';
-import { buildTrustedTree, planTrusted, retiredOnBaseline } from './trusted.js';
+import { withoutFaketimeObjects } from './faketime.js';
+import { cleaningFaketime, planTrustedRuns } from './trusted-runs.js';
 import { mapLimit, startLimited } from './pool.js';
 import { escapeFaults } from './escapes.js';
 import { leftBehind } from './left-behind.js';
@@ -196,33 +195,22 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
       const runs = await mapLimit(plans, opts.jobs, async (plan, i) => execute(plan, ctx, await copies[i]!));
       return Promise.all(runs.map((r) => r.judged));
     };
-    // The baseline's tests, runner configuration and installed packages, run against the patch's code.
-    const retired = await retiredOnBaseline(diff.model, baseline, classifyPath);
-    const trusted =
-      fullCommand === null
-        ? null
-        : planTrusted(diff.model, classifyPath, await namedSetupFiles(baseline, fullCommand), retired);
-    const trustedPlan: ExecutionPlan[] = [];
-    if (trusted !== null) {
-      const tree = path.join(workRoot, 'trusted-tree');
-      try {
-        await buildTrustedTree(patch, baseline, trusted, tree);
-        trustedPlan.push({
-          command: fullCommand!,
-          runner: runnerOf(fullCommand!),
-          side: 'patch',
-          round: 1,
-          tree,
-          trusted: true,
-        });
-      } catch (error) {
-        faults.push({
-          code: 'TRUSTED_TESTS_NOT_RUN',
-          message: `the trusted tree could not be built: ${(error as Error).message.split('\n')[0]}`,
-        });
-      }
-    }
+    // The baseline's tests, runner configuration and installed packages, run against the patch's
+    // code; beside them, on the baseline tree, the perturbed pair.
+    const trustedRuns = await planTrustedRuns({
+      diff,
+      baseline,
+      patch,
+      workRoot,
+      fullCommand,
+      runner: runnerOf,
+      callerCI: process.env.CI,
+      seeded: opts.seed !== null,
+      faults,
+    });
     const firstWave = await runWave(planned.plans);
+    const { retired, trusted, plans: trustedPlan } = trustedRuns;
+    const { perturbation, plans: pair } = await trustedRuns.pair();
     // A failure on the patch is judged over more than one sighting per side. The trusted run
     // goes with the reruns, after the claims: the claims' schedule is theirs alone.
     const again = planReruns(
@@ -230,16 +218,18 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
       firstWave.map((r) => r.execution),
       trees,
     );
-    const secondWave = again.length + trustedPlan.length > 0 ? await runWave([...again, ...trustedPlan]) : [];
+    const later = [...again, ...trustedPlan, ...pair];
+    const asCaller = pair.length > 0 && !isolateUser && opts.sandbox === 'none';
+    const secondWave = later.length > 0 ? await cleaningFaketime(asCaller, () => runWave(later)) : [];
     const judgedOnce = [...firstWave, ...secondWave];
     // A regression inside a suite that shows flaky tests is confirmed by more patch executions.
     const confirm = planConfirmations(
-      [...planned.plans, ...again, ...trustedPlan],
+      [...planned.plans, ...later],
       judgedOnce.map((r) => r.execution),
       trees,
     );
     const records = [...judgedOnce, ...(confirm.length > 0 ? await runWave(confirm) : [])];
-    const plans = [...planned.plans, ...again, ...trustedPlan, ...confirm];
+    const plans = [...planned.plans, ...later, ...confirm];
     const writeWatch = await finishWatch(
       watch!,
       records.map((r) => r.copy),
@@ -258,8 +248,10 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
         retired: new Set(retired.map((r) => r.path)),
       },
       trusted,
+      perturbation,
     });
     const claims = judged.claims;
+    const perturbed = (i: number) => (plans[i]!.perturbation !== undefined ? ', perturbed' : '');
     const fp = judged.fullSuite.patch;
     if (fullCommand === null)
       faults.push({ code: 'FULL_SUITE_NOT_RUN', message: 'no command to run as the full suite' });
@@ -267,16 +259,22 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
       if (r.execution.kind === 'sandbox_setup')
         faults.push({
           code: 'SANDBOX_SETUP',
-          message: `execution ${i + 1} (${r.execution.side} round ${r.execution.round}): ${r.detail}`,
+          message: `execution ${i + 1} (${r.execution.side} round ${r.execution.round}${perturbed(i)}): ${r.detail}`,
         });
     }
     faults.push(...escapeFaults(records.map((r) => ({ ...r.copy, escaped: r.escaped }))));
     const timing: Record<string, number> = {};
     for (const [i, r] of records.entries())
-      timing[`execution_${i + 1}_${r.execution.side}_${r.execution.round}_seconds`] = round3(r.durationMs / 1000);
+      timing[`execution_${i + 1}_${r.execution.side}_${r.execution.round}${perturbed(i).replace(', ', '_')}_seconds`] =
+        round3(r.durationMs / 1000);
     timing.total_seconds = round3(Number(process.hrtime.bigint() - started) / 1e9);
     const ids = await treeIds;
-    const left = leftBehind(records.map((r) => ({ side: r.execution.side, leftovers: r.leftovers })));
+    const left = leftBehind(
+      records.map((r, i) => ({
+        side: r.execution.side,
+        leftovers: perturbed(i) ? withoutFaketimeObjects(r.leftovers) : r.leftovers,
+      })),
+    );
     return {
       schema: 'adversary-gate/run',
       schema_version: 1,
@@ -302,7 +300,9 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
         claimsFile === null
           ? []
           : judgeCriteria(claimsFile, {
-              baseline: records.map((r) => r.execution).filter((e) => e.side === 'baseline'),
+              baseline: records.flatMap((r, i) =>
+                r.execution.side === 'baseline' && !perturbed(i) ? [r.execution] : [],
+              ),
               patchRounds: claims.map((c) => c.patch),
               fullPatch: fp,
             }),

@@ -50,11 +50,14 @@ export function planExecutions(
 /** A plan with the execution it gave. */
 type Judged = { readonly p: ExecutionPlan; readonly e: Execution };
 
-/** The judged executions of each command, the trusted one left out (it runs other test files). */
+/**
+ * The judged executions of each command, the trusted one left out (it runs other test files),
+ * and the perturbed pair (it runs under another environment).
+ */
 function byCommand(plans: readonly ExecutionPlan[], executions: readonly Execution[]): Map<string, Judged[]> {
   const out = new Map<string, Judged[]>();
   plans.forEach((p, i) => {
-    if (p.trusted === true) return;
+    if (p.trusted === true || p.perturbation !== undefined) return;
     const list = out.get(p.command) ?? [];
     list.push({ p, e: executions[i]! });
     out.set(p.command, list);

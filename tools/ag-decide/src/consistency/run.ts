@@ -65,6 +65,8 @@ export function runProblem(run: RunArtefact): string | null {
     if (p) return p;
     if (trusted.side !== 'patch') return 'trusted tests: the execution is not on the patch side';
   }
+  const perturbed = run.trusted_tests === undefined ? null : perturbedProblem(run.trusted_tests);
+  if (perturbed) return `trusted_tests.perturbed: ${perturbed}`;
   if ((run.test_deltas?.tests_retired ?? []).length > 0 && (run.trusted_tests?.retired ?? []).length === 0)
     return 'test_deltas.tests_retired lists tests, but trusted_tests names no retired test file';
   // ag-run's rule (ag-core), applied again to what each listing shows: its runs and its file's.
@@ -86,6 +88,55 @@ export function runProblem(run: RunArtefact): string | null {
     if (e === null) continue;
     const p = executionProblem(e, `full suite ${side}`);
     if (p) return p;
+  }
+  return null;
+}
+
+type Trusted = NonNullable<RunArtefact['trusted_tests']>;
+
+/**
+ * The perturbed pair, re-derived where it can be: only beside a trusted run on the baseline
+ * tree; its executions on the right sides, of the trusted command; its variables named once,
+ * sorted, the clock shift the one `FAKETIME` says; and every test it names passed in the
+ * perturbed baseline execution and in the trusted execution, and ended in the perturbed trusted
+ * execution as listed (absent when it is not there), never passed.
+ */
+function perturbedProblem(trusted: Trusted): string | null {
+  const p = trusted.perturbed;
+  if (p === undefined) return null;
+  if (trusted.tree !== 'baseline') return 'a perturbed pair beside a trusted run that is not on the baseline tree';
+  for (const [e, side, where] of [
+    [p.baseline, 'baseline', 'baseline execution'],
+    [p.execution, 'patch', 'execution'],
+  ] as const) {
+    if (e === null) continue;
+    const problem = executionProblem(e, `the perturbed ${where}`);
+    if (problem) return problem;
+    if (e.side !== side) return `the perturbed ${where} is not on the ${side} side`;
+    if (e.command !== trusted.command) return `the perturbed ${where} ran another command`;
+  }
+  const names = p.env.map((v) => v.name);
+  if (names.some((n, i) => i > 0 && names[i - 1]! >= n)) return 'env is not sorted by name, each name once';
+  const faketime = p.env.find((v) => v.name === 'FAKETIME')?.value ?? null;
+  if ((p.clock_shift_days === null ? null : `+${p.clock_shift_days}d`) !== faketime)
+    return `clock_shift_days ${p.clock_shift_days} disagrees with FAKETIME ${faketime}`;
+  if (p.failed.length === 0) return null;
+  const ids = p.failed.map((f) => f.id);
+  if (ids.some((id, i) => i > 0 && ids[i - 1]! >= id)) return 'failed is not sorted by id, each test once';
+  const outcomes = (e: Execution | null) =>
+    e === null || e.tests === null || (e.outcome !== 'PASS' && e.outcome !== 'FAIL')
+      ? null
+      : new Map(e.tests.map((t) => [t.id, t.outcome]));
+  const base = outcomes(p.baseline);
+  const now = outcomes(p.execution);
+  const unperturbed = outcomes(trusted.execution);
+  if (base === null || now === null || unperturbed === null)
+    return 'tests are named although an execution they are judged over did not run to a verdict';
+  for (const f of p.failed) {
+    if (base.get(f.id) !== 'passed') return `${f.id} is named, but it did not pass in the perturbed baseline execution`;
+    if (unperturbed.get(f.id) !== 'passed') return `${f.id} is named, but it did not pass in the trusted execution`;
+    if ((now.get(f.id) ?? 'absent') !== f.outcome)
+      return `${f.id} is named as ${f.outcome}, which the perturbed execution does not show`;
   }
   return null;
 }

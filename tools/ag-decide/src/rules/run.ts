@@ -183,15 +183,71 @@ function trustedReasons(trusted: Trusted): Reason[] {
       : `; the patch changes package files the trusted run does not take (${listForMessage(packages)}): if the patched code needs a dependency the baseline's installed packages lack, that is why it fails here`;
   const where = `the baseline tree (its tests, runner configuration and installed packages) with the patch's other changes applied; held back from the patch: ${heldList}`;
   if (e === null) return fail(`the baseline's tests were not run against the patched code in ${where}${packageNote}`);
-  if ((e.outcome !== 'PASS' && e.outcome !== 'FAIL') || e.tests === null)
+  if (!ranToVerdict(e))
     return fail(
       `the baseline's tests could not run against the patched code (${e.outcome}, ${e.kind}) in ${where}${packageNote}`,
     );
-  if (trusted.failed.length > 0)
-    return fail(
-      `baseline tests that passed on the baseline do not pass against the patched code in ${where} (a reviewer decides: changed behaviour, or tests that passed on the patch only through something held back)${packageNote}: ${listForMessage(trusted.failed.map((f) => `${f.id} (${f.outcome})`))}`,
-    );
+  const out =
+    trusted.failed.length > 0
+      ? fail(
+          `baseline tests that passed on the baseline do not pass against the patched code in ${where} (a reviewer decides: changed behaviour, or tests that passed on the patch only through something held back)${packageNote}: ${listForMessage(trusted.failed.map((f) => `${f.id} (${f.outcome})`))}`,
+        )
+      : [];
+  return [...out, ...perturbedReasons(trusted.perturbed)];
+}
+
+const ranToVerdict = (e: { readonly outcome: string; readonly tests: unknown }) =>
+  (e.outcome === 'PASS' || e.outcome === 'FAIL') && e.tests !== null;
+
+/** libfaketime's own variables: named in a message as the clock shift. */
+const CLOCK_VARIABLE = /^(LD_PRELOAD|FAKETIME|NO_FAKE_STAT)/;
+
+/** `clock +150 d, CI=true, TZ=Pacific/Chatham, AG_SEED removed`: the perturbed environment in a message. */
+export function describePerturbation(p: NonNullable<Trusted['perturbed']>): string {
+  const parts = p.clock_shift_days === null ? ['clock not moved'] : [`clock +${p.clock_shift_days} d`];
+  for (const v of p.env)
+    if (!CLOCK_VARIABLE.test(v.name)) parts.push(v.value === null ? `${v.name} removed` : `${v.name}=${v.value}`);
+  return parts.join(', ');
+}
+
+/**
+ * The perturbed pair (the trusted run once more on each side, under a moved clock, another time
+ * zone and locale, CI flipped): a HOLD naming the perturbation when a baseline test that passes
+ * against the patched code under the gate's environment, and on the baseline under the
+ * perturbed one, does not pass against the patched code under the perturbed one — or when the
+ * suite ran to a verdict on the baseline under it and not against the patched code. When the
+ * perturbed baseline execution itself did not run to a verdict nothing is concluded: the pair
+ * was not measured ({@link perturbedNote}), which is no HOLD.
+ */
+function perturbedReasons(p: Trusted['perturbed']): Reason[] {
+  if (p === undefined) return [];
+  const under = `under a perturbed environment (${describePerturbation(p)}), where they pass on the baseline under the same environment and against the patched code under the gate's`;
+  if (p.failed.length > 0)
+    return [
+      reason(
+        'TRUSTED_TEST_FAILED',
+        'run',
+        `baseline tests do not pass against the patched code ${under}: code that behaves right only under the gate or only now (a reviewer decides): ${listForMessage(p.failed.map((f) => `${f.id} (${f.outcome})`))}`,
+      ),
+    ];
+  if (p.baseline !== null && ranToVerdict(p.baseline) && p.execution !== null && !ranToVerdict(p.execution))
+    return [
+      reason(
+        'TRUSTED_TEST_FAILED',
+        'run',
+        `the baseline's tests could not run against the patched code under a perturbed environment (${describePerturbation(p)}): ${p.execution.outcome}, ${p.execution.kind}, where they ran to a verdict on the baseline under the same environment`,
+      ),
+    ];
   return [];
+}
+
+/**
+ * What the perturbed pair could not measure or perturb (its `note`), for the verdict's details;
+ * null when it measured everything, or when there was no pair.
+ */
+export function perturbedNote(run: RunArtefact): string | null {
+  const p = run.trusted_tests?.perturbed;
+  return p?.note === undefined ? null : `run: the perturbed pair (${describePerturbation(p)}): ${p.note}`;
 }
 
 /**
