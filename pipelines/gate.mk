@@ -106,10 +106,10 @@ $(O)/coverage.stamp: $(O)/trees | $(O)/oracle.json $(O)/run.json
 	  timeout -k 2 $(call q,$(TIMEOUT)) /bin/sh -c $(call q,$(COVERAGE_COMMAND)) </dev/null > "$$log" 2>&1)
 	touch $(call q,$@)
 
-$(O)/diffcov.json: $(O)/changes.diff $(O)/coverage.stamp
+$(O)/diffcov.json: $(O)/changes.diff $(O)/coverage.stamp $(O)/trees
 	-$(ARGS) r=$(call q,$(COVERAGE_TREE)/$(COVERAGE_REPORT)); if [ -n $(call q,$(COVERAGE_COMMAND)) ] && [ -f "$$r" ] && [ ! -L "$$r" ]; then \
 	  set -- --coverage "$$r" --root $(call q,$(COVERAGE_TREE)); fi; $(WITH_POLICY) \
-	  $(call q,$(BIN)/ag-diffcov) --diff $(call q,$<) "$$@" --quiet --out $(call q,$@) --markdown $(call q,$(OUT)/diffcov.md)
+	  $(call q,$(BIN)/ag-diffcov) --diff $(call q,$<) "$$@" --tree $(call q,$(OUT)/patch) --quiet --out $(call q,$@) --markdown $(call q,$(OUT)/diffcov.md)
 
 # ag-run's full-suite run on the patch stands for ag-mutate's second baseline run.
 $(O)/mutation.json: $(O)/changes.diff $(O)/trees | $(O)/oracle.json $(O)/run.json

@@ -41,6 +41,28 @@ export const PragmaFinding = v.strictObject({
 });
 
 /**
+ * Changed code lines a coverage-ignore pragma reaches (or that the report itself excluded):
+ * counted uncovered whatever the report says of them, listed so that a reviewer sees why.
+ */
+export const DiffcovIgnoredByPragma = v.strictObject({
+  path: RelPath,
+  /** The pragma's line; absent for the report's own exclusions (coverage.py's `excluded_lines`). */
+  pragma_line: v.optional(LineNumber),
+  /** The pragma's line as written (trimmed, at most 200 characters), or which exclusion list. */
+  pragma: v.string(),
+  lines: v.array(LineRange),
+});
+
+/**
+ * Changed lines the report's line records call run where its branch or function records say
+ * that a block or function beginning on them never ran (lcov `BRDA`/`FNDA`): counted uncovered.
+ */
+export const DiffcovBranchUnrun = v.strictObject({
+  path: RelPath,
+  lines: v.array(LineRange),
+});
+
+/**
  * A changed source file whose added lines were not measured (source `none` or `untrusted`):
  * the file and its added lines, so that a summary or a SARIF log can say where coverage is
  * unknown instead of looking clean.
@@ -63,6 +85,16 @@ export const DiffcovArtefact = v.strictObject({
   /** Changed files with added lines that are not counted, and why (their class). */
   excluded_files: v.optional(v.array(DiffcovExcludedFile)),
   pragmas: v.array(PragmaFinding),
+  /**
+   * Computed source only: where coverage-ignore pragmas were looked for. `patch_tree`: in the
+   * whole text of each changed source file (`--tree`); `added_lines`: on the added lines only,
+   * so a pragma already in a file around the changed lines was not checked.
+   */
+  pragma_scope: v.optional(v.picklist(['patch_tree', 'added_lines'])),
+  /** Computed source only: changed lines counted uncovered because a pragma reaches them (a line may be under several). */
+  ignored_by_pragma: v.optional(v.array(DiffcovIgnoredByPragma)),
+  /** Computed source only: changed lines counted uncovered because the report's branch or function records say part of them never ran. */
+  branch_unrun: v.optional(v.array(DiffcovBranchUnrun)),
   /** Source `none` or `untrusted` only: the changed source files and their added lines, none of them measured. */
   unmeasured_files: v.optional(v.array(DiffcovUnmeasuredFile)),
   /** Report formats read, in `--coverage` order. */

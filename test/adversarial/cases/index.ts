@@ -7,6 +7,7 @@ import { CONTROLS } from './controls.js';
 import { FOOTPRINT } from './footprint.js';
 import { FOUND } from './found.js';
 import { COVERAGE_AND_MUTATION } from './coverage-and-mutation.js';
+import { COVERAGE_REPORTS } from './coverage-reports.js';
 import { DILUTION } from './dilution.js';
 import { EDITED_TESTS } from './edited-tests.js';
 import { INFRASTRUCTURE } from './infrastructure.js';
@@ -33,6 +34,7 @@ const SECTIONS: readonly (readonly AdversarialCase[])[] = [
   RUNNER_GAMING,
   CONFIG_AND_EVIDENCE,
   COVERAGE_AND_MUTATION,
+  COVERAGE_REPORTS,
   DILUTION,
   REFACTORS,
   WHAT_RUNS,

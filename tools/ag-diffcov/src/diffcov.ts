@@ -3,7 +3,8 @@
  * Reads inputs (the diff, the policy, each report) and returns the artefact; writes nothing.
  * @module
  */
-import { bindDiff, classifyPath, loadPolicyClasses, readDiffBytes } from '@adversary-gate/core';
+import { statSync } from 'node:fs';
+import { bindDiff, classifyPath, InputError, loadPolicyClasses, readDiffBytes } from '@adversary-gate/core';
 import { DiffcovArtefact, schemaName, SCHEMA_VERSION } from '@adversary-gate/schemas';
 import * as v from 'valibot';
 import { LcovParser } from './reports/lcov.js';
@@ -12,7 +13,8 @@ import { prefetchReports } from './reports/prefetch.js';
 import { readReport, type FormatChoice, type ReadReport } from './reports/read.js';
 import type { ReportData } from './reports/types.js';
 import { indexReports } from './measure/report-index.js';
-import { measure, pragmasOf, splitByClass, unmeasured } from './measure/measure.js';
+import { measure, pragmasOf, splitByClass, unmeasured, type ClassSplit } from './measure/measure.js';
+import { readFromTree, type FileContext } from './measure/file-context.js';
 import { makeMatcher } from './paths/match.js';
 import { normaliseRoot } from './paths/normalise.js';
 import { diffHeaderPaths } from './paths/diff-header-paths.js';
@@ -35,6 +37,11 @@ export interface DiffcovOptions {
   readonly ratio: number | null;
   /** A policy file whose `files` section overrides the file classes; null: defaults. */
   readonly policy: string | null;
+  /**
+   * The patch tree (the diff's new side), whose changed source files are read for the
+   * coverage-ignore pragmas around their changed lines; null: only the added lines are read.
+   */
+  readonly tree?: string | null;
   readonly tool: { readonly name: string; readonly version: string };
 }
 
@@ -134,12 +141,45 @@ async function measureWith(
   }
   const index = indexReports(reports, matcher);
   for (const f of index.faults) faults.push({ code: f.code, message: f.message });
+  const tree = opts.tree ?? null;
+  const contexts = tree === null ? new Map<string, FileContext>() : readTree(tree, split, inputs, faults);
   return {
     ...base,
     inputs,
     faults,
     diff_coverage_source: 'computed',
-    ...measure(split, index.byPath),
+    ...measure(split, index.byPath, contexts),
+    pragma_scope: tree === null ? 'added_lines' : 'patch_tree',
     formats: reports.map((r) => r.format),
   };
+}
+
+/**
+ * Each changed source file's text from the patch tree (listed in `inputs` with its digest).
+ * A file that cannot be read there, or does not hold the diff's added lines, is a fault
+ * (`SOURCE_NOT_READ`, which holds the verdict) and is read from its added lines alone.
+ * @throws InputError when `tree` is not a directory
+ */
+function readTree(
+  tree: string,
+  split: ClassSplit,
+  inputs: DiffcovArtefact['inputs'],
+  faults: DiffcovArtefact['faults'],
+): Map<string, FileContext> {
+  if (!(statSync(tree, { throwIfNoEntry: false })?.isDirectory() ?? false))
+    throw new InputError(tree, 'is not a directory (--tree: the patch tree)');
+  const contexts = new Map<string, FileContext>();
+  for (const f of [...split.source].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+    const read = readFromTree(tree, f);
+    if (read.ok) {
+      contexts.set(f.path, read.context);
+      inputs.push({ role: 'source', path: `${tree.replace(/\/+$/, '')}/${f.path}`, sha256: read.sha256 });
+    } else {
+      faults.push({
+        code: 'SOURCE_NOT_READ',
+        message: `${f.path} in the patch tree ${tree} ${read.problem}: coverage-ignore pragmas around its changed lines were looked for on its added lines only`,
+      });
+    }
+  }
+  return contexts;
 }

@@ -11,6 +11,7 @@ export { normaliseReportPath } from './paths/normalise.js';
 export { measure, splitByClass } from './measure/measure.js';
 export { countFile } from './measure/count.js';
 export { findPragmas } from './measure/pragmas.js';
+export { pragmaScopes, END_OF_FILE, type PragmaScope, type KnownText } from './measure/pragma-scope.js';
 export { renderMarkdown } from './render/markdown.js';
 export { renderSarif } from './render/sarif.js';
 export { toRanges } from '@adversary-gate/core';

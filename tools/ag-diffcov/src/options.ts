@@ -44,6 +44,12 @@ export const diffcovArgs = {
       'The directory the diff paths are relative to, as the reports name it (absolute report paths under it become relative)',
     valueHint: 'DIR',
   },
+  tree: {
+    type: 'string',
+    description:
+      'The patch tree (the checkout the diff leads to): each changed source file is read there for coverage-ignore pragmas around its changed lines (without it, only pragmas on added lines are seen)',
+    valueHint: 'DIR',
+  },
   'coverage-source': choiceFlag(
     SOURCES,
     'computed (with --coverage), untrusted (with --coverage-ratio) or none (no report: ratio null)',
@@ -110,6 +116,7 @@ export function parseOptions(
       source,
       ratio,
       policy: optionalArg(args.policy, 'policy') ?? null,
+      tree: optionalArg(args.tree, 'tree') ?? null,
       tool,
     },
     outputs,

@@ -48,7 +48,9 @@ test('a real JS patch with node --test lcov: computed ratio, per-file ranges, te
     ['src/calc.js'],
   );
   const calc = d.files[0]!;
-  t.deepEqual(calc.uncovered, [[8, 9]], 'the untested branch body');
+  // 8-9: the untested branch body (DA 0); 7: `if (a === 0) {`, where that block begins (DA 1, its BRDA 0).
+  t.deepEqual(calc.uncovered, [[7, 9]], 'the untested branch body and the line it begins on');
+  t.deepEqual(d.branch_unrun, [{ path: 'src/calc.js', lines: [[7, 7]] }]);
   t.deepEqual(calc.non_executable, [], "node's lcov lists every line of the file, comments included");
   t.deepEqual(d.excluded_files, [
     { path: 'README.md', class: 'not_code', added_lines: 1 },
@@ -87,7 +89,7 @@ test('--markdown and --sarif write the summary and one SARIF result per uncovere
   const d = load(path.join(dir, 'd.json'));
   const md = readFileSync(path.join(dir, 'd.md'), 'utf8');
   t.true(md.includes(`(${d.totals.covered}/${d.totals.measured} changed lines)`));
-  t.regex(md, /\| `src\/calc\.js` \| \d+ \| 2 \| \d+ \| 8-9 \|/);
+  t.regex(md, /\| `src\/calc\.js` \| \d+ \| 3 \| \d+ \| 7-9 \|/);
   const sarif = JSON.parse(readFileSync(path.join(dir, 'd.sarif'), 'utf8'));
   t.is(sarif.version, '2.1.0');
   t.deepEqual(
@@ -96,7 +98,7 @@ test('--markdown and --sarif write the summary and one SARIF result per uncovere
       x.locations[0].physicalLocation.artifactLocation.uri,
       x.locations[0].physicalLocation.region.startLine,
     ]),
-    [['uncovered-changed-lines', 'src/calc.js', 8]],
+    [['uncovered-changed-lines', 'src/calc.js', 7]],
   );
 });
 

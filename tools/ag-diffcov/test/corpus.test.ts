@@ -56,14 +56,28 @@ const OUR_TOTALS: Record<string, [number, number]> = {
   'js-ufo-large-oldtests/lcov.info': [250, 86],
   'js-ufo-small/cobertura-coverage.xml': [6, 0],
   'js-ufo-small/lcov.info': [6, 0],
-  'py-mi-large/coverage.lcov': [1036, 31],
-  'py-mi-large/coverage.xml': [994, 31],
-  'py-mi-release/coverage.lcov': [216, 6],
-  'py-mi-release/coverage.xml': [199, 6],
-  'py-mi-release-oldtests/coverage.lcov': [206, 79],
-  'py-mi-release-oldtests/coverage.xml': [199, 79],
+  'py-mi-large/coverage.lcov': [1084, 141],
+  'py-mi-large/coverage.xml': [1081, 141],
+  'py-mi-release/coverage.lcov': [239, 53],
+  'py-mi-release/coverage.xml': [239, 53],
+  'py-mi-release-oldtests/coverage.lcov': [239, 126],
+  'py-mi-release-oldtests/coverage.xml': [239, 126],
   'py-mi-small/coverage.lcov': [14, 0],
   'py-mi-small/coverage.xml': [14, 0],
+};
+
+/**
+ * Files with changed lines under coverage pragmas (more-itertools' `# pragma: no cover` on version
+ * branches), per case and report. Read without `--tree`, so a pragma reaching a statement reaches the
+ * end of the file: the conservative reading.
+ */
+const DEVIATING_FILES: Record<string, string[]> = {
+  'py-mi-large/coverage.lcov': ['more_itertools/more.py', 'more_itertools/recipes.py'],
+  'py-mi-large/coverage.xml': ['more_itertools/more.py', 'more_itertools/recipes.py'],
+  'py-mi-release/coverage.lcov': ['more_itertools/recipes.py'],
+  'py-mi-release/coverage.xml': ['more_itertools/recipes.py'],
+  'py-mi-release-oldtests/coverage.lcov': ['more_itertools/recipes.py'],
+  'py-mi-release-oldtests/coverage.xml': ['more_itertools/recipes.py'],
 };
 
 const cases = readdirSync(CORPUS).filter((c) => existsSync(path.join(CORPUS, c, 'patch.diff')));
@@ -95,7 +109,30 @@ for (const c of cases) {
       t.deepEqual(d.faults, []);
       t.deepEqual(d.unmatched_files, MISSING_FROM_REPORT[c] ?? []);
       t.deepEqual([d.totals.measured, d.totals.uncovered], OUR_TOTALS[`${c}/${report}`]);
-      const wrong = WRONG_IN_DIFF_COVER[c] ?? {};
+      const wrong = { ...(WRONG_IN_DIFF_COVER[c] ?? {}) };
+      // Deviation 5 (README): changed lines under a coverage pragma (or that the report ran only in part)
+      // are uncovered for us, whatever the report says; diff-cover takes its word. Outside them, the same lines.
+      const deviating = new Map<string, Set<number>>();
+      for (const e of [...(d.ignored_by_pragma ?? []), ...(d.branch_unrun ?? [])]) {
+        const set = deviating.get(e.path) ?? new Set<number>();
+        for (const n of fromRanges(e.lines)) set.add(n);
+        deviating.set(e.path, set);
+      }
+      t.deepEqual([...deviating.keys()].sort(), DEVIATING_FILES[`${c}/${report}`] ?? []);
+      for (const [p, lines] of deviating) {
+        const f = d.files.find((x) => x.path === p)!;
+        const unc = fromRanges(f.uncovered);
+        t.true(
+          [...lines].every((n) => unc.includes(n)),
+          `${p}: every line under a pragma is uncovered`,
+        );
+        t.deepEqual(
+          unc.filter((n) => !lines.has(n)),
+          (dc.src_stats[p]?.violation_lines ?? []).filter((n) => !lines.has(n)),
+          `${p}: uncovered lines outside the pragmas`,
+        );
+        wrong[p] = 'lines under coverage pragmas';
+      }
       let measured = 0;
       let uncovered = 0;
       for (const f of d.files) {
@@ -135,7 +172,10 @@ for (const c of cases) {
         );
       const dcUncovered =
         dc.total_num_violations - dcWrong.reduce((n, p) => n + dc.src_stats[p]!.violation_lines.length, 0);
-      t.deepEqual([measured, uncovered], [dcMeasured, dcUncovered], 'totals over the files both tools measure');
+      // diff-cover 7.4.0's answer does not give a fully covered file's line count: with files left out for
+      // deviation 5, the per-file checks above (outside the pragmas' lines) stand for the totals.
+      if (deviating.size === 0)
+        t.deepEqual([measured, uncovered], [dcMeasured, dcUncovered], 'totals over the files both tools measure');
     });
   }
 }

@@ -80,3 +80,20 @@ test('no report: the changed source files whose lines were not measured are list
   t.regex(md, /\*\*1 changed source file\(s\) whose lines were not measured:\*\*\n\n- `src\/a\.ts` — lines 2-4, 9/);
   t.false(renderMarkdown(base).includes('were not measured'), 'honest control: a measured run lists none');
 });
+
+test('lines under a pragma and lines run in part are listed, and a check on added lines only says so', (t) => {
+  const md = renderMarkdown({
+    ...base,
+    pragma_scope: 'added_lines',
+    ignored_by_pragma: [
+      { path: 'src/a|b.ts', pragma_line: 19, pragma: '/* c8 ignore next 2 */', lines: [[20, 21]] },
+      { path: 'x.py', pragma: "excluded by the report (coverage.py's excluded_lines)", lines: [[4, 4]] },
+    ],
+    branch_unrun: [{ path: 'src/a|b.ts', lines: [[7, 7]] }],
+  });
+  t.true(md.includes('- `src/a\\|b.ts:19` `/* c8 ignore next 2 */` — lines 20-21'));
+  t.true(md.includes("- `x.py` `excluded by the report (coverage.py's excluded_lines)` — lines 4"));
+  t.true(md.includes('- `src/a\\|b.ts` — lines 7'));
+  t.regex(md, /looked for on the added lines only/);
+  t.notRegex(renderMarkdown({ ...base, pragma_scope: 'patch_tree' }), /added lines only/);
+});

@@ -194,6 +194,9 @@ async function judge(
         '--diff',
         ws.diff,
         ...coverageArgs,
+        // the exported patch tree: the pragmas around changed lines are read there
+        '--tree',
+        ws.patch,
         '--quiet',
         '--out',
         path.join(ws.out, 'diffcov.json'),

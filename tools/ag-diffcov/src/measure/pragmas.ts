@@ -10,7 +10,7 @@ export const PRAGMA_PATTERNS: readonly RegExp[] = [
   /\bv8\s+ignore\b/i, // v8 / vitest
   /\bistanbul\s+ignore\b/i, // istanbul / nyc / jest
   /\bnode:coverage\s+(?:ignore|disable)\b/i, // node --test
-  /#\s*pragma:\s*no\s*(?:cover|branch)\b/i, // coverage.py
+  /#\s*pragma[:\s]?\s*no\s*(?:cover|branch)/i, // coverage.py (its default exclusion regex, and `no branch`)
   /\b(?:LCOV|GCOV|GCOVR)_EXCL_(?:LINE|START|STOP|BR_LINE|BR_START|BR_STOP)\b/, // lcov, gcovr
   /@codeCoverageIgnore/, // PHPUnit
   /\bcoverage\s*\(\s*off\s*\)/, // Rust #[coverage(off)]
@@ -19,7 +19,7 @@ export const PRAGMA_PATTERNS: readonly RegExp[] = [
 ];
 
 /** Every pattern above needs one of these words: lines without any are not tried against each pattern. */
-const PRAGMA_WORDS = /ignore|disable|pragma|_EXCL_|coverage/i;
+export const PRAGMA_WORDS = /ignore|disable|pragma|_EXCL_|coverage/i;
 
 /** A pragma found on an added line. */
 export interface PragmaHit {

@@ -1,14 +1,20 @@
 /**
  * Put every kept report entry under the changed file it belongs to, and merge several
- * reports: a line is executable when any report lists it, covered when any report ran it.
+ * reports: a line is executable when any report lists it, covered when any report ran it
+ * (whole: a line every report ran only in part stays in part); excluded when any report
+ * excluded it.
  * @module
  */
-import type { ReportData, LineHits } from '../reports/types.js';
+import { mergeRun, type ReportData, type ReportEntry, type LineHits } from '../reports/types.js';
 import type { MatchRule, PathMatcher } from '../paths/match.js';
 
 /** What the reports say of one changed file. */
 export interface FileCoverage {
   readonly lines: LineHits;
+  /** Lines with hits > 0 that every report ran only in part (lcov branch and function records); absent: none. */
+  readonly partial?: ReadonlySet<number>;
+  /** Lines a report says it excluded from measurement (coverage.py's `excluded_lines`); absent: none. */
+  readonly excluded?: ReadonlySet<number>;
   /** The report entries merged into it, sorted. */
   readonly reportPaths: readonly string[];
 }
@@ -27,7 +33,7 @@ export function indexReports(
   matcher: PathMatcher,
 ): { byPath: Map<string, FileCoverage>; faults: MatchFault[] } {
   const faults: MatchFault[] = [];
-  const candidates = new Map<string, { key: string; rule: MatchRule; lines: LineHits }[]>();
+  const candidates = new Map<string, { key: string; rule: MatchRule; entry: ReportEntry }[]>();
   for (const report of reports) {
     for (const [key, entry] of report.files) {
       const a = matcher.assign(entry.path);
@@ -40,7 +46,7 @@ export function indexReports(
         continue;
       }
       const list = candidates.get(a.path) ?? [];
-      list.push({ key, rule: a.rule, lines: entry.lines });
+      list.push({ key, rule: a.rule, entry });
       candidates.set(a.path, list);
     }
   }
@@ -56,14 +62,13 @@ export function indexReports(
       });
       continue;
     }
-    const lines: LineHits = new Map();
+    const merged = { lines: new Map() as LineHits, partial: new Set<number>() };
+    const excluded = new Set<number>();
     for (const c of chosen) {
-      for (const [line, hits] of c.lines) {
-        const prev = lines.get(line);
-        if (prev === undefined || hits > prev) lines.set(line, hits);
-      }
+      mergeRun(merged, c.entry.lines, c.entry.partial);
+      for (const line of c.entry.excluded ?? []) excluded.add(line);
     }
-    byPath.set(path, { lines, reportPaths: keys });
+    byPath.set(path, { lines: merged.lines, partial: merged.partial, excluded, reportPaths: keys });
   }
   return { byPath, faults };
 }

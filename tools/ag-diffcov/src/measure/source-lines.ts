@@ -6,7 +6,8 @@
  * @module
  */
 
-interface CommentSyntax {
+/** A language's comment tokens. */
+export interface CommentSyntax {
   readonly line: readonly string[];
   readonly block: readonly (readonly [string, string])[];
 }
@@ -85,7 +86,8 @@ SYNTAX.php = { line: ['//', '#'], block: [['/*', '*/']] };
 for (const ext of ['clj', 'cljs', 'lisp', 'el', 'scm', 'asm', 's']) SYNTAX[ext] = { line: [';'], block: [] };
 for (const ext of ['erl', 'hrl']) SYNTAX[ext] = { line: ['%'], block: [] };
 
-function syntaxFor(path: string): CommentSyntax | null {
+/** The comment syntax of a file, by its name; null: unknown (no comment is recognised). */
+export function syntaxFor(path: string): CommentSyntax | null {
   const base = path.slice(path.lastIndexOf('/') + 1);
   if (base === 'Makefile' || base === 'Dockerfile' || base === 'Rakefile' || base === 'Gemfile') return HASH;
   const dot = base.lastIndexOf('.');
@@ -131,13 +133,14 @@ function stripComments(
 }
 
 /**
- * For each added line, true when it is code (neither blank nor only a comment).
- * @param lines the added lines' numbers, ascending
+ * Each line's text with its comments removed (block comments followed across consecutive
+ * line numbers; unknown languages keep the whole text).
+ * @param lines the lines' numbers, ascending
  * @param texts their text, same order
  */
-export function codeLines(path: string, lines: readonly number[], texts: readonly string[]): boolean[] {
+export function strippedLines(path: string, lines: readonly number[], texts: readonly string[]): string[] {
   const syntax = syntaxFor(path);
-  const out: boolean[] = [];
+  const out: string[] = [];
   let open: string | null = null;
   let prev = -1;
   for (let k = 0; k < lines.length; k++) {
@@ -145,12 +148,36 @@ export function codeLines(path: string, lines: readonly number[], texts: readonl
     if (lines[k] !== prev + 1) open = null;
     prev = lines[k]!;
     if (syntax === null) {
-      out.push(text.trim() !== '');
+      out.push(text);
       continue;
     }
     const stripped = stripComments(text, syntax, open);
     open = stripped.open;
-    out.push(stripped.rest.trim() !== '');
+    out.push(stripped.rest);
   }
   return out;
+}
+
+/**
+ * For each added line, true when it is code (neither blank nor only a comment).
+ * @param lines the added lines' numbers, ascending
+ * @param texts their text, same order
+ */
+export function codeLines(path: string, lines: readonly number[], texts: readonly string[]): boolean[] {
+  return strippedLines(path, lines, texts).map((rest) => rest.trim() !== '');
+}
+
+/**
+ * Does a line's code (comments already removed) hold only structure, nothing that runs of its
+ * own: brackets, `;`, `,`, `:` and the words `else`, `try`, `finally`, `do`, `except`, `catch` (with
+ * its binding)? `}`, `} else {`, `} catch (e) {`, `} finally {`, `else:`, `try:` are;
+ * `case 2:`, `return;`, `} else if (x) {` are not.
+ */
+export function structuralOnly(code: string): boolean {
+  return (
+    code
+      .replace(/\bcatch\s*\([^()]*\)/g, ' ')
+      .replace(/\b(?:else|try|finally|do|catch|except)\b/g, ' ')
+      .replace(/[\s{}()[\];,:]/g, '') === ''
+  );
 }

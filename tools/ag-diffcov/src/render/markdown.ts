@@ -57,6 +57,30 @@ export function renderMarkdown(d: DiffcovArtefact): string {
     for (const p of d.unmatched_files) out.push(`- \`${cell(p)}\``);
     out.push('');
   }
+  const ignored = d.ignored_by_pragma ?? [];
+  if (ignored.length > 0) {
+    out.push('**Changed lines under a coverage-ignore pragma** (counted uncovered, whatever the report says):', '');
+    for (const e of ignored) {
+      const where = e.pragma_line === undefined ? '' : `:${e.pragma_line}`;
+      out.push(`- \`${cell(e.path)}${where}\` \`${cell(e.pragma)}\` — lines ${ranges(e.lines)}`);
+    }
+    out.push('');
+  }
+  const partly = d.branch_unrun ?? [];
+  if (partly.length > 0) {
+    out.push(
+      '**Changed lines the report calls run where a block or function beginning on them never ran** (its branch or function records; counted uncovered):',
+      '',
+    );
+    for (const e of partly) out.push(`- \`${cell(e.path)}\` — lines ${ranges(e.lines)}`);
+    out.push('');
+  }
+  if (d.pragma_scope === 'added_lines' && d.files.length > 0) {
+    out.push(
+      'Coverage-ignore pragmas were looked for on the added lines only (no patch tree given): a pragma already in a changed file was not checked.',
+      '',
+    );
+  }
   if (d.pragmas.length > 0) {
     out.push('**Coverage pragmas added on changed lines:**', '');
     for (const p of d.pragmas) out.push(`- \`${cell(p.path)}:${p.line}\` — \`${cell(p.text)}\``);

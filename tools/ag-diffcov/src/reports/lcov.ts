@@ -1,13 +1,15 @@
 /**
- * lcov tracefile reader, streamed. Line coverage comes from `DA:` records only (the rule
- * diff-cover 7.4.0 follows); `FN`/`BRDA` records are not folded into lines. Records of
- * files the diff does not touch are skipped without being parsed.
+ * lcov tracefile reader, streamed. Line coverage comes from `DA:` records (the rule
+ * diff-cover 7.4.0 follows); a kept record's `BRDA`, `FN` and `FNDA` records only mark the
+ * lines that ran in part (`lcov-record.ts`), they never make a line run. Records of files the
+ * diff does not touch are skipped without being parsed.
  * @module
  */
 import { InputError } from '@adversary-gate/core';
 import { normaliseReportPath } from '../paths/normalise.js';
+import { LcovRecordBranches } from './lcov-record.js';
 import type { LcovScan } from './lcov-scan.js';
-import { addHits, ReportCollector, type LineHits, type ReportData, type WantsPath } from './types.js';
+import { addHits, mergeRun, ReportCollector, type LineHits, type ReportData, type WantsPath } from './types.js';
 
 const NEXT_SF = Buffer.from('\nSF:');
 const SF = Buffer.from('SF:');
@@ -38,6 +40,12 @@ function printable(bytes: Buffer, from: number, to: number): boolean {
   return true;
 }
 
+/** Is `bytes[start, colon)` the tag `BRDA`, `FN` or `FNDA`? */
+function branchTag(bytes: Buffer, start: number, colon: number): boolean {
+  const tag = bytes.toString('latin1', start, colon);
+  return tag === 'BRDA' || tag === 'FN' || tag === 'FNDA';
+}
+
 /** Incremental lcov parser: feed chunks, then `end()`; or parse a scan's records with {@link LcovParser.fromScan}. */
 export class LcovParser {
   private readonly out: ReportCollector;
@@ -45,7 +53,10 @@ export class LcovParser {
   private carry: Buffer = EMPTY;
   private atLineStart = false;
   private skipping = false;
+  /** The kept record being read: its own line hits (merged into its file's entry at `end_of_record`). */
   private current: LineHits | null = null;
+  private entry: { readonly lines: LineHits; readonly partial: Set<number> } | null = null;
+  private branches: LcovRecordBranches | null = null;
   private currentName = '';
   private open = false;
   private tail: Buffer = Buffer.alloc(0);
@@ -76,23 +87,35 @@ export class LcovParser {
       if (line > 0) addHits(this.current, line, hits);
       return;
     }
+    if (this.branches !== null) {
+      if (text.startsWith('BRDA:')) return this.branches.branch(text.slice(5));
+      if (text.startsWith('FN:')) return this.branches.fn(text.slice(3));
+      if (text.startsWith('FNDA:')) return this.branches.fnda(text.slice(5));
+    }
     if (text.startsWith('SF:')) {
       if (this.open) this.fail(`SF record ${text.slice(3)} starts before ${this.currentName} has end_of_record`);
       const name = text.slice(3);
       if (name === '') this.fail('SF record with an empty path');
       this.open = true;
       this.currentName = name;
-      this.current = this.out.open(normaliseReportPath(name));
-      if (this.current === null) {
+      this.entry = this.out.openEntry(normaliseReportPath(name));
+      if (this.entry === null) {
         this.open = false;
         this.skipping = true;
+      } else {
+        this.current = new Map();
+        this.branches = new LcovRecordBranches();
       }
       return;
     }
     if (text === 'end_of_record') {
       if (!this.open) this.fail('end_of_record outside any SF record');
+      if (this.entry !== null && this.current !== null && this.branches !== null)
+        mergeRun(this.entry, this.current, this.branches.partOf(this.current));
       this.open = false;
       this.current = null;
+      this.entry = null;
+      this.branches = null;
       return;
     }
     if (!LINE_PREFIX.test(text)) this.fail(`not an lcov line: ${text.slice(0, 80)}`);
@@ -101,8 +124,9 @@ export class LcovParser {
   /**
    * One line given as bytes `[start, end)` (without its `\n`). The common lines are handled
    * on the bytes without decoding them: a well-formed `DA:<line>,<hits>` of a kept record,
-   * and a tag this reader does not use (`FN:`, `BRDA:`, `LF:`…). Anything else, including a
-   * `DA` line these byte checks are not sure of, goes through {@link line} and its checks.
+   * and a tag this reader does not use (`LF:`, `BRH:`…; `BRDA:`, `FN:` and `FNDA:` outside a
+   * kept record). Anything else, including a `DA` line these byte checks are not sure of,
+   * goes through {@link line} and its checks.
    */
   private lineAt(bytes: Buffer, start: number, end: number): void {
     const e = end > start && bytes[end - 1] === CR ? end - 1 : end;
@@ -112,7 +136,7 @@ export class LcovParser {
       const pair = p - start === 2 ? (bytes[start]! << 8) | bytes[start + 1]! : -1;
       if (pair === 0x4441 /* DA */) {
         if (this.current !== null && this.daAt(bytes, p + 1, e)) return;
-      } else if (pair !== 0x5346 /* SF */) {
+      } else if (pair !== 0x5346 /* SF */ && !(this.branches !== null && branchTag(bytes, start, p))) {
         return;
       }
     }

@@ -23,6 +23,13 @@ export function invariantProblem(d: DiffcovArtefact, diffText: string, classify 
     covered += rangeCount(f.covered);
     uncovered += rangeCount(f.uncovered);
   }
+  // Lines counted uncovered because of a pragma or of the report's branch records are uncovered lines of their file.
+  for (const e of [...(d.ignored_by_pragma ?? []), ...(d.branch_unrun ?? [])]) {
+    const f = d.files.find((x) => x.path === e.path);
+    const unc = new Set(fromRanges(f?.uncovered ?? []));
+    if (fromRanges(e.lines).some((n) => !unc.has(n)))
+      return `${e.path}: a line listed as ignored or run in part is not uncovered`;
+  }
   const t = d.totals;
   if (t.covered !== covered || t.uncovered !== uncovered || t.measured !== covered + uncovered)
     return 'totals do not add up';
