@@ -80,4 +80,16 @@ export const COVERAGE_REPORTS: readonly AdversarialCase[] = [
     verdict: 'ACCEPT',
     code: null,
   },
+  {
+    id: 'coverage-config-exclude-py',
+    what: "the untested branch excluded by a new .coveragerc's exclude_lines (the demo's declared coverage command reads it; the gate's own wiring reads none): the configuration change is named",
+    project: 'py',
+    patch: {
+      '.coveragerc': '[report]\nexclude_lines =\n    if amount < 0:\n',
+      'shop.py': DISCOUNT(''),
+      'tests/test_discount.py': DISCOUNT_SOME,
+    },
+    verdict: 'HOLD',
+    code: 'TAMPER_SUSPECTED',
+  },
 ];

@@ -32,6 +32,9 @@ test('docs, images, lock files and data are not code', (t) => {
     'src/index.d.ts',
     'docs/conf.py',
     'doc/conf.py',
+    '.coveragerc',
+    '.nycrc',
+    'pkg/.npmrc',
   ]) {
     t.is(classifyPath(p), 'not_code', p);
   }

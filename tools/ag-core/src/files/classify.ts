@@ -40,6 +40,8 @@ export const DEFAULT_NOT_CODE_GLOBS: readonly string[] = [
   '**/{package-lock.json,npm-shrinkwrap.json,yarn.lock,pnpm-lock.yaml,bun.lockb,poetry.lock,Pipfile.lock,uv.lock,Cargo.lock,Gemfile.lock,composer.lock,go.sum}',
   '**/*.{json,jsonc,json5,ndjson,jsonl,csv,tsv,yml,yaml,toml,ini,cfg,conf,properties,env,lock}',
   '**/.{gitignore,gitattributes,gitmodules,editorconfig,npmignore,dockerignore,prettierignore,eslintignore,nvmrc,node-version,python-version,mailmap,prettierrc}',
+  // tools' settings files with no extension (the runner-config rules of ag-oracle still read them)
+  '**/.{coveragerc,nycrc,c8rc,npmrc,yarnrc,babelrc,browserslistrc,eslintrc,stylelintrc,flake8,pylintrc,tool-versions}',
   // type declarations: no runtime behaviour to execute or mutate
   '**/*.{pyi,d.ts,d.mts,d.cts}',
   // the documentation builder's settings (Sphinx), run by the docs build, never by the product

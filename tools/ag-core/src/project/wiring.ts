@@ -275,14 +275,16 @@ export function wireJsRunner(
  * that is also installed, such as Debian's python3-jwt, is imported from the tree, not from the
  * system), but with pytest (and coverage, for the coverage command) imported before the tree is
  * put there: a `pytest.py` or `_pytest/` in the tree cannot replace the runner, as a module
- * already imported stays imported. Works on every Python 3.
+ * already imported stays imported. Coverage reads no configuration file of the project
+ * (`config_file=False`): a `.coveragerc` or `pyproject.toml` the patch adds with `exclude_lines`
+ * or `omit` would otherwise take its own lines out of the measurement. Works on every Python 3.
  */
 export function wirePytest(python = 'python3'): TestWiring {
   const first = `import os, sys; here = os.getcwd(); sys.path[:] = [p for p in sys.path if p not in ("", ".", here)]`;
   const boot = `${first}; import pytest; sys.path.insert(0, here); sys.exit(pytest.main())`;
   const args = `-p no:cacheprovider --junitxml=${JUNIT_REPORT} -o junit_family=xunit2`;
   const test = `${python} -c ${shQuote(boot)} ${args}`;
-  const covBoot = `${first}; import coverage, pytest; sys.path.insert(0, here); c = coverage.Coverage(data_file="${COVERAGE_DIR}/.coverage", source=[here]); c.start(); r = pytest.main(); c.stop(); c.save(); c.xml_report(outfile="${COVERAGE_DIR}/coverage.xml"); sys.exit(r)`;
+  const covBoot = `${first}; import coverage, pytest; sys.path.insert(0, here); c = coverage.Coverage(data_file="${COVERAGE_DIR}/.coverage", source=[here], config_file=False); c.start(); r = pytest.main(); c.stop(); c.save(); c.xml_report(outfile="${COVERAGE_DIR}/coverage.xml"); sys.exit(r)`;
   const coverage = `mkdir -p ${COVERAGE_DIR} && ${python} -c ${shQuote(covBoot)} ${args}`;
   return {
     test_command: test,
