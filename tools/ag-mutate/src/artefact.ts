@@ -82,7 +82,7 @@ export interface ArtefactParts {
   readonly canarySeed?: number;
   /** The revert mutants (one per hunk with an executable change), never counted. */
   readonly reverts?: MutationArtefact['reverts'];
-  /** The changed Python functions' behaviour footprint (src/exec/equivalence.ts). */
+  /** The changed functions' behaviour footprint (Python: src/exec/equivalence.ts; JavaScript: src/apart/js-judge.ts). */
   readonly footprint?: MutationArtefact['footprint'];
 }
 

@@ -1,4 +1,4 @@
-"""Is a surviving mutant probably equivalent? A differential check of its function, for ag-mutate.
+"""The outcomes of a surviving mutant's function, for ag-mutate's differential check.
 
 The calls come from the tests (ag_mutate_record.py, inside pytest); the check runs in the
 judge (ag_mutate_judge.py), a fresh interpreter that is not pytest and imported the module
@@ -8,19 +8,17 @@ constants the function holds; strings and sequences emptied, cut, reversed, turn
 iterator), each version in a forked process of its own, so no version sees what another
 left in memory:
 
-- `live`: the function as the freshly imported module holds it (the unmutated code);
+- `live`: the function as the freshly imported module holds it (the unmutated code), on the
+  recorded calls;
 - `rebuilt`: the unmutated function compiled again from the file's text, as the mutants are;
 - each mutant, compiled from its text into a copy of the module's globals.
 
 An outcome is the return value (a generator or iterator drawn up to MAX_ITEMS items) or the
 exception's type and message, the arguments after the call, the data the module holds after
-it, and what was printed; memory addresses are masked. `rebuilt` must give `live`'s outcome
-on every recorded call, or the rebuilding is not faithful and nothing is concluded
-(`inconclusive`). A mutant is `probably_equivalent` only when at least MIN_CALLS distinct
-calls were recorded, at least MIN_CALLS of them return normally here (outside the tests a
-call may only raise: the tests' state is not here, and raising everywhere proves nothing),
-and every input gave the same outcome as `rebuilt`; the first input that differs makes it
-`distinguished`. Any failure of the check itself leaves the mutant a survivor.
+it, and what was printed; memory addresses are masked. Nothing is decided here: the outcomes
+go back to ag-mutate, whose rules (src/apart/rules.ts) tell a probably equivalent mutant, one
+an input tells apart, and a check that concludes nothing. This module also describes values
+for those rules (`arg_facts`, `literals`) and for the notes (`call_text`).
 """
 import ast
 import copy
@@ -38,11 +36,11 @@ from contextlib import redirect_stdout
 
 from ag_mutate_record import find_def
 
-MIN_CALLS = 3
 MAX_ITEMS = 2000
 CALL_SECONDS = 0.5
 VERSION_SECONDS = 30.0
 MAX_NEIGHBOURS = 24
+MAX_LITERAL = 40
 ADDRESS = re.compile(r"0x[0-9a-fA-F]{4,}")
 
 
@@ -128,15 +126,61 @@ def _state(fn):
     return ";".join(parts)[:8000]
 
 
-def _constants(node):
+def literals(node):
+    """The integer and short string constants a def holds, as written (booleans aside)."""
     ints, strs = set(), set()
     for n in ast.walk(node):
         if isinstance(n, ast.Constant) and not isinstance(n.value, bool):
             if isinstance(n.value, int):
-                ints.update((n.value - 1, n.value, n.value + 1))
-            elif isinstance(n.value, str) and len(n.value) <= 40:
+                ints.add(n.value)
+            elif isinstance(n.value, str) and len(n.value) <= MAX_LITERAL:
                 strs.add(n.value)
     return sorted(ints), sorted(strs)
+
+
+def _constants(node):
+    """The neighbours' constants: a def's integers one off either way too, and its short strings."""
+    ints, strs = literals(node)
+    return sorted({x for v in ints for x in (v - 1, v, v + 1)}), strs
+
+
+def _int_text(value):
+    """An integer in decimal (a subclass's by its value, whatever its repr); None when it has too many digits to be written."""
+    try:
+        return int.__repr__(value)
+    except ValueError:
+        return None
+
+
+def literal_facts(node):
+    """`literals(node)` as ag-mutate reads them: the integers in decimal."""
+    ints, strs = literals(node)
+    return {"ints": [t for t in map(_int_text, ints) if t is not None], "strs": strs}
+
+
+def _fact(value):
+    """One argument as ag-mutate's rules read it (src/apart/argument-rules.ts, ArgFact): its kind, and its
+    value or size where a base case or a constant could be told by them."""
+    if value is None:
+        return {"kind": "none"}
+    if isinstance(value, bool):
+        return {"kind": "bool"}
+    if isinstance(value, int):
+        text = _int_text(value)
+        return {"kind": "other"} if text is None else {"kind": "int", "value": text, "exact": type(value) is int}
+    if type(value) is float:
+        return {"kind": "float", "value": repr(value)}
+    if isinstance(value, str):
+        return {"kind": "str", "value": str.__str__(value) if len(value) <= MAX_LITERAL else None, "size": len(value)}
+    if isinstance(value, (list, tuple, dict, set, frozenset, bytes)):
+        return {"kind": "sized", "size": len(value)}
+    return {"kind": "other"}
+
+
+def arg_facts(args):
+    """A call's arguments (positional, then keyword values) as ag-mutate's rules read them."""
+    positional, keyword = args
+    return [_fact(v) for v in list(positional) + list(keyword.values())]
 
 
 def _variants(value, ints, strs, wide=False):
@@ -254,12 +298,7 @@ def _live(namespace, qualname):
     return value
 
 
-def _brief(outcome):
-    """An outcome without its empty printed part, cut short for a note."""
-    return (outcome[: -len(" | printed ")] if outcome.endswith(" | printed ") else outcome)[:240]
-
-
-def _call_text(qualname, args):
+def call_text(qualname, args):
     positional, keyword = args
     try:
         parts = [_mask(repr(a))[:80] for a in positional] + ["%s=%s" % (k, _mask(repr(v))[:80]) for k, v in keyword.items()]
@@ -287,45 +326,36 @@ def distinct(calls, namespace):
     return out
 
 
-def judge_mutants(calls, namespace, f, note_calls):
-    """Each of `f`'s mutants judged on the distinct recorded `calls` (the fresh module's `namespace`)."""
-    ids = [m["id"] for m in f["mutants"]]
+def _rows(outcomes):
+    """Each input's outcome as a row of the calls made of it (one here), or None."""
+    return None if outcomes is None else [[o] for o in outcomes]
 
-    def every(verdict, note, inputs=0):
-        return {i: {"verdict": verdict, "recorded_calls": len(calls), "inputs": inputs, "note": note} for i in ids}
 
-    if namespace is None or len(calls) < MIN_CALLS:
-        return every("inconclusive", "%d distinct calls recorded (%s); at least %d are needed" % (len(calls), note_calls, MIN_CALLS))
+def measure_mutants(calls, namespace, f, min_calls):
+    """The outcomes the survivors' check compares, for `f`'s mutants on the distinct recorded `calls`
+    (the fresh module's `namespace`): every input's text, `live` on the recorded calls, `rebuilt`
+    (`reference`) and each mutant on every input. With fewer than `min_calls` calls (ag-mutate's
+    rules conclude nothing on so few) nothing is called; when the unmutated function could not be
+    called, no mutant is (there is nothing to hold it to)."""
+    out = {"problem": None, "inputs": [], "live": None, "reference": None, "mutants": {m["id"]: None for m in f["mutants"]}}
+    if namespace is None or len(calls) < min_calls:
+        return out
     path, qualname = f["file"], f["qualname"]
     try:
         with open(path, encoding="utf-8") as r:
             text = r.read()
         ints, strs = _constants(find_def(ast.parse(text, path), qualname))
     except Exception as error:
-        return every("inconclusive", "the file could not be read again: %s" % error)
+        out["problem"] = "the file could not be read again: %s" % error
+        return out
     inputs = calls + _neighbours(calls, ints, strs, namespace)
+    out["inputs"] = [call_text(qualname, args) for args in inputs]
     live = _in_child(lambda: _live(namespace, qualname), calls, namespace)
     rebuilt = _in_child(lambda: _compiled(text, path, qualname, namespace), inputs, namespace)
+    out["live"], out["reference"] = _rows(live), _rows(rebuilt)
     if live is None or rebuilt is None:
-        return every("inconclusive", "the unmutated function could not be called again")
-    if live != rebuilt[: len(calls)] or "timeout" in rebuilt:
-        return every("inconclusive", "the function rebuilt from its text does not give what the module's own gives")
-    returned = sum(1 for o in live if o.startswith("value "))
-    if returned < MIN_CALLS:
-        return every("inconclusive", "outside the tests only %d of the %d distinct recorded calls return normally; at least %d must" % (returned, len(calls), MIN_CALLS))
-    out = {}
+        return out
     for m in f["mutants"]:
         got = _in_child(lambda m=m: _compiled(m["text"], path, qualname, namespace), inputs, namespace)
-        if got is None:
-            out[m["id"]] = {"verdict": "inconclusive", "recorded_calls": len(calls), "inputs": len(inputs), "note": "the mutant's function could not be called"}
-            continue
-        differ = next((i for i, (a, b) in enumerate(zip(rebuilt, got)) if a != b), None)
-        if differ is None:
-            note = "same outcome on every input, outside the test process: %d recorded calls, %d neighbours" % (len(calls), len(inputs) - len(calls))
-            out[m["id"]] = {"verdict": "probably_equivalent", "recorded_calls": len(calls), "inputs": len(inputs), "note": note}
-        else:
-            which = "recorded call" if differ < len(calls) else "neighbour input"
-            note = "a %s differs: %s gives %s; the mutant gives %s" % (
-                which, _call_text(qualname, inputs[differ]), _brief(rebuilt[differ]), _brief(got[differ]))
-            out[m["id"]] = {"verdict": "distinguished", "recorded_calls": len(calls), "inputs": len(inputs), "note": note}
+        out["mutants"][m["id"]] = _rows(got)
     return out

@@ -1,17 +1,22 @@
-"""ag-mutate's judge: the recorded calls judged in a fresh interpreter, outside the test process.
+"""ag-mutate's judge: the recorded calls made again in a fresh interpreter, outside the test process.
 
 Run as `<the tests' python> ag_mutate_judge.py <spec.json>` in the tree copy, as the tests
 are run (same uid, environment and limits), after a recording run of the tests
-(ag_mutate_record.py). The spec: {"record": path, "out": path, "functions": [{"file",
-"qualname", "baseline": text or null, "footprint": bool, "mutants": [{"id", "text"}]}]}.
+(ag_mutate_record.py). The spec: {"record": path, "out": path, "min_distinct_calls": n,
+"functions": [{"file", "qualname", "baseline": text or null, "footprint": bool, "mutants":
+[{"id", "text"}]}]}.
 
 No pytest, no test module, no conftest: the interpreter takes the test process's sys.path,
 imports each function's module afresh, and loads the recorded arguments through an
 unpickler that refuses the test runner's and the tests' own modules (a call that needs one is
-counted as not loadable). Then, per function: the mutants' differential check
-(ag_mutate_equiv.judge_mutants) and the behaviour footprint (ag_mutate_footprint.footprint).
+counted as not loadable). Then, per function, it measures: the outcomes of the mutants'
+differential check (ag_mutate_equiv.measure_mutants) and the behaviour footprint's answers
+(ag_mutate_footprint.footprint). It decides nothing: ag-mutate's rules (src/apart/rules.ts)
+read the answers.
 
-Writes {"runner_free": bool, "mutants": {id: answer}, "functions": [record]} to `out`.
+Writes to `out`: {"runner_free": bool, "functions": [{"file", "qualname", "recorded_calls",
+"kept_calls", "unpicklable_calls", "calls": [every loaded call as text], "distinct": [{"text",
+"args": [fact]}], "footprint": answers or null, "equivalence": outcomes or null}]}.
 """
 import importlib
 import io
@@ -66,10 +71,10 @@ def main(spec_path):
     with open(spec["record"], "rb") as r:
         record = pickle.load(r)
     sys.path[:] = [p for p in record["sys_path"] if p != HERE] + [HERE]
-    from ag_mutate_equiv import judge_mutants
+    from ag_mutate_equiv import arg_facts, call_text, distinct, measure_mutants
     from ag_mutate_footprint import footprint, runner_free
 
-    mutants, functions = {}, []
+    functions = []
     for f, rec in zip(spec["functions"], record["functions"]):
         namespace, module_note = None, None
         if rec["module"] is not None:
@@ -81,18 +86,20 @@ def main(spec_path):
             except BaseException as error:
                 module_note = "module %s could not be imported outside the tests: %s: %s" % (rec["module"], type(error).__name__, str(error)[:300])
         calls, failed = _load(rec["calls"], namespace) if namespace is not None else ([], 0)
-        unloaded = rec["unpicklable"] + failed
-        if f["mutants"]:
-            from ag_mutate_equiv import distinct
-
-            unique = distinct(calls, namespace)
-            note = "%d could not be carried out of the test process" % unloaded
-            mutants.update(judge_mutants(unique, namespace, f, note))
-        if f["footprint"]:
-            entry = footprint(f, calls, namespace, module_note)
-            entry.update({"file": f["file"], "qualname": f["qualname"], "recorded_calls": rec["observed"], "kept_calls": len(rec["calls"]), "unpicklable_calls": unloaded})
-            functions.append(entry)
-    out = {"runner_free": runner_free(), "mutants": mutants, "functions": functions}
+        unique = distinct(calls, namespace)
+        qualname = f["qualname"]
+        functions.append({
+            "file": f["file"],
+            "qualname": qualname,
+            "recorded_calls": rec["observed"],
+            "kept_calls": len(rec["calls"]),
+            "unpicklable_calls": rec["unpicklable"] + failed,
+            "calls": [call_text(qualname, args) for args in calls],
+            "distinct": [{"text": call_text(qualname, args), "args": arg_facts(args)} for args in unique],
+            "equivalence": measure_mutants(unique, namespace, f, spec["min_distinct_calls"]) if f["mutants"] else None,
+            "footprint": footprint(f, calls, unique, namespace, module_note) if f["footprint"] else None,
+        })
+    out = {"runner_free": runner_free(), "functions": functions}
     tmp = spec["out"] + ".tmp"
     with open(tmp, "w") as w:
         json.dump(out, w)

@@ -2,12 +2,13 @@
  * The changed JavaScript functions the footprint and the equivalence check can reach: those
  * bound to a name at the module's top level (`function f`, `const f = (…) => …`, `const f =
  * function …`, exported or not), read from the file's syntax tree, with what the judge needs
- * to know of each: whether it takes arguments, its constants, the keys of the module-level
- * tables it names, and the module's top-level data (the state a side effect shows in).
+ * to know of each: its parameters, its constants, the keys of the module-level tables it names,
+ * and the module's top-level data (the state a side effect shows in).
  * @module
  */
 import type { Node } from '@babel/types';
 import { childNodes, parseJs } from '../engines/js.js';
+import type { Literals, Parameters } from './argument-rules.js';
 
 /** One top-level named function. */
 export interface TopFunction {
@@ -16,8 +17,8 @@ export interface TopFunction {
   readonly node: Node;
   /** Whether its body can be wrapped and judged: not async, not a generator. */
   readonly plain: boolean;
-  /** It declares a parameter, or reads `arguments`. */
-  readonly takesArguments: boolean;
+  /** Its parameters (a read of `arguments` in a non-arrow function counts as one more). */
+  readonly parameters: Parameters;
 }
 
 /** A parsed module: its top-level functions by name, its top-level data names, its tables' keys. */
@@ -52,13 +53,24 @@ function readsArguments(fn: Node): boolean {
   return found;
 }
 
+/** A parameter's name (a pattern's kind when it is not a plain name). */
+function paramName(p: Node): string {
+  if (p.type === 'Identifier') return p.name;
+  if (p.type === 'AssignmentPattern') return paramName(p.left);
+  if (p.type === 'RestElement') return `...${paramName(p.argument)}`;
+  return p.type;
+}
+
 function topFunction(name: string, node: Node): TopFunction {
   const f = node as Node & { async?: boolean; generator?: boolean; params: Node[] };
   return {
     name,
     node,
     plain: f.async !== true && f.generator !== true,
-    takesArguments: f.params.length > 0 || (node.type !== 'ArrowFunctionExpression' && readsArguments(node)),
+    parameters: {
+      positional: f.params.map(paramName),
+      other: node.type !== 'ArrowFunctionExpression' && readsArguments(node) ? 1 : 0,
+    },
   };
 }
 
@@ -140,7 +152,22 @@ export function readModule(parseAs: string, text: string): JsModule | null {
   return { program, functions, stateNames, tables };
 }
 
-/** A function's constants (integers ±1, short strings) and the keys of the module's tables it names. */
+/** The integer and short string constants a function's text holds, as written (the rules' `Literals`). */
+export function literalsOf(fn: Node): Literals {
+  const ints = new Set<number>();
+  const strs = new Set<string>();
+  walk(fn, (n) => {
+    const v = literal(n);
+    if (typeof v === 'number') ints.add(v);
+    else if (typeof v === 'string') strs.add(v);
+  });
+  return {
+    ints: [...ints].sort((a, b) => a - b).map((x) => BigInt(x).toString()),
+    strs: [...strs].sort(),
+  };
+}
+
+/** A function's constants (integers ±1, short strings) and the keys of the module's tables it names: the neighbours' values. */
 export function constantsOf(fn: Node, tables?: ReadonlyMap<string, Keys>): Keys {
   const keys: Keys = { ints: [], strs: [] };
   walk(fn, (n) => {

@@ -1,12 +1,13 @@
 /**
  * The inputs the JavaScript judge calls a function with, worked on in their carried form
  * (runtime/js-values.cjs: JSON with types): the distinct recorded calls, their neighbours (one
- * argument changed at a time, as ag_mutate_equiv.py's `_variants` changes Python values), which
- * calls are trivial (a base case) or at the baseline's own constants (a boundary), and a call
- * as text for a finding.
+ * argument changed at a time, as ag_mutate_equiv.py's `_variants` changes Python values), the
+ * arguments as the rules see them (argument-rules.ts decides a base case and a boundary), and
+ * a call as text for a finding.
  * @module
  */
 import type { Keys } from './js-functions.js';
+import type { ArgFact } from './argument-rules.js';
 
 /** A carried value: plain JSON, or a tagged object (`{$: 'undefined' | 'number' | 'bigint' | 'date' | 'object', v}`). */
 export type Carried = null | boolean | number | string | Carried[] | { readonly $: string; readonly v?: unknown };
@@ -17,9 +18,6 @@ export type Args = readonly Carried[];
 const MAX_NEIGHBOURS = 24;
 
 const key = (x: unknown) => JSON.stringify(x);
-
-const isTagged = (v: Carried): v is { readonly $: string; readonly v?: unknown } =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** A number as carried: plain when finite and not -0. */
 function num(x: number): Carried {
@@ -91,29 +89,34 @@ export function neighbours(calls: readonly Args[], consts: Keys, wide = false): 
   return out;
 }
 
-/** A base-case value: null, undefined, a boolean, -1, 0, 1 (-0 too), the empty string, an empty array or object. */
-function isTrivial(v: Carried): boolean {
-  if (v === null || typeof v === 'boolean' || v === '' || v === -1 || v === 0 || v === 1) return true;
-  if (Array.isArray(v)) return v.length === 0;
-  if (!isTagged(v)) return false;
-  if (v.$ === 'undefined') return true;
-  if (v.$ === 'number') return v.v === '-0';
-  return v.$ === 'object' && Object.keys(v.v as object).length === 0;
+/** The longest string constant the judges collect: a longer argument can be no constant. */
+const MAX_LITERAL = 40;
+
+/** A carried argument as the rules see it (argument-rules.ts decides what is trivial and what is a constant). */
+function argFact(v: Carried): ArgFact {
+  if (v === null) return { kind: 'none' };
+  if (typeof v === 'boolean') return { kind: 'bool' };
+  if (typeof v === 'number')
+    return Number.isInteger(v)
+      ? { kind: 'int', value: BigInt(v).toString(), exact: true }
+      : { kind: 'float', value: String(v) };
+  if (typeof v === 'string') return { kind: 'str', value: v.length <= MAX_LITERAL ? v : null, size: v.length };
+  if (Array.isArray(v)) return { kind: 'sized', size: v.length };
+  switch (v.$) {
+    case 'undefined':
+      return { kind: 'none' };
+    case 'number': // NaN, ±Infinity, -0
+      return { kind: 'float', value: String(v.v) };
+    case 'object':
+      return { kind: 'sized', size: Object.keys(v.v as object).length };
+    default: // bigint, date
+      return { kind: 'other' };
+  }
 }
 
-/** Every argument trivial: a base case, whose change alone is no special case. */
-export function trivial(args: Args): boolean {
-  return args.every(isTrivial);
-}
-
-/** Every non-trivial argument a constant of the baseline's version (integers ±1, strings as written): a boundary it had. */
-export function boundary(args: Args, consts: Keys): boolean {
-  return args.every(
-    (v) =>
-      isTrivial(v) ||
-      (typeof v === 'number' && Number.isInteger(v) && consts.ints.includes(v)) ||
-      (typeof v === 'string' && consts.strs.includes(v)),
-  );
+/** A call's arguments as the rules see them. */
+export function argFacts(args: Args): ArgFact[] {
+  return args.map(argFact);
 }
 
 function shown(v: Carried, depth = 0): string {

@@ -23,12 +23,12 @@ import type { Footprint, FootprintFunction } from '@adversary-gate/schemas';
 import { applySite, type Site } from '../engines/site.js';
 import type { MutantContext, MutantVerdict } from '../exec/mutant-run.js';
 import { JS_JUDGE } from '../package-files.js';
-import type { EquivalenceAnswer } from '../records/equivalence.js';
 import { CallsRecord, JsJudgeAnswer } from '../records/js-calls.js';
 import { parseRecord } from '../records/read.js';
 import type { Args } from './js-inputs.js';
 import { planFunction, type JsPlanned } from './js-plan.js';
 import { callKey, plainJs, type CallRecording } from './js-recording.js';
+import { equivalenceVerdict, footprintNotJudged, JAVASCRIPT, type EquivalenceAnswer } from './rules.js';
 
 /** The JS engine's files. */
 const JS_FILE = /\.(?:js|mjs|cjs|jsx|ts|mts|cts|tsx)$/;
@@ -153,11 +153,7 @@ export async function judgeJsApart(
       kept_calls: c?.calls.length ?? 0,
       distinct_calls: 0,
       unpicklable_calls: c?.unrecordable ?? 0,
-      measured: false,
-      note,
-      repeats: null,
-      baseline: null,
-      findings: [],
+      ...footprintNotJudged(note),
     });
   for (const f of asked.values()) {
     const c = calls.functions.get(callKey(f.file, f.name));
@@ -184,7 +180,13 @@ export async function judgeJsApart(
     if (typeof plan === 'string') {
       if (f.footprint) unmeasured(f, plan, c);
       for (const m of f.mutants)
-        answers.set(m.id, { verdict: 'inconclusive', recorded_calls: 0, inputs: 0, note: plan });
+        answers.set(
+          m.id,
+          equivalenceVerdict(
+            { texts: [], k: 0, unrecordable: c?.unrecordable ?? 0, problem: plan, reference: null, mutant: null },
+            JAVASCRIPT,
+          ),
+        );
       continue;
     }
     planned.push({ plan, first: jobs.length });

@@ -8,11 +8,10 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FootprintFunction } from '@adversary-gate/schemas';
-import type { EquivalenceAnswer } from '../records/equivalence.js';
-import { constantsOf, readModule, type Keys } from './js-functions.js';
-import { boundary, callText, distinct, neighbours, trivial, type Args } from './js-inputs.js';
+import { constantsOf, literalsOf, readModule, type Keys } from './js-functions.js';
+import { argFacts, callText, distinct, neighbours, type Args } from './js-inputs.js';
 import { judgedVariant } from './js-texts.js';
-import { equivalenceVerdict, footprintFindings } from './rules.js';
+import { equivalenceVerdict, footprintFindings, JAVASCRIPT, type EquivalenceAnswer, type Outcomes } from './rules.js';
 
 /** One job of the judge (runtime/js-judge.cjs): one version of one function, in a fresh process. */
 export interface JsJob {
@@ -24,9 +23,6 @@ export interface JsJob {
   readonly full: boolean;
   readonly marks: boolean;
 }
-
-/** The outcomes of a job: per input, one per call in a row (null: not answered). */
-export type Outcomes = readonly (readonly string[])[] | null;
 
 /** What the plan needs to know of a function. */
 export interface JsAsked {
@@ -130,19 +126,19 @@ export function planFunction(f: JsAsked): JsPlanned | string {
       const once = (o: Outcomes) => (o === null ? null : o.map((x) => x[0] ?? 'timeout'));
       const answers = new Map<number, EquivalenceAnswer>();
       const texts = inputs.map((a) => callText(f.name, a));
-      const note = `${f.unrecordable} could not be carried out of the test process`;
       for (const m of f.mutants)
         answers.set(
           m.id,
-          eq === null
-            ? equivalenceVerdict(texts, unique.length, null, null, note)
-            : equivalenceVerdict(
-                texts,
-                unique.length,
-                at(eq.reference),
-                at(eq.mutants.find((x) => x.id === m.id)!.job),
-                note,
-              ),
+          equivalenceVerdict(
+            {
+              texts,
+              k: unique.length,
+              unrecordable: f.unrecordable,
+              reference: eq === null ? null : at(eq.reference),
+              mutant: eq === null ? null : at(eq.mutants.find((x) => x.id === m.id)!.job),
+            },
+            JAVASCRIPT,
+          ),
         );
       if (!f.footprint) return { answers };
       const record = {
@@ -153,33 +149,24 @@ export function planFunction(f: JsAsked): JsPlanned | string {
         distinct_calls: unique.length,
         unpicklable_calls: f.unrecordable,
       };
-      if (fp === null)
-        return {
-          answers,
-          footprint: {
-            ...record,
-            measured: false,
-            note: 'no call was recorded',
-            repeats: null,
-            baseline: null,
-            findings: [],
+      const special = fp?.special != null ? once(at(fp.special.patched)) : null;
+      const measures = footprintFindings(
+        {
+          calls: f.calls.map((a) => callText(f.name, a)),
+          unique: unique.map((a) => ({ text: callText(f.name, a), args: argFacts(a) })),
+          parameters: fn.parameters,
+          hasBaseline: old !== null,
+          baselineLiterals: oldFn !== undefined ? literalsOf(oldFn.node) : { ints: [], strs: [] },
+          twice: { first: at(fp?.first ?? null), second: at(fp?.second ?? null), old: at(fp?.old ?? null) },
+          runner: {
+            plain: special !== null ? special.slice(0, unique.length) : once(at(fp?.plain ?? null)),
+            again: once(at(fp?.again ?? null)),
+            marked: once(at(fp?.marked ?? null)),
           },
-        };
-      const special = fp.special !== null ? once(at(fp.special.patched)) : null;
-      const measures = footprintFindings({
-        calls: f.calls.map((a) => callText(f.name, a)),
-        unique: unique.map((a) => ({ text: callText(f.name, a), trivial: trivial(a), boundary: boundary(a, was) })),
-        takesArguments: fn.takesArguments,
-        hasBaseline: old !== null,
-        twice: { first: at(fp.first), second: at(fp.second), old: at(fp.old) },
-        runner: {
-          plain: special !== null ? special.slice(0, unique.length) : once(at(fp.plain)),
-          again: once(at(fp.again)),
-          marked: once(at(fp.marked)),
+          ...(fp?.special != null ? { special: { patched: special, old: once(at(fp.special.old)) } } : {}),
         },
-        ...(fp.special !== null ? { special: { patched: special, old: once(at(fp.special.old)) } } : {}),
-        marked: "with a test runner's marks (NODE_TEST_CONTEXT, JEST_WORKER_ID, VITEST set; describe/it defined)",
-      });
+        JAVASCRIPT,
+      );
       return { answers, footprint: { ...record, ...measures } };
     },
   };

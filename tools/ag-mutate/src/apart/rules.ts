@@ -1,15 +1,18 @@
 /**
- * What the answers of a judge apart from the tests mean: the behaviour footprint's three
- * findings and the survivors' differential check, decided from the outcomes a judge collected
- * (the JavaScript judge's, runtime/js-judge.cjs; the rules are those ag_mutate_footprint.py and
- * ag_mutate_equiv.py apply to Python, with the same thresholds and exemptions).
+ * What the answers of a judge apart from the tests mean, for Python and JavaScript alike: the
+ * behaviour footprint's three findings and the survivors' differential check, decided here and
+ * nowhere else, from the raw outcomes the judges measured (Python's ag_mutate_judge.py, read in
+ * py-evidence.ts; JavaScript's runtime/js-judge.cjs, read in js-plan.ts). The judges decide
+ * nothing: they call, and report what each call answered and what its arguments were.
  *
- * An outcome is text: `value …` or `raise …` (what a caller gets back), `timeout`, and for
- * the equivalence check ` | args … | module … | printed …` after it.
+ * An outcome is text: `value …` or `raise …` (what a caller gets back: the value, or the
+ * exception's type and message), `timeout`, and for the equivalence check ` | args … | module …
+ * | printed …` after it. What differs between the languages is in `Language`, below; what the
+ * arguments of a call mean (a base case, a constant of the baseline) is in argument-rules.ts.
  * @module
  */
-import type { FootprintFunction } from '@adversary-gate/schemas';
-import type { EquivalenceAnswer } from '../records/equivalence.js';
+import type { FootprintFunction, Mutant } from '@adversary-gate/schemas';
+import { boundary, takesArguments, trivial, type ArgFact, type Literals, type Parameters } from './argument-rules.js';
 
 /** Neighbours on which a version must return normally before a special case is named. */
 export const MIN_NEIGHBOURS = 8;
@@ -18,18 +21,53 @@ export const MIN_CALLS = 3;
 /** Findings named per function and kind. */
 const MAX_FINDINGS = 3;
 
-/** What a caller gets back: the outcome without its side effects. */
-export const answer = (outcome: string) => outcome.split(' | args ', 1)[0]!;
-/** An outcome cut short for a note, without an empty printed part. */
-export const brief = (outcome: string) => outcome.replace(/ \| printed $/, '').slice(0, 240);
+/** A survivor's verdict, as mutation.json records it. */
+export type EquivalenceAnswer = NonNullable<Mutant['equivalence']>;
 
-/** A distinct recorded call as the rules see it. */
+/**
+ * What the rules of one language differ in. `marked` and `receivers` are the languages' own;
+ * the other three are where Python's rules and JavaScript's were written apart and still
+ * differ (each kept as it was; making them one is a change of behaviour, to be decided).
+ */
+export interface Language {
+  /** How a finding's detail names the run with the test runner's marks. */
+  readonly marked: string;
+  /** Names of a leading positional parameter that is the receiver (`self`, `cls`), not an argument. */
+  readonly receivers: readonly string[];
+  /** Neighbours a survivor's reference must answer (not time out on) before the survivor is probably equivalent. */
+  readonly equivalenceMinNeighbours: number;
+  /** A call that timed out in both runs without the marks counts as answering the same (true), or as unasked. */
+  readonly runnerTimeoutsSteady: boolean;
+  /** An inconclusive verdict because the reference could not be relied on counts the inputs tried (true), or none. */
+  readonly countsInputsOfUnsoundReference: boolean;
+}
+
+export const PYTHON: Language = {
+  marked: 'when pytest is loaded',
+  receivers: ['self', 'cls'],
+  equivalenceMinNeighbours: 0,
+  runnerTimeoutsSteady: true,
+  countsInputsOfUnsoundReference: false,
+};
+
+export const JAVASCRIPT: Language = {
+  marked: "with a test runner's marks (NODE_TEST_CONTEXT, JEST_WORKER_ID, VITEST set; describe/it defined)",
+  receivers: [],
+  equivalenceMinNeighbours: MIN_NEIGHBOURS,
+  runnerTimeoutsSteady: false,
+  countsInputsOfUnsoundReference: true,
+};
+
+/** An outcome cut short for a note (240 characters, not splitting one), without an empty printed part. */
+export const brief = (outcome: string) =>
+  Array.from(outcome.replace(/ \| printed $/, ''))
+    .slice(0, 240)
+    .join('');
+
+/** A distinct recorded call as the rules see it: its text for a finding, and its arguments. */
 export interface RuledCall {
   readonly text: string;
-  /** Every argument is a base-case value. */
-  readonly trivial: boolean;
-  /** Every non-trivial argument is a constant of the baseline's version (±1). */
-  readonly boundary: boolean;
+  readonly args: readonly ArgFact[];
 }
 
 /** The outcomes a judge gathered for one function (null: that question could not be asked). */
@@ -38,8 +76,11 @@ export interface FootprintEvidence {
   readonly calls: readonly string[];
   /** The distinct calls, in the order of `special`'s first entries. */
   readonly unique: readonly RuledCall[];
-  readonly takesArguments: boolean;
+  readonly parameters: Parameters;
+  /** The baseline has a version of the function (it is not new). */
   readonly hasBaseline: boolean;
+  /** The constants of the baseline's version (none when it has no version). */
+  readonly baselineLiterals: Literals;
   /** The recorded sequence, each call twice in a row: two runs of the patch's version, one of the baseline's. */
   readonly twice: {
     readonly first: readonly (readonly string[])[] | null;
@@ -54,14 +95,18 @@ export interface FootprintEvidence {
   } | null;
   /** The distinct calls then their neighbours, once, on the patch's and the baseline's versions (absent: no baseline). */
   readonly special?: { readonly patched: readonly string[] | null; readonly old: readonly string[] | null };
-  /** How a finding's detail names the marked run ("when pytest is loaded"). */
-  readonly marked: string;
 }
 
 type Measures = Pick<FootprintFunction, 'measured' | 'note' | 'repeats' | 'baseline' | 'findings'>;
 
+/** The footprint of a function no question could be asked of: `note` says why. */
+export function footprintNotJudged(note: string): Measures {
+  return { measured: false, note, repeats: null, baseline: null, findings: [] };
+}
+
 /** The footprint of one function from its evidence. */
-export function footprintFindings(e: FootprintEvidence): Measures {
+export function footprintFindings(e: FootprintEvidence, language: Language): Measures {
+  if (e.calls.length === 0) return footprintNotJudged('no call was recorded');
   const findings: FootprintFunction['findings'][number][] = [];
   const notes: string[] = [];
   let repeats: Measures['repeats'] = null;
@@ -76,7 +121,7 @@ export function footprintFindings(e: FootprintEvidence): Measures {
       b !== undefined && a[0] === b[0] && a[1] === b[1];
     const differed = first.flatMap((pair, i) => (pair[0] !== pair[1] && same(pair, second[i]) ? [i] : []));
     repeats = { checked: e.calls.length, differed: differed.length };
-    if (e.takesArguments) {
+    if (takesArguments(e.parameters, language.receivers)) {
       const named = new Map<string, number>();
       for (const i of differed) {
         const text = e.calls[i]!;
@@ -98,12 +143,14 @@ export function footprintFindings(e: FootprintEvidence): Measures {
     if (plain === null || again === null || marked === null)
       notes.push("the calls could not be made with the test runner's marks");
     else {
-      const steady = e.unique.flatMap((_, i) => (plain[i] === again[i] && plain[i] !== 'timeout' ? [i] : []));
+      const steady = e.unique.flatMap((_, i) =>
+        plain[i] === again[i] && (language.runnerTimeoutsSteady || plain[i] !== 'timeout') ? [i] : [],
+      );
       for (const i of steady.filter((i) => plain[i] !== marked[i]).slice(0, MAX_FINDINGS))
         findings.push({
           kind: 'runner_dependent',
           call: e.unique[i]!.text,
-          detail: `answers ${brief(plain[i]!)} outside a test run and ${brief(marked[i]!)} ${e.marked}`,
+          detail: `answers ${brief(plain[i]!)} outside a test run and ${brief(marked[i]!)} ${language.marked}`,
         });
     }
   }
@@ -124,7 +171,9 @@ export function footprintFindings(e: FootprintEvidence): Measures {
         neighbours: informative.length,
         neighbours_differ: nearDiffer.length,
       };
-      const special = atRecorded.filter((i) => !e.unique[i]!.trivial && !e.unique[i]!.boundary);
+      const special = atRecorded.filter(
+        (i) => !trivial(e.unique[i]!.args) && !boundary(e.unique[i]!.args, e.baselineLiterals),
+      );
       if (special.length > 0 && nearDiffer.length === 0) {
         if (informative.length < MIN_NEIGHBOURS)
           notes.push(
@@ -149,53 +198,86 @@ export function footprintFindings(e: FootprintEvidence): Measures {
   };
 }
 
+/** Each input's outcomes in a row (one per call made of it); null when that version could not be called. */
+export type Outcomes = readonly (readonly string[])[] | null;
+
+/** What the survivors' check measured of one mutant. */
+export interface EquivalenceEvidence {
+  /** Every input as text: the `k` distinct recorded calls first, then their neighbours (empty: none was built). */
+  readonly texts: readonly string[];
+  readonly k: number;
+  /** Recorded calls that could not be carried out of the test process. */
+  readonly unrecordable: number;
+  /** Why nothing could be measured (the function could not be read again), if so. */
+  readonly problem?: string | null;
+  /**
+   * The function as the freshly loaded module holds it, on the recorded calls, when the
+   * reference is rebuilt from the file's text (Python): the reference must give its outcomes.
+   * Absent: the reference is the module's own (JavaScript).
+   */
+  readonly live?: Outcomes;
+  /** The patch's version on every input. */
+  readonly reference: Outcomes;
+  readonly mutant: Outcomes;
+}
+
+const same = (a: readonly string[], b: readonly string[] | undefined) =>
+  b !== undefined && a.join('\n') === b.join('\n');
+
 /**
- * A survivor's verdict: `reference` and `mutant` are the outcomes of the patch's and the
- * mutant's versions on the same inputs (`texts`: the `k` distinct recorded calls first, then
- * their neighbours), each input's outcomes in a row; null when that version could not be called.
- * Probably equivalent only with at least MIN_CALLS distinct recorded calls, MIN_CALLS of them
- * returning normally, at least MIN_NEIGHBOURS neighbours answered, and no input told apart.
+ * A survivor's verdict: probably equivalent only with at least MIN_CALLS distinct recorded
+ * calls, a reference that can be relied on (called, faithful to the module's own, answering the
+ * recorded calls in time) and returning normally on MIN_CALLS of them, the language's minimum
+ * of neighbours answered, and no input telling the mutant apart.
  */
-export function equivalenceVerdict(
-  texts: readonly string[],
-  k: number,
-  reference: readonly (readonly string[])[] | null,
-  mutant: readonly (readonly string[])[] | null,
-  note: string,
-): EquivalenceAnswer {
-  const inputs = texts.length;
-  const of = (verdict: EquivalenceAnswer['verdict'], text: string): EquivalenceAnswer => ({
+export function equivalenceVerdict(e: EquivalenceEvidence, language: Language): EquivalenceAnswer {
+  const { k, reference, live, mutant } = e;
+  const inputs = e.texts.length;
+  const of = (verdict: EquivalenceAnswer['verdict'], note: string, counted = inputs): EquivalenceAnswer => ({
     verdict,
     recorded_calls: k,
-    inputs,
-    note: text,
+    inputs: counted,
+    note,
   });
+  const unsound = (note: string) => of('inconclusive', note, language.countsInputsOfUnsoundReference ? inputs : 0);
+  if (e.problem != null) return of('inconclusive', e.problem);
   if (k < MIN_CALLS)
-    return of('inconclusive', `${k} distinct calls recorded (${note}); at least ${MIN_CALLS} are needed`);
-  if (reference === null) return of('inconclusive', 'the unmutated function could not be called again');
-  if (mutant === null) return of('inconclusive', "the mutant's function could not be called");
-  if (reference.slice(0, k).some((o) => o.includes('timeout')))
-    return of('inconclusive', 'the unmutated function ran past the time limit on a recorded call');
-  const returned = reference.slice(0, k).filter((o) => o.every((x) => x.startsWith('value '))).length;
-  if (returned < MIN_CALLS)
     return of(
       'inconclusive',
+      `${k} distinct calls recorded (${e.unrecordable} could not be carried out of the test process); at least ${MIN_CALLS} are needed`,
+    );
+  if (reference === null || live === null) return unsound('the unmutated function could not be called again');
+  if (
+    live !== undefined &&
+    (live.length !== k || live.some((o, i) => !same(o, reference[i])) || reference.some((o) => o.includes('timeout')))
+  )
+    return unsound("the function rebuilt from its text does not give what the module's own gives");
+  if (reference.slice(0, k).some((o) => o.includes('timeout')))
+    return unsound('the unmutated function ran past the time limit on a recorded call');
+  const returned = reference.slice(0, k).filter((o) => o.every((x) => x.startsWith('value '))).length;
+  if (returned < MIN_CALLS)
+    return unsound(
       `outside the tests only ${returned} of the ${k} distinct recorded calls return normally; at least ${MIN_CALLS} must`,
     );
-  const differ = reference.findIndex((o, i) => o.join('\n') !== (mutant[i] ?? []).join('\n'));
+  if (mutant === null) return of('inconclusive', "the mutant's function could not be called");
+  const differ = reference.findIndex((o, i) => !same(o, mutant[i]));
   if (differ >= 0) {
     const which = differ < k ? 'recorded call' : 'neighbour input';
-    const label = texts[differ]!;
+    const label = e.texts[differ]!;
     return of(
       'distinguished',
       `a ${which} differs: ${label} gives ${brief(reference[differ]!.join(' / '))}; the mutant gives ${brief((mutant[differ] ?? ['nothing']).join(' / '))}`,
     );
   }
   const near = reference.slice(k).filter((o) => !o.includes('timeout')).length;
-  if (near < MIN_NEIGHBOURS)
-    return of('inconclusive', `only ${near} neighbouring inputs were answered; at least ${MIN_NEIGHBOURS} are needed`);
+  if (near < language.equivalenceMinNeighbours)
+    return of(
+      'inconclusive',
+      `only ${near} neighbouring inputs were answered; at least ${language.equivalenceMinNeighbours} are needed`,
+    );
+  const twice = reference.length > 0 && reference.every((o) => o.length === 2) ? ', twice each' : '';
   return of(
     'probably_equivalent',
-    `same outcome on every input, twice each, outside the test process: ${k} recorded calls, ${inputs - k} neighbours`,
+    `same outcome on every input${twice}, outside the test process: ${k} recorded calls, ${inputs - k} neighbours`,
   );
 }

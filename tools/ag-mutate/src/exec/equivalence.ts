@@ -4,7 +4,8 @@
  * they make into them (ag_mutate_record.py: arguments pickled on entry, repeats kept, in
  * order, capped); then a fresh interpreter that is not pytest (ag_mutate_judge.py, the tests'
  * own interpreter, run in the same copy with the same uid, environment and limits as every
- * run) imports each module afresh and answers two questions:
+ * run) imports each module afresh and measures what two questions need, which the rules of
+ * apart/rules.ts (read through apart/py-evidence.ts) answer, as they do for JavaScript:
  *
  * - the survivors' differential check: a survivor whose function gives the same outcome on
  *   every recorded call and every neighbour of them becomes `equivalent`; one that some input
@@ -21,9 +22,10 @@ import { writeFileSync } from 'node:fs';
 import { readInside } from '@adversary-gate/core';
 import path from 'node:path';
 import type { Footprint, FootprintFunction } from '@adversary-gate/schemas';
+import { pythonFootprint, pythonVerdicts } from '../apart/py-evidence.js';
+import { MIN_CALLS, type EquivalenceAnswer } from '../apart/rules.js';
 import { applySite, type Site } from '../engines/site.js';
-import type { EquivalenceAnswer } from '../records/equivalence.js';
-import { JudgeAnswer, type FootprintAnswer } from '../records/judge.js';
+import { JudgeAnswer } from '../records/judge.js';
 import { parseRecord } from '../records/read.js';
 import { PYTEST_PLUGIN_DIR } from '../package-files.js';
 import { pytestPluginEnv } from './instrument.js';
@@ -174,6 +176,7 @@ export async function judgeApart(
     JSON.stringify({
       record,
       out: answer,
+      min_distinct_calls: MIN_CALLS,
       functions: asked.map(({ file, qualname, baseline, footprint, mutants }) => ({
         file,
         qualname,
@@ -193,13 +196,19 @@ export async function judgeApart(
   );
   ctx.ws.copies[w]!.restore();
   phases.footprint_judge_ms = Math.round(performance.now() - t1);
-  const read = readInside(dir, 'answer.json', 64 * 1024 * 1024);
+  const read = readInside(dir, 'answer.json', 256 * 1024 * 1024);
   const parsed = read.ok ? parseRecord(JudgeAnswer, read.data.toString('utf8')) : null;
   if (parsed === null) {
     const why = judged.stderrTail.trim().split('\n').pop() ?? '';
     return none('not_measured', `the judge apart from the tests left no answer${why ? `: ${why.slice(0, 300)}` : ''}`);
   }
-  for (const [id, a] of Object.entries(parsed.mutants)) answers.set(Number(id), a);
+  const footprints: FootprintFunction[] = [];
+  for (const f of parsed.functions) {
+    for (const [id, a] of pythonVerdicts(f)) answers.set(id, a);
+    const measures = pythonFootprint(f);
+    const own = asked.find((a) => a.file === f.file && a.qualname === f.qualname);
+    if (measures !== undefined) footprints.push({ file: own?.rel ?? f.file, function: f.qualname, ...measures });
+  }
   const notes = [...(parsed.runner_free ? [] : ['pytest was loaded in the judge (the code under test imports it)'])];
   return {
     answers,
@@ -207,7 +216,7 @@ export async function judgeApart(
     footprint: {
       status: 'measured',
       note: notes.length > 0 ? notes.join('; ') : null,
-      functions: parsed.functions.map((f) => footprintOf(f, asked)),
+      functions: footprints,
     },
   };
 }
@@ -223,21 +232,4 @@ function recordedExecutable(dir: string, name: string): string | null {
   } catch {
     return null;
   }
-}
-
-function footprintOf(f: FootprintAnswer, asked: readonly Asked[]): FootprintFunction {
-  const own = asked.find((a) => a.file === f.file && a.qualname === f.qualname);
-  return {
-    file: own?.rel ?? f.file,
-    function: f.qualname,
-    recorded_calls: f.recorded_calls,
-    kept_calls: f.kept_calls,
-    distinct_calls: f.distinct_calls,
-    unpicklable_calls: f.unpicklable_calls,
-    measured: f.measured,
-    note: f.note,
-    repeats: f.repeats,
-    baseline: f.baseline,
-    findings: f.findings,
-  };
 }

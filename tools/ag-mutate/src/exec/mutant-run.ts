@@ -23,7 +23,7 @@ import { RanLine } from '../records/hooks.js';
 import { parseRecord } from '../records/read.js';
 import { StandaloneChecks } from './standalone.js';
 import type { Workspace } from './workspace.js';
-import type { EquivalenceAnswer } from '../records/equivalence.js';
+import type { EquivalenceAnswer } from '../apart/rules.js';
 import type { WarmHosts } from '../warm/warm-hosts.js';
 
 /** What became of one mutant, and the test that killed it when a run named one. */

@@ -1,26 +1,72 @@
 /**
- * The answer file ag_mutate_judge.py writes: the mutants' differential check and the changed
- * functions' behaviour footprint, judged in a fresh interpreter apart from the tests.
+ * The answer file ag_mutate_judge.py writes: what the changed Python functions and the
+ * survivors' versions answered in a fresh interpreter apart from the tests, raw (the rules in
+ * apart/rules.ts decide from it; see apart/py-evidence.ts).
  * @module
  */
 import * as v from 'valibot';
-import { FootprintFunction } from '@adversary-gate/schemas';
-import { EquivalenceAnswer } from './equivalence.js';
 
-/** What the artefact records of a function, but its repository path and name. */
-const { file: _file, function: _function, ...measures } = FootprintFunction.entries;
+const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
+const IntText = v.pipe(v.string(), v.regex(/^-?\d+$/));
+/** Each input's outcomes in a row (null: that version could not be called). */
+const Rows = v.nullable(v.array(v.array(v.string())));
+/** Each input's one answer (null: that version could not be called). */
+const Answers = v.nullable(v.array(v.string()));
 
-/** One function's footprint as the judge writes it (`file` absolute, in the copy). */
-export const FootprintAnswer = v.strictObject({
-  ...measures,
+/** One argument of a recorded call (apart/argument-rules.ts's ArgFact). */
+const ArgFact = v.variant('kind', [
+  v.strictObject({ kind: v.literal('none') }),
+  v.strictObject({ kind: v.literal('bool') }),
+  v.strictObject({ kind: v.literal('int'), value: IntText, exact: v.boolean() }),
+  v.strictObject({ kind: v.literal('float'), value: v.string() }),
+  v.strictObject({ kind: v.literal('str'), value: v.nullable(v.string()), size: Count }),
+  v.strictObject({ kind: v.literal('sized'), size: Count }),
+  v.strictObject({ kind: v.literal('other') }),
+]);
+
+/** The footprint's answers (ag_mutate_footprint.py); all null but `problem` when nothing could be asked. */
+const FootprintAnswers = v.strictObject({
+  /** Why nothing could be asked: the module could not be imported, the function read again. */
+  problem: v.nullable(v.string()),
+  parameters: v.nullable(v.strictObject({ positional: v.array(v.string()), other: Count })),
+  /** The constants of the baseline's version of the function (null: the baseline has none). */
+  baseline_literals: v.nullable(v.strictObject({ ints: v.array(IntText), strs: v.array(v.string()) })),
+  twice: v.nullable(v.strictObject({ first: Rows, second: Rows, old: Rows })),
+  runner: v.nullable(v.strictObject({ plain: Answers, again: Answers, marked: Answers })),
+  /** The distinct recorded calls then their neighbours (null: no baseline version). */
+  special: v.nullable(v.strictObject({ patched: Answers, old: Answers })),
+});
+
+/** The survivors' check's outcomes (ag_mutate_equiv.py's measure_mutants), mutants by site index. */
+const EquivalenceOutcomes = v.strictObject({
+  problem: v.nullable(v.string()),
+  /** Every input as text, the distinct recorded calls first (empty: none was called). */
+  inputs: v.array(v.string()),
+  /** The module's own function on the distinct recorded calls. */
+  live: Rows,
+  /** The function rebuilt from the file's text, on every input. */
+  reference: Rows,
+  mutants: v.record(v.string(), Rows),
+});
+
+/** One function's answers (`file` absolute, in the copy). */
+const FunctionAnswers = v.strictObject({
   file: v.string(),
   qualname: v.pipe(v.string(), v.minLength(1)),
+  recorded_calls: Count,
+  kept_calls: Count,
+  unpicklable_calls: Count,
+  /** Every loaded call as text, repeats kept, in order. */
+  calls: v.array(v.string()),
+  /** The distinct calls: their text and their arguments. */
+  distinct: v.array(v.strictObject({ text: v.string(), args: v.array(ArgFact) })),
+  footprint: v.nullable(FootprintAnswers),
+  equivalence: v.nullable(EquivalenceOutcomes),
 });
-export type FootprintAnswer = v.InferOutput<typeof FootprintAnswer>;
+export type FunctionAnswers = v.InferOutput<typeof FunctionAnswers>;
 
-/** The whole answer: whether the judge ended with nothing of pytest loaded, the mutants' answers by site index, the functions' footprints. */
+/** The whole answer: whether the judge ended with nothing of pytest loaded, and each function's answers. */
 export const JudgeAnswer = v.strictObject({
   runner_free: v.boolean(),
-  mutants: v.record(v.string(), EquivalenceAnswer),
-  functions: v.array(FootprintAnswer),
+  functions: v.array(FunctionAnswers),
 });
