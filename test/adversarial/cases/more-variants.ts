@@ -214,14 +214,26 @@ export const MORE_VARIANTS: readonly AdversarialCase[] = [
   // The patch games the mutation score: a run that dies oddly on a mutant is not dropped.
   {
     id: 'V11-mutant-exit-2',
-    what: 'new logic whose only real check exits 2 (not a failure) when the answer is wrong, beside a weak assertion',
+    what: 'new logic whose only real check exits 2 when the answer is wrong, beside a weak assertion: the weak part survives and is counted',
     patch: {
       'src/cart.js': WITH_CLAMP,
       'test/clamp.test.js': `import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { clamp } from '../src/cart.js';\n\ntest('clamp', () => {\n  if (clamp(20, 0, 10) !== 10 || clamp(-5, 0, 10) !== 0) process.exit(2);\n  assert.ok(typeof clamp(5, 0, 10) === 'number');\n});\n`,
     },
     verdict: 'HOLD',
-    code: 'STRENGTH_BELOW_FLOOR',
+    code: 'COVERAGE_NOT_MEASURED',
     env: { AG_MUTATE_MAX: '8', AG_COVERAGE_COMMAND: '' },
+    // Coverage is off to judge mutation alone. The boundary mutants (`<`→`<=`, `>`→`>=`) are
+    // equivalent for clamp and the JS judge now says so; what the weak assertion lets through
+    // (`x > hi` → `true`) must still be a counted survivor, never an exit-2 "pass".
+    check: (_ctx, result) => {
+      const m = JSON.parse(readFileSync(path.join(result.out, 'mutation.json'), 'utf8')) as {
+        mutants: { original: string; replacement: string; status: string }[];
+        suite_strength: number | null;
+      };
+      const weak = m.mutants.find((x) => x.original === 'x > hi' && x.replacement === 'true');
+      if (weak?.status !== 'survived') return `x > hi → true is ${weak?.status ?? 'not made'}, not a survivor`;
+      return m.suite_strength !== null && m.suite_strength < 1 ? null : `strength ${m.suite_strength}`;
+    },
   },
   {
     id: 'V12-mutant-kill-group',
