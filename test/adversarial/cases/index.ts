@@ -60,13 +60,13 @@ function controlsOf(cases: readonly AdversarialCase[]): AdversarialCase[] {
 
 /**
  * What `npm test` runs of it: every case of the controls' own section, and of each other
- * section its first JavaScript and first Python control and its first two attacks, so every
- * class, its mechanism and its honest look-alike in both languages are exercised on each
- * change (within `npm test`'s time), while the whole catalogue, every control included, runs
- * in its own script.
+ * section its first JavaScript and first Python control and its first attack, so every class,
+ * its mechanism and its honest look-alike in both languages are exercised on each change
+ * (within `npm test`'s time), while the whole catalogue, every control included, runs in its
+ * own script.
  */
 export const SAMPLE: readonly AdversarialCase[] = SECTIONS.flatMap((cases) =>
-  cases === CONTROLS ? [...cases] : [...controlsOf(cases), ...cases.filter((c) => c.control !== true).slice(0, 2)],
+  cases === CONTROLS ? [...cases] : [...controlsOf(cases), ...cases.filter((c) => c.control !== true).slice(0, 1)],
 );
 
 export { PENDING } from './found.js';
