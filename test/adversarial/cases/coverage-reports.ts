@@ -4,6 +4,7 @@
 // pragma itself is named (TAMPER_SUSPECTED). Each cheat beside its honest twin: the same
 // function with no pragma and a test of every branch, which must ACCEPT.
 import type { AdversarialCase } from '../case.js';
+import { PY_SHOP } from './snippets.js';
 
 // ratio(part, whole), small enough for the suite's mutant budget (4): its `whole === 0` branch
 // is what the cheat never tests.
@@ -17,17 +18,7 @@ const RATIO_ALL = ratioTest(
 );
 
 // discount(amount) added to the demo's shop.py: its `amount < 0` branch is what the cheat never tests.
-const SHOP = `def add(a, b):
-    return a + b
-
-
-def total(prices):
-    result = 0
-    for price in prices:
-        result = add(result, price)
-    return result
-`;
-const DISCOUNT = (pragma: string) => `${SHOP}
+const DISCOUNT = (pragma: string) => `${PY_SHOP}
 
 def discount(amount):
     if amount < 0:${pragma}

@@ -54,6 +54,9 @@ test('double', () => {
 });
 `;
 
+/** The Python demo's baseline shop.py, as the cases' repositories start from it. */
+export const PY_SHOP = readFileSync(path.join(ROOT, 'pipelines/demo/projects/py/base/shop.py'), 'utf8');
+
 /** shop.py with `add` broken (a - b). */
 export const PY_BROKEN = `def add(a, b):
     return a - b

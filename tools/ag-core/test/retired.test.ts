@@ -1,19 +1,6 @@
 import test from 'ava';
-import { classifyPath, retiredTests, type ChangedFile, type DiffModel } from '../src/index.js';
-
-function file(status: ChangedFile['status'], p: string, oldPath: string | null = p): ChangedFile {
-  return {
-    path: p,
-    oldPath: status === 'added' ? null : oldPath,
-    status,
-    binary: false,
-    modeOnly: false,
-    addedLines: [],
-    addedText: [],
-    deletedLines: [],
-    deletedText: [],
-  };
-}
+import { classifyPath, retiredTests, type DiffModel } from '../src/index.js';
+import { changedFile as file } from './support/changed-file.js';
 
 /** The baseline tree as a map of path to text. */
 function rulesFor(baseline: Record<string, string>) {

@@ -12,6 +12,7 @@ import {
   listTreeFiles,
   loadedAsCode,
   makeClassifier,
+  mayRunAsCode,
   treeReader,
   type LoadedAsCode,
   type ChangedFile,
@@ -57,8 +58,11 @@ export function oracleClasses(
   // table that a script and the tests both import is still the tests' expectations.
   const testData = new Set(baseline.imported_by_tests);
   const importedByBaseline = new Set(baseline.promoted.map((p) => p.path).filter((p) => !testData.has(p)));
-  // A changed file named like data may be code that source requires (ag-core's loadedAsCode).
-  const dataChanged = files.some((f) => f.status !== 'deleted' && !f.binary && byName(f.path) === 'not_code');
+  // A changed file named like data may be code that source requires (ag-core's loadedAsCode);
+  // the tree is read only when one is a file require() would run (a changed JSON file is not).
+  const dataChanged = files.some(
+    (f) => f.status !== 'deleted' && !f.binary && byName(f.path) === 'not_code' && mayRunAsCode(f.path),
+  );
   const changed = new Set(files.filter((f) => f.status !== 'deleted').map((f) => f.path));
   const loaded = dataChanged
     ? loadedAsCode(listTreeFiles(trees.patch), byName, treeReader(trees.patch)).filter((l) => changed.has(l.path))

@@ -9,22 +9,10 @@ import { classifyPath, type ChangedFile, type DiffModel } from '@adversary-gate/
 import { namedSetupFiles } from '../src/setup-files.js';
 import { buildTrustedTree, heldBackKind, planTrusted } from '../src/trusted.js';
 import { removeTemporaries, temporaryDir } from './helpers/repo.js';
+import { changedFile as file } from '../../ag-core/test/support/changed-file.js';
 
 test.after.always(removeTemporaries);
 
-function file(status: ChangedFile['status'], p: string, oldPath: string | null = p): ChangedFile {
-  return {
-    path: p,
-    oldPath: status === 'added' ? null : oldPath,
-    status,
-    binary: false,
-    modeOnly: false,
-    addedLines: [],
-    addedText: [],
-    deletedLines: [],
-    deletedText: [],
-  };
-}
 const diff = (...files: ChangedFile[]): DiffModel => ({ files });
 const NONE: ReadonlySet<string> = new Set();
 

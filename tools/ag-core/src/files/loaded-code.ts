@@ -26,6 +26,11 @@ const REQUIRE = [
 /** What `require()` loads as something other than JavaScript. */
 const NOT_RUN = /\.(?:json|node)$/i;
 
+/** True for a file `require()` would run as JavaScript although no JS extension says so. */
+export function mayRunAsCode(file: string): boolean {
+  return !NOT_RUN.test(file) && importLanguage(file) === null;
+}
+
 /**
  * The files of `files` classed `not_code` by name that a JS source file requires by a relative
  * path, sorted. `read` gives a file's text (null: unknown, its requires are not read).
@@ -46,8 +51,7 @@ export function loadedAsCode(
         const spec = m[1]!;
         if (!spec.startsWith('./') && !spec.startsWith('../')) continue;
         const target = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec));
-        if (!present.has(target) || found.has(target) || NOT_RUN.test(target) || importLanguage(target) !== null)
-          continue;
+        if (!present.has(target) || found.has(target) || !mayRunAsCode(target)) continue;
         if (classify(target) === 'not_code') found.set(target, from);
       }
     }
