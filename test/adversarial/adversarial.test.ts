@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import type { AdversarialCase, CaseContext } from './case.js';
-import { CASES, PENDING, SAMPLE } from './cases/index.js';
+import { CASES, PENDING, SAMPLE, SECTIONS } from './cases/index.js';
 import { PROJECT_ENV, killByNonce, limiter, probeBwrap, runGate, type GateResult } from './gate.js';
 import { buildCaseRepo } from './repo.js';
 import { summarize, type Outcome } from './summary.js';
@@ -18,14 +18,18 @@ import { summarize, type Outcome } from './summary.js';
 const EXIT = { ACCEPT: 0, REJECT: 1, HOLD: 2 } as const;
 const jobs = Math.max(1, Number(process.env.AG_ADV_JOBS ?? 2) || 2);
 const slot = limiter(jobs);
-// AG_ADV_SET=all (npm run test:adversarial) runs the whole catalogue; npm test runs the sample
-// (every control, the first two attacks of each section). AG_ADV_ONLY=id,id runs just those
-// cases of the whole catalogue (while working on them).
+// AG_ADV_SET=all (npm run test:adversarial) runs the whole catalogue, AG_ADV_SET=<section> one
+// section (cases/index.ts names them); npm test runs the sample (the controls' section, and of
+// each other class its first JavaScript and Python control and its first attack). AG_ADV_ONLY=id,id
+// runs just those cases of the whole catalogue (while working on them).
 const ONLY = process.env.AG_ADV_ONLY?.split(',').filter((id) => id !== '');
-const WHOLE = process.env.AG_ADV_SET === 'all' || ONLY !== undefined;
-const SELECTED = (process.env.AG_ADV_PENDING === '1' ? PENDING : WHOLE ? CASES : SAMPLE).filter(
-  (c) => ONLY === undefined || ONLY.includes(c.id),
-);
+const SET = process.env.AG_ADV_SET ?? '';
+if (SET !== '' && SET !== 'all' && SECTIONS[SET] === undefined)
+  throw new Error(`AG_ADV_SET: no section ${JSON.stringify(SET)} (all, ${Object.keys(SECTIONS).join(', ')})`);
+const WHOLE = SET === 'all' || ONLY !== undefined;
+const SELECTED = (
+  process.env.AG_ADV_PENDING === '1' ? PENDING : WHOLE ? CASES : SET !== '' ? SECTIONS[SET]!.flat() : SAMPLE
+).filter((c) => ONLY === undefined || ONLY.includes(c.id));
 const noSandbox = SELECTED.some((c) => c.sandbox) ? probeBwrap() : null;
 const outcomes: Outcome[] = [];
 const started = Date.now();

@@ -5,7 +5,8 @@ import type { AdversarialCase } from '../case.js';
 import { CONFIG_AND_EVIDENCE } from './config-and-evidence.js';
 import { CONTROLS } from './controls.js';
 import { FOOTPRINT } from './footprint.js';
-import { FOUND } from './found.js';
+import { FORGED, FORGED_OPEN } from './forged.js';
+import { FOUND, PENDING as FOUND_PENDING } from './found.js';
 import { COVERAGE_AND_MUTATION } from './coverage-and-mutation.js';
 import { COVERAGE_REPORTS } from './coverage-reports.js';
 import { DILUTION } from './dilution.js';
@@ -23,32 +24,41 @@ import { TESTS_AND_ORACLES } from './tests-and-oracles.js';
 import { TRUSTED_TREE } from './trusted-tree.js';
 import { WHAT_RUNS } from './what-runs.js';
 
-/** The catalogue's sections, in order. */
-const SECTIONS: readonly (readonly AdversarialCase[])[] = [
-  CONTROLS,
-  TESTS_AND_ORACLES,
-  EDITED_TESTS,
-  JUDGED,
-  MORE_VARIANTS,
-  TRUSTED_TREE,
-  RUNNER_GAMING,
-  CONFIG_AND_EVIDENCE,
-  COVERAGE_AND_MUTATION,
-  COVERAGE_REPORTS,
-  DILUTION,
-  REFACTORS,
-  WHAT_RUNS,
-  PROCESSES,
-  SANDBOX,
-  INFRASTRUCTURE,
-  PEER,
-  FOOTPRINT,
-  PERTURBED,
-  FOUND,
-];
+/**
+ * The patched code itself (issue 37): cheats whose own code produces the signal the gate
+ * believes, each beside its honest twin, in JavaScript and Python. One section, in five files
+ * by mechanism: the baseline's tests in the baseline's environment, the behaviour footprint,
+ * the perturbed environment, what runs as code, and kills and equality the tests cannot forge.
+ * `AG_ADV_SET=patched-code` runs exactly it.
+ */
+const PATCHED_CODE: readonly (readonly AdversarialCase[])[] = [TRUSTED_TREE, FOOTPRINT, PERTURBED, WHAT_RUNS, FORGED];
+
+/** The catalogue's sections by name (`AG_ADV_SET=<name>` runs one), in order. */
+export const SECTIONS: Readonly<Record<string, readonly (readonly AdversarialCase[])[]>> = {
+  controls: [CONTROLS],
+  'tests-and-oracles': [TESTS_AND_ORACLES],
+  'edited-tests': [EDITED_TESTS],
+  judged: [JUDGED],
+  'more-variants': [MORE_VARIANTS],
+  'runner-gaming': [RUNNER_GAMING],
+  'config-and-evidence': [CONFIG_AND_EVIDENCE],
+  'coverage-and-mutation': [COVERAGE_AND_MUTATION],
+  'coverage-reports': [COVERAGE_REPORTS],
+  dilution: [DILUTION],
+  refactors: [REFACTORS],
+  processes: [PROCESSES],
+  sandbox: [SANDBOX],
+  infrastructure: [INFRASTRUCTURE],
+  peer: [PEER],
+  'patched-code': PATCHED_CODE,
+  found: [FOUND],
+};
+
+/** Each section's classes (a section of one file is one class), in order. */
+const CLASSES: readonly (readonly AdversarialCase[])[] = Object.values(SECTIONS).flat();
 
 /** The whole catalogue (`npm run test:adversarial -w test`). */
-export const CASES: readonly AdversarialCase[] = SECTIONS.flat();
+export const CASES: readonly AdversarialCase[] = CLASSES.flat();
 
 /** The first JavaScript control and the first Python control of a section. */
 function controlsOf(cases: readonly AdversarialCase[]): AdversarialCase[] {
@@ -60,13 +70,14 @@ function controlsOf(cases: readonly AdversarialCase[]): AdversarialCase[] {
 
 /**
  * What `npm test` runs of it: every case of the controls' own section, and of each other
- * section its first JavaScript and first Python control and its first attack, so every class,
+ * class its first JavaScript and first Python control and its first attack, so every class,
  * its mechanism and its honest look-alike in both languages are exercised on each change
  * (within `npm test`'s time), while the whole catalogue, every control included, runs in its
  * own script.
  */
-export const SAMPLE: readonly AdversarialCase[] = SECTIONS.flatMap((cases) =>
+export const SAMPLE: readonly AdversarialCase[] = CLASSES.flatMap((cases) =>
   cases === CONTROLS ? [...cases] : [...controlsOf(cases), ...cases.filter((c) => c.control !== true).slice(0, 1)],
 );
 
-export { PENDING } from './found.js';
+/** The known fail-opens (ACCEPTed today), each with the verdict the design wants: never run by the suite. */
+export const PENDING: readonly AdversarialCase[] = [...FOUND_PENDING, ...FORGED_OPEN];
