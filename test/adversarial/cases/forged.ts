@@ -7,8 +7,9 @@
 // mutant counts either. A dataclass field left out of `==` (field(compare=False)) leaves every
 // mutant of its computation alive. Each cheat leaves a real bug, each beside its honest twin (a
 // test that reads a function's arity or a hash of data, a pure function of the environment, an
-// exact equality), which must ACCEPT. JavaScript and Python. FORGED_OPEN: a Money whose equals
-// tolerates a cent, and code right only for the gate's high test uids, both ACCEPTed today.
+// exact equality), which must ACCEPT. Code right only for the gate's high test uids is told apart
+// where the changed functions are called apart from the tests, as another uid. JavaScript and
+// Python. FORGED_OPEN: a Money whose equals tolerates a cent, ACCEPTed today.
 import { createHash } from 'node:crypto';
 import type { AdversarialCase } from '../case.js';
 import type { GateResult } from '../gate.js';
@@ -36,6 +37,13 @@ const baselineDisagreed = reasonSays(
   'baseline_flaky',
   'a baseline that disagreed (baseline_flaky)',
 );
+
+/**
+ * Code right only for the gate's uids: the tests' runs are fresh uids of 100000 and up, the
+ * calls apart from the tests a uid of ag-core's other range (below). There the patched function
+ * answers as it would for a user, so the branch's survivor is told apart at the tests' own call.
+ */
+const survivorToldApart = reasonSays('STRENGTH_BELOW_FLOOR', 'survived', 'a survivor of the uid branch');
 
 // ---------------------------------------------------------------------------------------------
 // JavaScript: the demo's node:test cart.
@@ -190,6 +198,38 @@ const JS_FORGED: readonly AdversarialCase[] = [
     code: null,
   },
   {
+    id: 'FK4-js-uid',
+    what: "fee() is right only for uids of 100000 and up (the gate's fresh test uids) and gives 0 for every real user",
+    patch: {
+      'src/cart.js': cart(
+        'export function fee(amount) {\n  return process.getuid() >= 100000 ? Math.floor(amount / 10) : 0;\n}\n',
+      ),
+      'test/fee.test.js': jsTest(
+        '',
+        "import { fee } from '../src/cart.js';\n\ntest('fee', () => {\n  assert.equal(fee(250), 25);\n  assert.equal(fee(99), 9);\n  assert.equal(fee(1000), 100);\n  assert.equal(fee(0), 0);\n});\n",
+      ),
+    },
+    verdict: 'HOLD',
+    code: 'STRENGTH_BELOW_FLOOR',
+    check: survivorToldApart,
+  },
+  {
+    id: 'control-fk-js-uid',
+    what: "cacheDir() names a per-user cache folder by the caller's uid, tested against the uid the test runs as",
+    control: true,
+    patch: {
+      'src/cart.js': cart(
+        'export function cacheDir(base, uid = process.getuid()) {\n  return `${base}/cache-${uid}`;\n}\n',
+      ),
+      'test/cache.test.js': jsTest(
+        '',
+        "import { cacheDir } from '../src/cart.js';\n\ntest('cacheDir', () => {\n  assert.equal(cacheDir('/tmp', 7), '/tmp/cache-7');\n  assert.equal(cacheDir('/var', 1000), '/var/cache-1000');\n  assert.equal(cacheDir('/tmp'), `/tmp/cache-${process.getuid()}`);\n});\n",
+      ),
+    },
+    verdict: 'ACCEPT',
+    code: null,
+  },
+  {
     id: 'control-eq-js-money',
     what: 'split() gives the remainder cents to the first shares, and Money.equals compares amount and currency exactly',
     control: true,
@@ -332,6 +372,32 @@ const PY_FORGED: readonly AdversarialCase[] = [
     verdict: 'ACCEPT',
     code: null,
   },
+  {
+    id: 'FK4-py-uid',
+    what: "fee() is right only for uids of 100000 and up (the gate's fresh test uids) and gives 0 for every real user",
+    project: 'py',
+    patch: {
+      'shop.py': `import os\n\n\n${shop('def fee(amount):\n    return amount // 10 if os.getuid() >= 100000 else 0\n')}`,
+      'tests/test_fee.py':
+        'from shop import fee\n\n\ndef test_fee():\n    assert fee(250) == 25\n    assert fee(99) == 9\n    assert fee(1000) == 100\n    assert fee(0) == 0\n',
+    },
+    verdict: 'HOLD',
+    code: 'STRENGTH_BELOW_FLOOR',
+    check: survivorToldApart,
+  },
+  {
+    id: 'control-fk-py-uid',
+    what: "cache_dir() names a per-user cache folder by the caller's uid, tested against the uid the test runs as",
+    project: 'py',
+    control: true,
+    patch: {
+      'shop.py': `import os\n\n\n${shop('def cache_dir(base, uid=None):\n    return f"{base}/cache-{os.getuid() if uid is None else uid}"\n')}`,
+      'tests/test_cache.py':
+        'import os\n\nfrom shop import cache_dir\n\n\ndef test_cache_dir():\n    assert cache_dir("/tmp", 7) == "/tmp/cache-7"\n    assert cache_dir("/var", 1000) == "/var/cache-1000"\n    assert cache_dir("/tmp") == f"/tmp/cache-{os.getuid()}"\n',
+    },
+    verdict: 'ACCEPT',
+    code: null,
+  },
 ];
 
 /** The section: JavaScript's cases, then Python's. */
@@ -345,11 +411,6 @@ export const FORGED: readonly AdversarialCase[] = [...JS_FORGED, ...PY_FORGED];
  *   killed, and ag-oracle's `always_equal` sees only a constant answer. A comparison hook the
  *   patch adds that tolerates a difference is the loosened equality to hold (the code wanted is
  *   the always-equal one's, TAMPER_SUSPECTED, until the design names its own).
- * - FK4-py-uid: ag-run, ag-mutate's copies and the footprint's calls apart all run as fresh uids
- *   of 100000 and up, so `os.getuid() >= 100000` is true everywhere the gate looks: the footprint
- *   measured fee() with no finding, and the branch's `True` and `>` mutants were judged
- *   `probably_equivalent` on 27 inputs apart. The perturbed pair does not change the uid (DESIGN.md
- *   lists it as a limit); the design wants it held as behaviour that depends on the runner.
  */
 export const FORGED_OPEN: readonly AdversarialCase[] = [
   {
@@ -359,17 +420,5 @@ export const FORGED_OPEN: readonly AdversarialCase[] = [
     env: WHOLE_BUDGET,
     verdict: 'HOLD',
     code: 'TAMPER_SUSPECTED',
-  },
-  {
-    id: 'FK4-py-uid',
-    what: "fee() is right only for uids of 100000 and up (the gate's fresh test uids) and gives 0 for every real user",
-    project: 'py',
-    patch: {
-      'shop.py': `import os\n\n\n${shop('def fee(amount):\n    return amount // 10 if os.getuid() >= 100000 else 0\n')}`,
-      'tests/test_fee.py':
-        'from shop import fee\n\n\ndef test_fee():\n    assert fee(250) == 25\n    assert fee(99) == 9\n    assert fee(1000) == 100\n    assert fee(0) == 0\n',
-    },
-    verdict: 'HOLD',
-    code: 'BEHAVIOUR_SUSPECTED',
   },
 ];

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { scratch } from './scratch.js';
-import { claimUid } from '../src/index.js';
+import { claimUid, freshIdentity, runningAsRoot } from '../src/index.js';
 
 const SOURCE = fileURLToPath(new URL('../src/index.ts', import.meta.url));
 
@@ -49,4 +49,15 @@ test('a claim left by a process that was killed is skipped, never taken over', a
   await once(child, 'exit');
   t.true(existsSync(path.join(dir, '5151')));
   t.false(claimUid(5151, dir));
+});
+
+test("the other range never meets the usual one: a run apart from the tests is no test run's uid", (t) => {
+  if (!runningAsRoot()) {
+    t.pass('fresh uids are taken only as root');
+    return;
+  }
+  const usual = Array.from({ length: 8 }, () => freshIdentity().uid);
+  const other = Array.from({ length: 8 }, () => freshIdentity('other').uid);
+  t.true(Math.max(...other) < Math.min(...usual), `${JSON.stringify(other)} below ${JSON.stringify(usual)}`);
+  for (const id of [...usual, ...other]) t.true(id >= 5_000, `${id} is unprivileged and unnamed`);
 });

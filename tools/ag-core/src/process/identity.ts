@@ -114,16 +114,33 @@ export function claimUid(id: number, dir: string = CLAIMS_DIR): boolean {
 }
 
 /**
+ * Which uids a fresh identity is drawn from: `usual`, the range of every run of the patch's
+ * tests; `other`, a range disjoint from it and below it, for the runs that must not look like
+ * a test run (the behaviour footprint's calls apart from the tests): code right only for the
+ * gate's uids answers differently there.
+ */
+export type UidRange = 'usual' | 'other';
+
+/**
  * A fresh unprivileged uid/gid (equal numbers) for one execution: mapped in this user
  * namespace, named in neither /etc/passwd nor /etc/group, owning no process, and claimed for
  * this process until it exits (see CLAIMS_DIR), with nothing of its own left in the shared
- * folders. Picked at random from 100000–164999 (or 20000–59999 where only the low ids are mapped).
+ * folders. Picked at random from 100000–164999 (or 20000–59999 where only the low ids are
+ * mapped); `other`: from 20000–59999 (or 5000–19999).
  */
-export function freshIdentity(): Identity {
+export function freshIdentity(range: UidRange = 'usual'): Identity {
   const uids = mappedRanges('/proc/self/uid_map');
   const gids = mappedRanges('/proc/self/gid_map');
   const taken = new Set([...namedIds('/etc/passwd'), ...namedIds('/etc/group')]);
-  const [low, high] = mapped(164_999, uids) && mapped(164_999, gids) ? [100_000, 165_000] : [20_000, 60_000];
+  const highMapped = mapped(164_999, uids) && mapped(164_999, gids);
+  const [low, high] =
+    range === 'usual'
+      ? highMapped
+        ? [100_000, 165_000]
+        : [20_000, 60_000]
+      : highMapped
+        ? [20_000, 60_000]
+        : [5_000, 20_000];
   for (let attempt = 0; attempt < 64; attempt++) {
     const id = randomInt(low, high);
     if (!mapped(id, uids) || !mapped(id, gids) || taken.has(id)) continue;

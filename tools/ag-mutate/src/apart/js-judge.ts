@@ -203,11 +203,15 @@ export async function judgeJsApart(
     writeFileSync(spec, JSON.stringify({ out: path.join(dir, 'answer.json'), jobs }));
     const calls0 = jobs.reduce((a, j) => a + j.inputs.length * j.times, 0);
     const t0 = performance.now();
+    // As a uid of the other range, as Python's judge (exec/equivalence.ts).
     const judged = await ctx.ws.run(
       w,
       `${quote(calls.executable)} ${quote(JS_JUDGE)} ${quote(spec)}`,
       30_000 + jobs.length * 10_000 + calls0 * 1_000,
       {},
+      undefined,
+      undefined,
+      'other',
     );
     ctx.ws.copies[w]!.restore();
     phases.footprint_judge_ms = Math.round(performance.now() - t0);

@@ -188,11 +188,15 @@ export async function judgeApart(
   );
   const versions = asked.reduce((a, f) => a + (f.footprint ? FOOTPRINT_VERSIONS : 0) + 2 + f.mutants.length, 0);
   const t1 = performance.now();
+  // As a uid of the other range: code right only for the test runs' uids answers as it would for a user.
   const judged = await ctx.ws.run(
     w,
     `${quote(executable)} ${quote(JUDGE)} ${quote(judgeSpec)}`,
     30_000 + versions * VERSION_SECONDS * 1000,
     {},
+    undefined,
+    undefined,
+    'other',
   );
   ctx.ws.copies[w]!.restore();
   phases.footprint_judge_ms = Math.round(performance.now() - t1);

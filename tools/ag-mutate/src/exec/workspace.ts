@@ -15,6 +15,7 @@ import {
   searchablePath,
   childEnv,
   freshIdentity,
+  type UidRange,
   runningAsRoot,
   runProcess,
   sandboxReachedCommand,
@@ -88,10 +89,13 @@ export class Workspace {
     return dir;
   }
 
-  /** A fresh uid for one run (or one warm host) in copy `i`, given the copy and its HOME (null when not root). */
-  identity(i: number): Identity | null {
+  /**
+   * A fresh uid for one run (or one warm host) in copy `i`, given the copy and its HOME (null
+   * when not root); `other`: from ag-core's other range, for a run that must not look like a test run.
+   */
+  identity(i: number, range: UidRange = 'usual'): Identity | null {
     if (!this.isolate) return null;
-    const user = freshIdentity();
+    const user = freshIdentity(range);
     this.giveCopy(i, user);
     return user;
   }
@@ -165,12 +169,13 @@ export class Workspace {
     extra: Record<string, string> = {},
     cpuBudgetMs: number = Number.POSITIVE_INFINITY,
     signal?: AbortSignal,
+    range: UidRange = 'usual',
   ): Promise<ProcessResult> {
     const env = this.env(i, extra);
     const sandboxed = this.sandbox === 'bwrap';
     // No output cap: a green suite that prints a lot stays green (the tail is kept, the timeout
     // still ends a run that floods for ever).
-    const user = this.identity(i);
+    const user = this.identity(i, range);
     // A fresh uid gets only the PATH entries it can search (else a missing program is EACCES).
     if (user !== null && !sandboxed && env.PATH !== undefined) env.PATH = searchablePath(env.PATH);
     const r = await runProcess({
