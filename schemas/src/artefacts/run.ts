@@ -257,7 +257,8 @@ const TrustedFailure = v.strictObject({
  * The perturbed pair (`trusted_tests.tree: baseline` only): the full suite once more on a copy of
  * the baseline tree and once more on the trusted tree, both under one environment that differs
  * from every other execution's: the clock moved forward (libfaketime: `LD_PRELOAD`, `FAKETIME`),
- * another time zone and locale, `CI` flipped, the gate's own variables removed. A baseline test
+ * another time zone and locale, `CI` flipped, the gate's own variables removed, and with
+ * `run_as: unprivileged` uids of another range than every other execution's. A baseline test
  * that passed in the perturbed baseline execution, in the trusted execution and on every
  * baseline execution, and does not pass in the perturbed trusted execution, is named: the
  * patched code behaves right only under the gate's environment, or only now.

@@ -109,6 +109,60 @@ const PY_OWNER_TEST = '\n\ndef test_owner():\n    assert footer("Acme") == f"(c)
 /** The CI value every run of the gate gets now, as `String(process.env.CI)` reads it: the cheat is right only under it. */
 const ciNow = () => String(process.env.CI);
 
+/**
+ * Code right only for the gate's uids (fresh uids of 100000 and up): the pair runs as uids of
+ * another range, where it answers as it would for a user. The changed function is called apart
+ * from the tests as such a uid too (its survivors may hold as well), so only the pair's reason is
+ * required, naming the uids.
+ */
+const uidCheat = (c: Omit<AdversarialCase, 'verdict' | 'code' | 'env' | 'check'>): AdversarialCase => ({
+  ...c,
+  verdict: 'HOLD',
+  code: 'TRUSTED_TEST_FAILED',
+  env: full(c.project ?? 'js'),
+  check: (_ctx, result) =>
+    (result.verdict?.reasons ?? []).some(
+      (r) =>
+        r.code === 'TRUSTED_TEST_FAILED' &&
+        /under a perturbed environment \([^)]*uids of another range\)/.test(r.message),
+    )
+      ? null
+      : 'no TRUSTED_TEST_FAILED reason of the perturbed pair naming the uids',
+});
+
+const UID_CASES: readonly AdversarialCase[] = [
+  uidCheat({
+    id: 'PT6-js-uid',
+    what: "fee() divides by 10 only for uids of 100000 and up (the gate's fresh test uids), by 8 for every user",
+    base: { 'src/fee.js': FEE, 'test/fee.test.js': FEE_TEST },
+    patch: {
+      'src/fee.js': 'export function fee(amount) {\n  return amount / (process.getuid() >= 100000 ? 10 : 8);\n}\n',
+    },
+  }),
+  control({
+    id: 'control-pt-js-uid-cache',
+    what: "a new cacheFile() names a per-user cache file by the caller's uid, tested against the uid the test runs as",
+    base: { 'src/fee.js': FEE, 'test/fee.test.js': FEE_TEST },
+    patch: {
+      'src/fee.js': `${FEE}\nexport function cacheFile(name) {\n  return \`/tmp/fee-\${process.getuid()}-\${name}.json\`;\n}\n`,
+      'test/cache.test.js': jsTest(
+        'cacheFile',
+        'fee',
+        "test('one cache file per user', () => {\n  assert.equal(cacheFile('rates'), `/tmp/fee-${process.getuid()}-rates.json`);\n  assert.equal(cacheFile('x'), `/tmp/fee-${process.getuid()}-x.json`);\n});",
+      ),
+    },
+  }),
+  uidCheat({
+    id: 'PT7-py-uid',
+    what: "fee() divides by 10 only for uids of 100000 and up (the gate's fresh test uids), by 8 for every user",
+    project: 'py',
+    base: { 'shop.py': shop(PY_FEE), 'tests/test_fee.py': PY_FEE_TEST },
+    patch: {
+      'shop.py': `import os\n${shop('def fee(amount):\n    return amount / (10 if os.getuid() >= 100000 else 8)\n')}`,
+    },
+  }),
+];
+
 export const PERTURBED: readonly AdversarialCase[] = [
   cheat(
     {
@@ -192,4 +246,5 @@ export const PERTURBED: readonly AdversarialCase[] = [
     base: { 'shop.py': shop(PY_DAY), 'tests/test_day.py': PY_DAY_TEST },
     patch: { 'shop.py': shop(PY_DAY_UTC) },
   }),
+  ...UID_CASES,
 ];

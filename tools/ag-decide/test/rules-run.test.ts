@@ -512,6 +512,10 @@ test('run: a baseline test that passes against the patched code under the gate a
   t.regex(v.reasons[0]!.message, /under a perturbed environment \(clock \+150 d, CI=true, TZ=Pacific\/Chatham\)/);
   t.regex(v.reasons[0]!.message, /test\/calc\.test\.js::adds \(failed\)$/);
   t.notRegex(v.reasons[0]!.message, /LD_PRELOAD|FAKETIME/, 'the clock is named by its shift');
+  // as fresh uids, the pair's executions were uids of another range: the message says so
+  const g = perturbedRun({});
+  const asRoot = decideWith({ ...g, run: { ...g.run, run_as: 'unprivileged' } });
+  t.regex(asRoot.reasons[0]!.message, /\(clock \+150 d, CI=true, TZ=Pacific\/Chatham, uids of another range\)/);
   // the suite cannot even run against the patched code there, where it ran on the baseline
   const crashed = decideWith(perturbedRun({ execution: execution('patch', 1, 'UNRUNNABLE'), failed: [] }));
   t.deepEqual(codes(crashed), ['TRUSTED_TEST_FAILED']);

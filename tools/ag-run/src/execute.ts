@@ -117,7 +117,10 @@ export async function prepareRun(plan: ExecutionPlan, ctx: ExecutionContext): Pr
   const tmp = path.join(dir, 'tmp');
   const reportDir = path.join(dir, 'report');
   await fs.mkdir(dir, { recursive: true });
-  const user: Identity | null = ctx.isolateUser ? freshIdentity() : null;
+  // The perturbed pair runs as uids of another range than every other execution's (ag-core's `other`).
+  const user: Identity | null = ctx.isolateUser
+    ? freshIdentity(plan.perturbation === undefined ? 'usual' : 'other')
+    : null;
   // The copy is written owned by the run's uid; the directories around it are given to it too.
   const [packages] = await Promise.all([
     installedPackages(plan.tree),

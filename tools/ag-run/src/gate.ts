@@ -206,6 +206,7 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
       runner: runnerOf,
       callerCI: process.env.CI,
       seeded: opts.seed !== null,
+      freshUids: isolateUser,
       faults,
     });
     const firstWave = await runWave(planned.plans);

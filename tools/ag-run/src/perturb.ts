@@ -104,11 +104,17 @@ function truthy(value: string | undefined): boolean {
 
 /**
  * The perturbed environment for `days` of clock shift, given what the host offers, the CI value
- * the other executions get (`callerCI`) and whether `AG_SEED` is set for them.
+ * the other executions get (`callerCI`), whether `AG_SEED` is set for them and whether they run
+ * as fresh uids (the pair's executions are then uids of ag-core's other range: execute.ts).
  */
 export function planPerturbation(
   host: HostFacts,
-  opts: { readonly days: number; readonly callerCI: string | undefined; readonly seeded: boolean },
+  opts: {
+    readonly days: number;
+    readonly callerCI: string | undefined;
+    readonly seeded: boolean;
+    readonly freshUids: boolean;
+  },
 ): Perturbation {
   const set: Record<string, string | null> = {};
   const notes: string[] = [];
@@ -128,6 +134,7 @@ export function planPerturbation(
   } else notes.push('the locale was not changed: no UTF-8 locale other than C.UTF-8 is installed');
   set.CI = truthy(opts.callerCI) ? null : 'true';
   if (opts.seeded) set.AG_SEED = null;
+  if (!opts.freshUids) notes.push('the uid was not changed: the executions run as the caller, not as fresh uids');
   const env = Object.entries(set)
     .map(([name, value]) => ({ name, value }))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -35,6 +35,8 @@ export interface TrustedRunsInput {
   /** The CI value every other execution gets, and whether they get `AG_SEED`. */
   readonly callerCI: string | undefined;
   readonly seeded: boolean;
+  /** True when every execution runs as a fresh uid (the pair then as uids of another range). */
+  readonly freshUids: boolean;
   /** Faults go here (a trusted tree that could not be built). */
   readonly faults: RunArtefact['faults'];
 }
@@ -71,7 +73,12 @@ export async function planTrustedRuns(input: TrustedRunsInput): Promise<TrustedR
   }
   const pair = async () => {
     if (host === null) return { perturbation: null, plans: [] };
-    const perturbation = planPerturbation(await host, { days, callerCI: input.callerCI, seeded: input.seeded });
+    const perturbation = planPerturbation(await host, {
+      days,
+      callerCI: input.callerCI,
+      seeded: input.seeded,
+      freshUids: input.freshUids,
+    });
     return { perturbation, plans: plans.length === 0 ? [] : pairPlans(plans[0]!, baseline, perturbation) };
   };
   return { retired, trusted, plans, pair };

@@ -45,7 +45,7 @@ test('the locale: a non-C UTF-8 locale of `locale -a`, the preferred ones first;
 });
 
 test('the environment: clock, zone, locale, CI flipped both ways, AG_SEED removed; each gap in a note', (t) => {
-  const p = planPerturbation(host, { days: 150, callerCI: undefined, seeded: true });
+  const p = planPerturbation(host, { days: 150, callerCI: undefined, seeded: true, freshUids: true });
   t.deepEqual(p.env, [
     { name: 'AG_SEED', value: null },
     { name: 'CI', value: 'true' },
@@ -80,22 +80,25 @@ test('the environment: clock, zone, locale, CI flipped both ways, AG_SEED remove
     ['', 'true'],
   ] as const)
     t.is(
-      planPerturbation(host, { days: 150, callerCI: ci, seeded: false }).env.find((v) => v.name === 'CI')?.value,
+      planPerturbation(host, { days: 150, callerCI: ci, seeded: false, freshUids: true }).env.find(
+        (v) => v.name === 'CI',
+      )?.value,
       value,
       `CI=${ci}`,
     );
   // nothing to move the clock with, no zone, no locale: said, never silent
   const bare = planPerturbation(
     { faketime: { problem: 'libfaketime is not installed' }, zone: false, locale: null },
-    { days: 150, callerCI: undefined, seeded: false },
+    { days: 150, callerCI: undefined, seeded: false, freshUids: false },
   );
   t.is(bare.clockShiftDays, null);
   t.deepEqual(
     bare.env.map((v) => v.name),
     ['CI', 'TZ'],
   );
-  t.is(bare.notes.length, 3);
+  t.is(bare.notes.length, 4);
   t.regex(bare.notes[0]!, /^the clock was not moved: libfaketime is not installed/);
+  t.regex(bare.notes[3]!, /^the uid was not changed: the executions run as the caller/);
   t.is(bare.env.find((v) => v.name === 'TZ')?.value, '<+1245>-12:45');
   t.deepEqual(clockPrefix(bare), []);
 });
@@ -160,7 +163,7 @@ test('judging: named only when it passed on the perturbed baseline, in the trust
 });
 
 test('judging: a perturbed baseline that does not run to a verdict concludes nothing, and the evidence says so', (t) => {
-  const p = planPerturbation(host, { days: 120, callerCI: undefined, seeded: false });
+  const p = planPerturbation(host, { days: 120, callerCI: undefined, seeded: false, freshUids: true });
   const runs = {
     baseline: { ...run('baseline', 'TIMED_OUT', {}), timed_out: true, exit_code: null },
     execution: run('patch', 'FAIL', { fee: 'failed' }),
@@ -182,7 +185,7 @@ test('judging: a perturbed baseline that does not run to a verdict concludes not
 test('libfaketime moves the wall clock of node and python3 (and the zone applies); monotonic clocks stay', async (t) => {
   const facts = await probeHost(150);
   if (!('path' in facts.faketime)) return t.fail(`${facts.faketime.problem}: apt-get install libfaketime`);
-  const p = planPerturbation(facts, { days: 150, callerCI: undefined, seeded: false });
+  const p = planPerturbation(facts, { days: 150, callerCI: undefined, seeded: false, freshUids: true });
   const env = perturbEnv({ PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/tmp', LANG: 'C.UTF-8', TZ: 'UTC' }, p);
   const [envBin, ...vars] = clockPrefix(p);
   const under = (argv: string[]) => {
@@ -227,7 +230,9 @@ test('libfaketime moves the wall clock of node and python3 (and the zone applies
 test("libfaketime's objects in /dev/shm: kept by a first process that execs; removed by the wave's cleaning as the caller", async (t) => {
   const facts = await probeHost(150);
   if (!('path' in facts.faketime)) return t.fail(facts.faketime.problem);
-  const prefix = clockPrefix(planPerturbation(facts, { days: 150, callerCI: undefined, seeded: false }));
+  const prefix = clockPrefix(
+    planPerturbation(facts, { days: 150, callerCI: undefined, seeded: false, freshUids: true }),
+  );
   // dash execs its last command: the creator's image is gone, and its objects stay
   const spawnOne = () =>
     spawnSync(prefix[0]!, [...prefix.slice(1), '/bin/sh', '-c', '/usr/bin/true'], { env: { PATH: '/usr/bin:/bin' } })

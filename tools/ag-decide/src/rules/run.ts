@@ -124,7 +124,7 @@ export function runReasons(run: RunArtefact, retitled: readonly RetitledTest[] =
     }
   }
   const trusted = run.trusted_tests;
-  if (trusted !== undefined) out.push(...trustedReasons(trusted));
+  if (trusted !== undefined) out.push(...trustedReasons(trusted, run.run_as === 'unprivileged'));
   const flaky = run.tests_flaky ?? [];
   if (flaky.length > 0) {
     out.push(
@@ -152,7 +152,7 @@ type Trusted = NonNullable<RunArtefact['trusted_tests']>;
  * patched code that needs a dependency the baseline lacks fails to load there, which a
  * reviewer must see as the likely cause.
  */
-function trustedReasons(trusted: Trusted): Reason[] {
+function trustedReasons(trusted: Trusted, otherUids: boolean): Reason[] {
   const e = trusted.execution;
   const fail = (message: string) => [reason('TRUSTED_TEST_FAILED', 'run', message)];
   if (trusted.tree !== 'baseline') {
@@ -193,7 +193,7 @@ function trustedReasons(trusted: Trusted): Reason[] {
           `baseline tests that passed on the baseline do not pass against the patched code in ${where} (a reviewer decides: changed behaviour, or tests that passed on the patch only through something held back)${packageNote}: ${listForMessage(trusted.failed.map((f) => `${f.id} (${f.outcome})`))}`,
         )
       : [];
-  return [...out, ...perturbedReasons(trusted.perturbed)];
+  return [...out, ...perturbedReasons(trusted.perturbed, otherUids)];
 }
 
 const ranToVerdict = (e: { readonly outcome: string; readonly tests: unknown }) =>
@@ -202,11 +202,16 @@ const ranToVerdict = (e: { readonly outcome: string; readonly tests: unknown }) 
 /** libfaketime's own variables: named in a message as the clock shift. */
 const CLOCK_VARIABLE = /^(LD_PRELOAD|FAKETIME|NO_FAKE_STAT)/;
 
-/** `clock +150 d, CI=true, TZ=Pacific/Chatham, AG_SEED removed`: the perturbed environment in a message. */
-export function describePerturbation(p: NonNullable<Trusted['perturbed']>): string {
+/**
+ * `clock +150 d, CI=true, TZ=Pacific/Chatham, AG_SEED removed, uids of another range`: the
+ * perturbed environment in a message. The pair runs as uids of ag-core's other range whenever
+ * the executions run as fresh uids (`run_as: unprivileged`).
+ */
+export function describePerturbation(p: NonNullable<Trusted['perturbed']>, otherUids: boolean): string {
   const parts = p.clock_shift_days === null ? ['clock not moved'] : [`clock +${p.clock_shift_days} d`];
   for (const v of p.env)
     if (!CLOCK_VARIABLE.test(v.name)) parts.push(v.value === null ? `${v.name} removed` : `${v.name}=${v.value}`);
+  if (otherUids) parts.push('uids of another range');
   return parts.join(', ');
 }
 
@@ -219,9 +224,9 @@ export function describePerturbation(p: NonNullable<Trusted['perturbed']>): stri
  * perturbed baseline execution itself did not run to a verdict nothing is concluded: the pair
  * was not measured ({@link perturbedNote}), which is no HOLD.
  */
-function perturbedReasons(p: Trusted['perturbed']): Reason[] {
+function perturbedReasons(p: Trusted['perturbed'], otherUids: boolean): Reason[] {
   if (p === undefined) return [];
-  const under = `under a perturbed environment (${describePerturbation(p)}), where they pass on the baseline under the same environment and against the patched code under the gate's`;
+  const under = `under a perturbed environment (${describePerturbation(p, otherUids)}), where they pass on the baseline under the same environment and against the patched code under the gate's`;
   if (p.failed.length > 0)
     return [
       reason(
@@ -235,7 +240,7 @@ function perturbedReasons(p: Trusted['perturbed']): Reason[] {
       reason(
         'TRUSTED_TEST_FAILED',
         'run',
-        `the baseline's tests could not run against the patched code under a perturbed environment (${describePerturbation(p)}): ${p.execution.outcome}, ${p.execution.kind}, where they ran to a verdict on the baseline under the same environment`,
+        `the baseline's tests could not run against the patched code under a perturbed environment (${describePerturbation(p, otherUids)}): ${p.execution.outcome}, ${p.execution.kind}, where they ran to a verdict on the baseline under the same environment`,
       ),
     ];
   return [];
@@ -247,7 +252,9 @@ function perturbedReasons(p: Trusted['perturbed']): Reason[] {
  */
 export function perturbedNote(run: RunArtefact): string | null {
   const p = run.trusted_tests?.perturbed;
-  return p?.note === undefined ? null : `run: the perturbed pair (${describePerturbation(p)}): ${p.note}`;
+  return p?.note === undefined
+    ? null
+    : `run: the perturbed pair (${describePerturbation(p, run.run_as === 'unprivileged')}): ${p.note}`;
 }
 
 /**
