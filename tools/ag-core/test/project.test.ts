@@ -203,6 +203,35 @@ test('pytest as wired: the tree comes first on sys.path, before an installed pac
   t.is(wired(wiring.test_command, failing, { PYTHONPATH: site }).status, 1);
 });
 
+test('pytest as wired: a src/ layout’s package is the tree’s own, before an installed copy; a src package is not a layout', (t) => {
+  if (!hasPytest) {
+    t.fail(`${PYTHON} lacks pytest or coverage (install python3-pytest and python3-coverage, or set AG_DEMO_PYTHON)`);
+    return;
+  }
+  const site = tree({ 'agshadow/__init__.py': 'WHERE = "site"\n' });
+  const wiring = wirePytest(PYTHON);
+  const root = tree({
+    'src/agshadow/__init__.py': 'WHERE = "tree"\n',
+    'tests/test_where.py':
+      'import agshadow\n\ndef test_where():\n    assert agshadow.WHERE == "tree", agshadow.__file__\n',
+  });
+  for (const command of [wiring.test_command, wiring.coverage_command ?? 'false']) {
+    const run = wired(command, root, { PYTHONPATH: site });
+    t.is(run.status, 0, `${command}\n${run.stdout}${run.stderr}`);
+  }
+  t.regex(
+    readFileSync(path.join(root, wiring.coverage_report ?? ''), 'utf8'),
+    /filename="src\/agshadow\/__init__\.py"/,
+  );
+  // A package named src (src/__init__.py) is imported as `src`: its folder is not put on the path.
+  const pkg = tree({
+    'src/__init__.py': '',
+    'src/agshadow/__init__.py': 'WHERE = "tree"\n',
+    'tests/test_where.py': 'import agshadow\n\ndef test_where():\n    assert agshadow.WHERE == "site"\n',
+  });
+  t.is(wired(wiring.test_command, pkg, { PYTHONPATH: site }).status, 0);
+});
+
 const TOOLBOX = { dir: '/gate/tools', nodeReporter: '/gate/lib/node-test-junit.mjs' };
 
 test('with a toolbox, the c8 ava lacks is the gate’s own, pinned, and its source is named', (t) => {

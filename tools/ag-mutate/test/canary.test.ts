@@ -2,6 +2,8 @@ import test, { type ExecutionContext } from 'ava';
 import { createHash } from 'node:crypto';
 import type { MutationArtefact } from '@adversary-gate/schemas';
 import { planCanaries } from '../src/canary.js';
+import { slowedCanary } from '../src/exec/execute.js';
+import type { MutantVerdict } from '../src/exec/mutant-run.js';
 import { jsAnalysis } from '../src/engines/js.js';
 import { pythonAnalysis } from '../src/engines/python.js';
 import { applySite, type CanarySpot, type Site } from '../src/engines/site.js';
@@ -345,4 +347,25 @@ test('--canary-seed must be an integer 0…4294967295', async (t) => {
   const r = await runBin(['--diff', 'x', '--tree', '.', '--test-command', 'true', '--out', '-', '--canary-seed', '-1']);
   t.is(r.code, 3);
   t.regex(r.stderr, /canary-seed/);
+});
+
+// --- A canary slowed by the machine is judged again, not taken as told apart ---------------------
+
+test('a canary that timed out on the wall clock within its CPU budget is judged again; one past its CPU budget is not', (t) => {
+  const canary = { canary: true } as Site;
+  const mutant = {} as Site;
+  const timeout = (cpuMs?: number, host?: number): MutantVerdict => ({
+    status: 'timeout',
+    killedBy: null,
+    ...(cpuMs !== undefined ? { cpuMs } : {}),
+    ...(host !== undefined ? { host } : {}),
+  });
+  // luxon under load: 24.5 s wall against a 24.4 s limit, 11.2 s of CPU against a 31.9 s budget
+  t.true(slowedCanary(canary, timeout(11_200), 31_900));
+  t.true(slowedCanary(canary, timeout(), 31_900), 'CPU time unknown: judged again');
+  t.true(slowedCanary(canary, timeout(11_200), null), 'no CPU budget: judged again');
+  t.false(slowedCanary(canary, timeout(32_000), 31_900), 'it used its whole CPU budget: a timeout stands');
+  t.false(slowedCanary(canary, timeout(1_000, 2), 31_900), 'a warm host has its own rule');
+  t.false(slowedCanary(mutant, timeout(11_200), 31_900), 'a mutant’s timeout stands as a kill');
+  t.false(slowedCanary(canary, { status: 'killed', killedBy: 'x' }, 31_900));
 });

@@ -281,10 +281,13 @@ export function wireJsRunner(
  */
 export function wirePytest(python = 'python3'): TestWiring {
   const first = `import os, sys; here = os.getcwd(); sys.path[:] = [p for p in sys.path if p not in ("", ".", here)]`;
-  const boot = `${first}; import pytest; sys.path.insert(0, here); sys.exit(pytest.main())`;
+  // The tree first, then its `src/` folder when that is a layout folder, not a package (a
+  // `src/` layout's package is then the tree's too, never an installed copy of it).
+  const tree = `sys.path.insert(0, here); src = os.path.join(here, "src"); sys.path.insert(1, src) if os.path.isdir(src) and not os.path.exists(os.path.join(src, "__init__.py")) else None`;
+  const boot = `${first}; import pytest; ${tree}; sys.exit(pytest.main())`;
   const args = `-p no:cacheprovider --junitxml=${JUNIT_REPORT} -o junit_family=xunit2`;
   const test = `${python} -c ${shQuote(boot)} ${args}`;
-  const covBoot = `${first}; import coverage, pytest; sys.path.insert(0, here); c = coverage.Coverage(data_file="${COVERAGE_DIR}/.coverage", source=[here], config_file=False); c.start(); r = pytest.main(); c.stop(); c.save(); c.xml_report(outfile="${COVERAGE_DIR}/coverage.xml"); sys.exit(r)`;
+  const covBoot = `${first}; import coverage, pytest; ${tree}; c = coverage.Coverage(data_file="${COVERAGE_DIR}/.coverage", source=[here], config_file=False); c.start(); r = pytest.main(); c.stop(); c.save(); c.xml_report(outfile="${COVERAGE_DIR}/coverage.xml"); sys.exit(r)`;
   const coverage = `mkdir -p ${COVERAGE_DIR} && ${python} -c ${shQuote(covBoot)} ${args}`;
   return {
     test_command: test,

@@ -55,6 +55,13 @@ export interface ExecResult {
 /** A canary or a revert: judged as a mutant is, counted nowhere. */
 const notMutant = (site: Site) => site.canary === true || site.revert !== undefined;
 
+/** A canary's timeout on a fresh process that did not use up its CPU budget (or whose CPU time is unknown). */
+export const slowedCanary = (site: Site, v: MutantVerdict, cpuBudgetMs: number | null): boolean =>
+  site.canary === true &&
+  v.status === 'timeout' &&
+  v.host === undefined &&
+  (cpuBudgetMs === null || v.cpuMs === undefined || v.cpuMs < cpuBudgetMs);
+
 /**
  * Run the baseline, then every runnable site (`parses`); sites that do not parse are
  * stillborn without a run. Copies live in a fresh temporary folder, removed at the end.
@@ -176,8 +183,12 @@ export async function execute(
         const i = redo ? again.shift()! : next < sites.length ? order[next++]! : -1;
         if (i < 0) break;
         const early = redo ? undefined : base.ahead.get(i);
-        const verdict =
+        let verdict =
           early !== undefined && 'verdict' in early ? early.verdict : await judgeMutant(ctx, w, sites[i]!, early);
+        // A canary stopped by the wall clock alone, within its CPU budget, was slowed (a loaded
+        // machine), not shown to be told apart: judged once more with twice the wall time.
+        if (slowedCanary(sites[i]!, verdict, ctx.cpuBudgetMs))
+          verdict = await judgeMutant({ ...ctx, timeoutMs: ctx.timeoutMs * 2 }, w, sites[i]!);
         // A canary or a revert is judged as a mutant is, but is no mutant: it is in no tally.
         const counted = !notMutant(sites[i]!);
         if (redo) {
