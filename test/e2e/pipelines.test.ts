@@ -1,7 +1,7 @@
 // The three pipelines (gate.sh, gate.mk, gate.mjs) on real git repositories, with the real
 // binaries and real test runners, asserting on the verdict file and its reason codes.
 import test from 'ava';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -83,6 +83,34 @@ test('gate.mjs (zx) holds a clean patch that comes with no coverage evidence', a
   t.is(v.verdict, 'HOLD', JSON.stringify(v.reasons));
   t.deepEqual(codes(v), ['COVERAGE_NOT_MEASURED']);
   t.is(r.code, 2);
+});
+
+test("gate.mjs --pass-env TZ: a suite whose CI sets its time zone runs in that zone, not the gate's UTC", async (t) => {
+  // The demo, with a baseline test that passes only in the zone the project's own CI sets.
+  const repo = demoRepo(t, 'js', 'clean');
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'ignore' });
+  git('checkout', '-q', '-b', 'zoned', 'main~1');
+  writeFileSync(
+    path.join(repo, 'test/zone.test.js'),
+    "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\n\ntest('runs in the zone of the project CI', () => {\n  assert.equal(process.env.TZ, 'America/New_York');\n});\n",
+  );
+  git('add', '.');
+  git('commit', '-qm', 'A test that runs in the zone the CI sets');
+  git('cherry-pick', 'main');
+  const flags = ['--test-command', 'node --test', '--coverage-command', JS_ENV.AG_COVERAGE_COMMAND!];
+  const r = await run(
+    process.execPath,
+    [
+      path.join(ROOT, 'pipelines/gate.mjs'),
+      ...['--base', 'zoned~1', '--head', 'zoned', '--out', 'ag', '--mutate-max', '4', '--rounds', '1'],
+      ...[...flags, '--coverage-report', JS_ENV.AG_COVERAGE_REPORT!, '--pass-env', 'TZ'],
+    ],
+    repo,
+    { TZ: 'America/New_York' },
+  );
+  const v = verdictAt(path.join(repo, 'ag'));
+  t.is(v.verdict, 'ACCEPT', `${r.stderr}\n${JSON.stringify(v.reasons)}`);
+  t.is(r.code, 0);
 });
 
 test('gate.sh refuses an unknown base ref with exit 3', async (t) => {

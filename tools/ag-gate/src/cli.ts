@@ -59,6 +59,10 @@ const command = defineCommand({
     policy: text("A policy file outside the patch (default: the baseline's adversary-gate.json)", 'FILE'),
     sandbox: text('none or bwrap (default: none)', 'MODE'),
     'max-processes': text("As root: each test run's process limit (default: ag-run's, 1024)", 'N'),
+    'pass-env': text(
+      "Variables of this environment every run of the project's code gets too, comma-separated (TZ,LANG: what the project's own CI sets; default: none, TZ=UTC and LANG=C.UTF-8)",
+      'NAMES',
+    ),
     shard: text('K/N: run only mutation shard K of N into DIR/mutation-K.json (no verdict)', 'K/N'),
     'bin-dir': text('Where the five tools are (default: the installed packages)', 'DIR'),
     quiet: { type: 'boolean', description: 'Print nothing on stderr but errors and faults' },

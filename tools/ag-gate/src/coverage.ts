@@ -51,6 +51,7 @@ export async function coverage(
     timeoutSeconds: s.timeout,
     log,
     scratch: ws.work,
+    passEnv: s.passEnv,
     // Sandboxed as ag-run's and ag-mutate's runs are: the work folder (the installed packages,
     // the gate's tools and reporter) read-only; the evidence and the user's checkout not there.
     ...(s.sandbox === 'bwrap' ? { sandbox: { readOnly: [ws.work], keepOut: [ws.out, checkout] } } : {}),

@@ -67,6 +67,8 @@ export async function runIsolated(
     readonly log: string;
     readonly scratch: string;
     readonly extraEnv?: Record<string, string>;
+    /** Variables of the caller's environment passed as they are (`--pass-env`). */
+    readonly passEnv?: readonly string[];
     /** Ends the run as its limit does (the gate's deadline). */
     readonly signal?: AbortSignal;
     /** Files written into the run's fresh HOME first (an install's `.npmrc`), by name. */
@@ -98,6 +100,11 @@ export async function runIsolated(
     ...(who !== null ? { processes: DEFAULT_PROCESS_LIMIT } : {}),
   };
   const env = { ...isolatedEnv(home, tmp), ...opts.extraEnv };
+  // The caller's variables named by --pass-env, as ag-run's and ag-mutate's runs get them.
+  for (const name of opts.passEnv ?? []) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
   const callerPath = env.PATH ?? '';
   // A fresh uid gets only the PATH entries it can search (else a missing program is EACCES).
   if (who !== null && env.PATH !== undefined) env.PATH = searchablePath(env.PATH);

@@ -175,6 +175,7 @@ async function judge(
       ...['--rounds', String(s.rounds), '--timeout', String(s.timeout), '--sandbox', s.sandbox],
       ...(commands.junit !== '' ? ['--junit', commands.junit] : []),
       ...(s.maxProcesses !== undefined ? ['--max-processes', String(s.maxProcesses)] : []),
+      ...s.passEnv.flatMap((n) => ['--pass-env', n]),
       ...['--quiet', '--out', runFile],
     ]);
     done();
@@ -219,6 +220,7 @@ async function judge(
         ...['--diff', ws.diff, '--tree', ws.patch, '--test-command', commands.test],
         ...['--max', String(s.mutateMax), '--timeout', String(s.timeout), '--python', s.python, '--sandbox', s.sandbox],
         ...(s.shard !== undefined ? ['--shard', `${s.shard.k}/${s.shard.n}`] : []),
+        ...s.passEnv.flatMap((n) => ['--pass-env', n]),
         // ag-run's full-suite run on the patch stands for ag-mutate's second baseline run.
         ...(s.shard === undefined && existsSync(runFile) ? ['--run', runFile] : []),
         ...(s.quiet ? ['--quiet'] : ['--progress']),

@@ -35,6 +35,8 @@ export interface Settings {
   readonly sandbox: 'none' | 'bwrap';
   readonly binDir?: string;
   readonly maxProcesses?: number;
+  /** Variables of the caller's environment every run of the project's code gets too (TZ, LANG, a CI's own). */
+  readonly passEnv: readonly string[];
   /** K/N: run as mutation shard K of N only. */
   readonly shard?: { readonly k: number; readonly n: number };
   readonly quiet: boolean;
@@ -64,6 +66,7 @@ export const SETTING_NAMES = {
   sandbox: ['sandbox', 'AG_SANDBOX'],
   binDir: ['bin-dir', 'AG_BIN_DIR'],
   maxProcesses: ['max-processes', 'AG_MAX_PROCESSES'],
+  passEnv: ['pass-env', 'AG_PASS_ENV'],
   shard: ['shard', 'AG_MUTATE_SHARD'],
 } as const;
 
@@ -148,9 +151,21 @@ export function readSettings(flags: Raw, env: NodeJS.ProcessEnv, who = 'ag-gate'
       ? {}
       : { maxProcesses: whole(flags, env, 'maxProcesses', 1024, 1) }),
     ...(shard === undefined ? {} : { shard: parseShard(shard) }),
+    passEnv: parsePassEnv(pick(flags, env, 'passEnv')),
     quiet: flags.quiet === true,
     who,
   };
+}
+
+/** `TZ,LANG`: variable names, comma-separated (none when unset or empty). */
+function parsePassEnv(given: string | undefined): string[] {
+  const names = (given ?? '')
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
+  for (const n of names)
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(n)) throw new UsageError(`--pass-env takes variable names, got "${n}"`);
+  return names;
 }
 
 /** The cache folder: given (empty: none), else the default one. */

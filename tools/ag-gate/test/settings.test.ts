@@ -42,3 +42,12 @@ test('a shard is K/N with 1 <= K <= N', (t) => {
   t.deepEqual(parseShard('2/3'), { k: 2, n: 3 });
   for (const bad of ['0/2', '1/0', '2', '/2', '1/2/3', '01/2', 'a/b']) t.throws(() => parseShard(bad), undefined, bad);
 });
+
+test('--pass-env takes variable names, comma-separated, from the flag or AG_PASS_ENV; none by default', (t) => {
+  t.deepEqual(readSettings({}, {}).passEnv, []);
+  t.deepEqual(readSettings({ 'pass-env': 'TZ, LANG' }, { AG_PASS_ENV: 'X' }).passEnv, ['TZ', 'LANG']);
+  t.deepEqual(readSettings({}, { AG_PASS_ENV: 'TZ' }).passEnv, ['TZ']);
+  t.throws(() => readSettings({ 'pass-env': 'TZ=UTC' }, {}), {
+    message: /--pass-env takes variable names, got "TZ=UTC"/,
+  });
+});
