@@ -7,16 +7,31 @@
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** The last `n` lines of a log, folded into one line (empty when there is none). */
+/** A line that says what went wrong (not a stack frame). */
+const ERROR_LINE = /\b(?:error|failed|fatal|cannot|can't|not found|no such|denied|refused|invalid)\b|\bERR!/i;
+const STACK_FRAME = /^\s*at\s|^\s*\^+\s*$|^\s*$|^Node\.js v\d/;
+
+/**
+ * The last `n` lines of a log, folded into one line (empty when there is none). When those
+ * lines are a stack trace, the last line before them that says what went wrong comes first:
+ * a tool's own message, not the frames of the program that printed it.
+ */
 export function logTail(log: string | undefined, n = 3): string {
   if (log === undefined || !existsSync(log)) return '';
   const lines = readFileSync(log, 'utf8').split('\n');
   while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  return lines
-    .slice(-n)
-    .join(' ')
-    .replace(/[\s\r]+/g, ' ')
-    .trim();
+  const tail = lines.slice(-n);
+  const fold = (ls: readonly string[]) =>
+    ls
+      .join(' ')
+      .replace(/[\s\r]+/g, ' ')
+      .trim();
+  if (tail.some((l) => ERROR_LINE.test(l) && !STACK_FRAME.test(l))) return fold(tail);
+  const said = lines
+    .slice(0, -n)
+    .reverse()
+    .find((l) => ERROR_LINE.test(l) && !STACK_FRAME.test(l));
+  return said === undefined ? fold(tail) : `${fold([said])} … ${fold(tail)}`;
 }
 
 /** The faults of one run, kept in `dir`. */

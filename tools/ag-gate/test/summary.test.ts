@@ -56,6 +56,24 @@ test('a fault is one line in pipeline-faults.txt, with the last lines of its log
   const log = path.join(d, 'install.log');
   writeFileSync(log, 'a\nb\nnpm ERR! 404\r\n\tnot found\n\n');
   t.is(logTail(log), 'b npm ERR! 404 not found');
+  // a stack trace at the end: the line that said what went wrong comes first
+  const traced = path.join(d, 'traced.log');
+  writeFileSync(
+    traced,
+    [
+      'Preparing pnpm@10.33.0 for immediate activation...',
+      'Error: No compatible signature found in package metadata',
+      '    at verifySignature (corepack.cjs:22021:11)',
+      '    at async Object.runMain (corepack.cjs:23710:7)',
+      '',
+      'Node.js v20.20.2',
+      '',
+    ].join('\n'),
+  );
+  t.is(
+    logTail(traced),
+    'Error: No compatible signature found in package metadata … at async Object.runMain (corepack.cjs:23710:7) Node.js v20.20.2',
+  );
   const faults = new PipelineFaults(d, 'ag-gate');
   const write = process.stderr.write;
   process.stderr.write = () => true;
