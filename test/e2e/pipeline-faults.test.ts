@@ -38,7 +38,8 @@ for (const pipeline of ZERO_CONFIG) {
       { 'README.md': '# x\n', 'src/a.js': 'export const a = 1;\n' },
       { 'src/a.js': 'export const a = 2;\n' },
     );
-    const r = await runPipeline(pipeline, repo, 'ag', { test: '' });
+    // An install that would fail: with no test command it is not even made (no second fault).
+    const r = await runPipeline(pipeline, repo, 'ag', { test: '', install: FAILING_INSTALL });
     const v = verdictAt(path.join(repo, 'ag'));
     t.is(v.verdict, 'HOLD', r.stderr);
     t.deepEqual(

@@ -149,7 +149,9 @@ async function judge(
   // A workspaces root: the folders either side declares (their package files decide whether
   // the patch shares the baseline's install, and their own node_modules are linked after it).
   const workspaces = [...new Set([...commands.workspaces, ...workspaceDirs(ws.patch)])].sort();
-  const installed = await install(s, ws, commands, workspaces, places, faults, stage);
+  // No test command: nothing would run on what an install brings, so none is made (a package
+  // manager's minutes for a HOLD already known).
+  const installed = commands.test !== '' && (await install(s, ws, commands, workspaces, places, faults, stage));
   const packages = [
     path.join(ws.work, 'deps-baseline', 'node_modules'),
     path.join(ws.work, 'deps-patch', 'node_modules'),
