@@ -438,6 +438,21 @@ test('run: a trusted run in the baseline tree that fails holds with TRUSTED_TEST
   v = decideWith(g);
   t.deepEqual(codes(v), ['TRUSTED_TEST_FAILED']);
   t.regex(v.reasons[0]!.message, /could not run .*package\.json/);
+  t.notRegex(v.reasons[0]!.message, /nor did they run/, 'the baseline itself ran');
+  // and when the suite could not run on the baseline either, the message says so (still a HOLD)
+  const red = {
+    ...g,
+    run: {
+      ...g.run,
+      full_suite: { ...g.run.full_suite, baseline: execution('baseline', 1, 'UNRUNNABLE'), baseline_red: true },
+    },
+  };
+  const both = decideWith(red).reasons.find((r) => r.code === 'TRUSTED_TEST_FAILED');
+  t.regex(
+    both?.message ?? '',
+    /nor did they run to a verdict on the baseline itself \(UNRUNNABLE, /,
+    JSON.stringify(decideWith(red).reasons),
+  );
   // no package file changed: no such note
   g.run.trusted_tests = {
     ...base,

@@ -124,7 +124,8 @@ export function runReasons(run: RunArtefact, retitled: readonly RetitledTest[] =
     }
   }
   const trusted = run.trusted_tests;
-  if (trusted !== undefined) out.push(...trustedReasons(trusted, run.run_as === 'unprivileged'));
+  if (trusted !== undefined)
+    out.push(...trustedReasons(trusted, run.run_as === 'unprivileged', run.full_suite.baseline));
   const flaky = run.tests_flaky ?? [];
   if (flaky.length > 0) {
     out.push(
@@ -152,7 +153,11 @@ type Trusted = NonNullable<RunArtefact['trusted_tests']>;
  * patched code that needs a dependency the baseline lacks fails to load there, which a
  * reviewer must see as the likely cause.
  */
-function trustedReasons(trusted: Trusted, otherUids: boolean): Reason[] {
+function trustedReasons(
+  trusted: Trusted,
+  otherUids: boolean,
+  baseline: RunArtefact['full_suite']['baseline'],
+): Reason[] {
   const e = trusted.execution;
   const fail = (message: string) => [reason('TRUSTED_TEST_FAILED', 'run', message)];
   if (trusted.tree !== 'baseline') {
@@ -183,10 +188,16 @@ function trustedReasons(trusted: Trusted, otherUids: boolean): Reason[] {
       : `; the patch changes package files the trusted run does not take (${listForMessage(packages)}): if the patched code needs a dependency the baseline's installed packages lack, that is why it fails here`;
   const where = `the baseline tree (its tests, runner configuration and installed packages) with the patch's other changes applied; held back from the patch: ${heldList}`;
   if (e === null) return fail(`the baseline's tests were not run against the patched code in ${where}${packageNote}`);
-  if (!ranToVerdict(e))
+  if (!ranToVerdict(e)) {
+    // Said apart when the suite could not run on the baseline either: not the patch's doing alone.
+    const neither =
+      baseline !== null && !ranToVerdict(baseline)
+        ? `; nor did they run to a verdict on the baseline itself (${baseline.outcome}, ${baseline.kind}), so this says little about the patch`
+        : '';
     return fail(
-      `the baseline's tests could not run against the patched code (${e.outcome}, ${e.kind}) in ${where}${packageNote}`,
+      `the baseline's tests could not run against the patched code (${e.outcome}, ${e.kind}) in ${where}${packageNote}${neither}`,
     );
+  }
   const out =
     trusted.failed.length > 0
       ? fail(
