@@ -1,7 +1,8 @@
 // ag-oracle runs first, on the exported trees, before any of the patch's code: a test that
 // rewrites what the oracle digests (the fixture's bytes, in the patch tree or the baseline
 // tree) while it runs cannot hide a fixture drift. And oracle.json itself must still be what
-// ag-oracle wrote when ag-decide reads it. Honest controls beside each.
+// ag-oracle wrote when ag-decide reads it. Honest controls beside each. Nine whole pipeline
+// runs: in `npm run test:long` (which `.ci/run` runs after `npm test`), not in `npm test`.
 import test from 'ava';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
