@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -139,11 +139,18 @@ test('pytest is found from its config or from test files, unittest suites includ
 const PYTHON = process.env['AG_DEMO_PYTHON'] ?? '/usr/bin/python3';
 const hasPytest = spawnSync(PYTHON, ['-c', 'import pytest, coverage'], { stdio: 'ignore' }).status === 0;
 
-test('pytest as wired: a pytest.py in the tree does not replace the runner, and coverage stays in the tree', (t) => {
-  if (!hasPytest) {
+/** False, with the test failed and the packages named, when the interpreter lacks pytest or coverage. */
+function pytestThere(t: ExecutionContext): boolean {
+  if (!hasPytest)
     t.fail(`${PYTHON} lacks pytest or coverage (install python3-pytest and python3-coverage, or set AG_DEMO_PYTHON)`);
-    return;
-  }
+  return hasPytest;
+}
+
+/** An installed package `agshadow` on a site directory of its own (for PYTHONPATH). */
+const installedShadow = () => tree({ 'agshadow/__init__.py': 'WHERE = "site"\n' });
+
+test('pytest as wired: a pytest.py in the tree does not replace the runner, and coverage stays in the tree', (t) => {
+  if (!pytestThere(t)) return;
   const root = tree({
     'calc.py': 'def add(a, b):\n    return a - b\n',
     'tests/test_calc.py': 'from calc import add\n\ndef test_add():\n    assert add(1, 2) == 3\n',
@@ -179,13 +186,10 @@ const shadowing = (name: string) =>
   });
 
 test('pytest as wired: the tree comes first on sys.path, before an installed package of the same name, yet cannot replace pytest', (t) => {
-  if (!hasPytest) {
-    t.fail(`${PYTHON} lacks pytest or coverage (install python3-pytest and python3-coverage, or set AG_DEMO_PYTHON)`);
-    return;
-  }
+  if (!pytestThere(t)) return;
   // An installed package of the same name, on a site directory of its own (PYTHONPATH lies
   // after the script's directory and before the interpreter's own packages, as a site does).
-  const site = tree({ 'agshadow/__init__.py': 'WHERE = "site"\n' });
+  const site = installedShadow();
   const wiring = wirePytest(PYTHON);
   const control = wired(`${PYTHON} -c 'import agshadow; print(agshadow.WHERE)'`, tree({}), { PYTHONPATH: site });
   t.is(control.stdout.trim(), 'site', 'the site directory is seen where the tree has no such package');
@@ -204,11 +208,8 @@ test('pytest as wired: the tree comes first on sys.path, before an installed pac
 });
 
 test('pytest as wired: a src/ layout’s package is the tree’s own, before an installed copy; a src package is not a layout', (t) => {
-  if (!hasPytest) {
-    t.fail(`${PYTHON} lacks pytest or coverage (install python3-pytest and python3-coverage, or set AG_DEMO_PYTHON)`);
-    return;
-  }
-  const site = tree({ 'agshadow/__init__.py': 'WHERE = "site"\n' });
+  if (!pytestThere(t)) return;
+  const site = installedShadow();
   const wiring = wirePytest(PYTHON);
   const root = tree({
     'src/agshadow/__init__.py': 'WHERE = "tree"\n',

@@ -3,6 +3,7 @@
 // detected commands they wire.
 import test from 'ava';
 import type { ProjectPlan } from '@adversary-gate/core';
+import { changedFile } from '../../ag-core/test/support/changed-file.js';
 import { changedPaths, commandsFor } from '../src/commands.js';
 import { readSettings } from '../src/settings.js';
 
@@ -99,23 +100,12 @@ test('a workspace judged with its own runner: its commands, its reports under it
 });
 
 test('the changed paths are both sides of every change, renames included, once each', (t) => {
-  const file = (p: string, oldPath: string | null, status: 'added' | 'modified' | 'deleted' | 'renamed') => ({
-    path: p,
-    oldPath,
-    status,
-    binary: false,
-    modeOnly: false,
-    addedLines: [],
-    addedText: [],
-    deletedLines: [],
-    deletedText: [],
-  });
   t.deepEqual(
     changedPaths({
       files: [
-        file('packages/a/src/x.js', 'packages/a/src/x.js', 'modified'),
-        file('packages/b/y.js', 'packages/a/y.js', 'renamed'),
-        file('README.md', null, 'added'),
+        changedFile('modified', 'packages/a/src/x.js'),
+        changedFile('renamed', 'packages/b/y.js', 'packages/a/y.js'),
+        changedFile('added', 'README.md'),
       ],
     }),
     ['README.md', 'packages/a/src/x.js', 'packages/a/y.js', 'packages/b/y.js'],
