@@ -3,7 +3,8 @@
 # per run and progress, run ag-gate instead; this file shows what it does, step by step.)
 #
 #   make -f path/to/gate.mk BASE=origin/main TEST_COMMAND='npm test' \
-#     [COVERAGE_COMMAND=... COVERAGE_REPORT=coverage/lcov.info] [JUNIT=...] [OUT=.adversary-gate]
+#     [COVERAGE_COMMAND=... COVERAGE_REPORT=coverage/lcov.info] [JUNIT=...] [OUT=.adversary-gate] \
+#     [AG_PASS_ENV=TZ,LANG]
 #
 # TEST_COMMAND is required: nothing is detected and nothing is installed (run it where the
 # commands work as they are). The file targets run from changes.diff to verdict.json; the
@@ -15,6 +16,12 @@
 # (OUT.work): do not run this file as root on code you do not trust; ag-gate gives every run
 # of the patch's code a fresh uid. File targets make it incremental: a second run with the
 # same commits rebuilds nothing. OUT must be new, empty, or an evidence directory the gate made.
+#
+# AG_PASS_ENV (as ag-gate's --pass-env, and read from the environment as ag-gate reads it):
+# variable names, comma-separated, whose values in this environment every run of the
+# project's code gets too: ag-run's and ag-mutate's --pass-env, and the coverage command. Every
+# such run otherwise has TZ=UTC and LANG=C.UTF-8 (the coverage command too: it measures the
+# runs ag-run judges). A name that is not a variable name stops the pipeline (exit 3).
 #
 # Every value is passed to the shell quoted: OUT, POLICY, the commands and the repository's
 # own path may hold spaces, quotes and non-ASCII. OUT (a make target) may not hold a
@@ -39,6 +46,7 @@ MUTATE_MAX   ?= 20
 PYTHON       ?= python3
 SANDBOX      ?= none
 POLICY       ?=
+AG_PASS_ENV  ?=
 
 $(foreach c,: % ; \,$(if $(findstring $(c),$(OUT)),$(error gate.mk: OUT may not contain '$(c)': $(OUT))))
 
@@ -51,6 +59,12 @@ POLICY_FILE   = $(or $(POLICY),$(OUT)/baseline/adversary-gate.json)
 ARGS          = set --;
 WITH_POLICY   = if [ -f $(call q,$(POLICY_FILE)) ]; then set -- "$$@" --policy $(call q,$(POLICY_FILE)); fi;
 EVIDENCE      = $(O)/run.json $(O)/diffcov.json $(O)/mutation.json $(O)/oracle.json
+comma        := ,
+# AG_PASS_ENV's names; each is checked to be a variable name before any tool runs.
+PASS_NAMES    = $(strip $(subst $(comma),$(space),$(AG_PASS_ENV)))
+PASS_ARGS     = $(foreach n,$(PASS_NAMES),--pass-env $(call q,$(n)))
+# The coverage command's fixed zone and locale, then the caller's value of each name passed.
+PASS_COVERAGE = env TZ=UTC LANG=C.UTF-8 $(foreach n,$(PASS_NAMES),$${$(n)+"$(n)=$$$(n)"})
 
 .PHONY: gate clean-gate FORCE
 gate: $(O)/verdict.json
@@ -64,6 +78,8 @@ clean-gate:
 $(O)/subject: FORCE
 	@$(if $(TEST_COMMAND),,echo 'gate.mk: TEST_COMMAND is required (ag-gate detects it)' >&2; exit 3;) \
 	 $(if $(POLICY),test -f $(call q,$(POLICY)) || { echo $(call q,gate.mk: POLICY names no file: $(POLICY)) >&2; exit 3; };) \
+	 for n in $(foreach n,$(PASS_NAMES),$(call q,$(n))); do case "$$n" in [!A-Za-z_]*|*[!A-Za-z0-9_]*) \
+	   echo "gate.mk: AG_PASS_ENV takes variable names, got \"$$n\"" >&2; exit 3;; esac; done; \
 	 b=$$(git rev-parse --verify --quiet $(call q,$(BASE)^{commit})) || { echo $(call q,gate.mk: unknown BASE $(BASE)) >&2; exit 3; }; \
 	 h=$$(git rev-parse --verify --quiet $(call q,$(HEAD)^{commit})) || { echo $(call q,gate.mk: unknown HEAD $(HEAD)) >&2; exit 3; }; \
 	 if [ -e $(call q,$(OUT)) ] && [ ! -f $(call q,$(OUT)/.adversary-gate-evidence) ] && [ -n "$$(ls -A $(call q,$(OUT)) 2>&1)" ]; then \
@@ -99,11 +115,11 @@ $(O)/run.json: $(O)/changes.diff $(O)/trees | $(O)/oracle.json
 	-$(ARGS) $(if $(JUNIT),set -- --junit $(call q,$(JUNIT));) rm -f $(call q,$@); \
 	  $(call q,$(BIN)/ag-run) --baseline $(call q,$(OUT)/baseline) --patch $(call q,$(OUT)/patch) --diff $(call q,$<) \
 	  --test-command $(call q,$(TEST_COMMAND)) --full-suite-command $(call q,$(FULL_SUITE_COMMAND)) \
-	  --rounds $(call q,$(ROUNDS)) --timeout $(call q,$(TIMEOUT)) --sandbox $(call q,$(SANDBOX)) "$$@" --quiet --out $(call q,$@)
+	  --rounds $(call q,$(ROUNDS)) --timeout $(call q,$(TIMEOUT)) --sandbox $(call q,$(SANDBOX)) $(PASS_ARGS) "$$@" --quiet --out $(call q,$@)
 
 $(O)/coverage.stamp: $(O)/trees | $(O)/oracle.json $(O)/run.json
 	-$(if $(COVERAGE_COMMAND),log="$$(cd $(call q,$(OUT)) && pwd)/coverage.log"; cd $(call q,$(COVERAGE_TREE)) && \
-	  timeout -k 2 $(call q,$(TIMEOUT)) /bin/sh -c $(call q,$(COVERAGE_COMMAND)) </dev/null > "$$log" 2>&1)
+	  $(PASS_COVERAGE) timeout -k 2 $(call q,$(TIMEOUT)) /bin/sh -c $(call q,$(COVERAGE_COMMAND)) </dev/null > "$$log" 2>&1)
 	touch $(call q,$@)
 
 $(O)/diffcov.json: $(O)/changes.diff $(O)/coverage.stamp $(O)/trees
@@ -117,7 +133,7 @@ $(O)/mutation.json: $(O)/changes.diff $(O)/trees | $(O)/oracle.json $(O)/run.jso
 	  if [ -f $(call q,$(OUT)/run.json) ]; then set -- "$$@" --run $(call q,$(OUT)/run.json); fi; \
 	  $(call q,$(BIN)/ag-mutate) --diff $(call q,$<) --tree $(call q,$(OUT)/patch) \
 	  --test-command $(call q,$(TEST_COMMAND)) --max $(call q,$(MUTATE_MAX)) --timeout $(call q,$(TIMEOUT)) \
-	  --python $(call q,$(PYTHON)) --sandbox $(call q,$(SANDBOX)) "$$@" --quiet --out $(call q,$@)
+	  --python $(call q,$(PYTHON)) --sandbox $(call q,$(SANDBOX)) $(PASS_ARGS) "$$@" --quiet --out $(call q,$@)
 
 # Missing evidence is HOLD, never an error: ag-decide writes a verdict on every path, judged
 # against the trees as exported (never the trees the evidence names).

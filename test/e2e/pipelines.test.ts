@@ -3,9 +3,10 @@
 import test from 'ava';
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { demoRepo, JS_ENV, ROOT, run } from './helpers.js';
+import { loggingBins } from './pipeline-kit.js';
 
 type Verdict = { verdict: string; reasons: { code: string }[] };
 const verdictAt = (dir: string): Verdict => JSON.parse(readFileSync(path.join(dir, 'verdict.json'), 'utf8'));
@@ -111,6 +112,67 @@ test("gate.mjs --pass-env TZ: a suite whose CI sets its time zone runs in that z
   const v = verdictAt(path.join(repo, 'ag'));
   t.is(v.verdict, 'ACCEPT', `${r.stderr}\n${JSON.stringify(v.reasons)}`);
   t.is(r.code, 0);
+});
+
+test('gate.mk AG_PASS_ENV=TZ: ag-run, ag-mutate and the coverage command get the caller’s zone; without it, UTC and a red baseline', async (t) => {
+  // The demo, with a baseline test that passes only in the zone the project's own CI sets.
+  const repo = demoRepo(t, 'js', 'clean');
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'ignore' });
+  git('checkout', '-q', '-b', 'zoned', 'main~1');
+  writeFileSync(
+    path.join(repo, 'test/zone.test.js'),
+    "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\n\ntest('runs in the zone of the project CI', () => {\n  assert.equal(process.env.TZ, 'America/New_York');\n});\n",
+  );
+  git('add', '.');
+  git('commit', '-qm', 'A test that runs in the zone the CI sets');
+  git('cherry-pick', 'main');
+  const bins = loggingBins(path.join(repo, '..', `${path.basename(repo)}-bins`));
+  t.teardown(() => {
+    rmSync(bins.dir, { recursive: true, force: true });
+    rmSync(`${bins.dir}.log`, { force: true });
+  });
+  const make = (out: string, env: Record<string, string>, extra: string[] = []) =>
+    run(
+      'make',
+      [
+        ...['-s', '-f', path.join(ROOT, 'pipelines/gate.mk'), 'BASE=zoned~1', 'HEAD=zoned', `OUT=${out}`],
+        ...[`BIN=${bins.dir}`, 'TEST_COMMAND=node --test', 'MUTATE_MAX=4', 'ROUNDS=1'],
+        // The coverage command says which zone it ran in, in its copy of the patch tree ($$: make's `$`).
+        `COVERAGE_COMMAND=printf %s "$$TZ" > .tz-seen && ${JS_ENV.AG_COVERAGE_COMMAND}`,
+        `COVERAGE_REPORT=${JS_ENV.AG_COVERAGE_REPORT}`,
+        ...extra,
+      ],
+      repo,
+      { TZ: 'America/New_York', ...env },
+    );
+  const tzSeen = (out: string) => readFileSync(path.join(repo, `${out}.work`, 'coverage-tree', '.tz-seen'), 'utf8');
+  const passed = (tool: string) =>
+    bins
+      .calls()
+      .filter((c) => c.tool === tool)
+      .map((c) => c.args.flatMap((a, i) => (c.args[i - 1] === '--pass-env' ? [a] : [])));
+
+  const r = await make('ag', { AG_PASS_ENV: 'TZ' });
+  const v = JSON.parse(readFileSync(path.join(repo, 'ag', 'verdict.json'), 'utf8')) as Verdict;
+  t.is(v.verdict, 'ACCEPT', `${r.stderr}\n${JSON.stringify(v.reasons)}`);
+  t.is(r.code, 0, r.stderr);
+  t.deepEqual(passed('ag-run'), [['TZ']]);
+  t.deepEqual(passed('ag-mutate'), [['TZ']]);
+  t.is(tzSeen('ag'), 'America/New_York');
+
+  // The control: the same commits without AG_PASS_ENV run in the tools' UTC, coverage too.
+  const control = await make('ag-utc', { AG_PASS_ENV: '' });
+  const c = JSON.parse(readFileSync(path.join(repo, 'ag-utc', 'verdict.json'), 'utf8')) as Verdict;
+  t.not(control.code, 0);
+  t.true(codes(c).includes('BASELINE_RED'), JSON.stringify(c.reasons));
+  t.deepEqual(passed('ag-run'), [['TZ'], []]);
+  t.is(tzSeen('ag-utc'), 'UTC');
+
+  // A name that is not a variable name stops the pipeline before anything is written.
+  const bad = await make('ag-bad', {}, ['AG_PASS_ENV=TZ,NO-SUCH;touch']);
+  t.not(bad.code, 0);
+  t.true(bad.stderr.includes('gate.mk: AG_PASS_ENV takes variable names, got "NO-SUCH;touch"'), bad.stderr);
+  t.false(existsSync(path.join(repo, 'ag-bad')), 'nothing written');
 });
 
 test('gate.sh refuses an unknown base ref with exit 3', async (t) => {

@@ -139,8 +139,9 @@ export const TestDeltas = v.strictObject({
 /**
  * A flaky test of one command: it passed and failed among that command's executions on one
  * side, or it failed on the patch in a flaky file (one of whose tests passed and failed on one
- * side, or failed on the baseline). The rule is ag-core's `flakyFindings`; ag-decide applies it
- * to `runs` and `file_runs` again.
+ * side, or failed on the baseline). A test that failed in every run on both sides is never one
+ * (it is failing: the baseline's red). The rule is ag-core's `flakyFindings`; ag-decide applies
+ * it to `runs` and `file_runs` again.
  */
 export const FlakyTest = v.strictObject({
   id: v.pipe(v.string(), v.minLength(1)),
@@ -342,6 +343,21 @@ export const TrustedTests = v.strictObject({
   perturbed: v.optional(PerturbedPair),
 });
 
+/**
+ * The Python interpreter a test command runs (ag-core's `pythonInterpreter`): the word of the
+ * command that names it, the file the runs' PATH gives for it and its version, beside the file
+ * and version the caller's PATH gives for the same word (a fresh uid searches only some of
+ * the caller's PATH entries). A path is null when it could not be told.
+ */
+export const Interpreter = v.strictObject({
+  command: v.string(),
+  name: v.pipe(v.string(), v.minLength(1)),
+  path: v.nullable(v.string()),
+  version: v.nullable(v.string()),
+  caller_path: v.nullable(v.string()),
+  caller_version: v.nullable(v.string()),
+});
+
 /** The run artefact. */
 export const RunArtefact = v.strictObject({
   ...envelopeEntries('run'),
@@ -384,6 +400,11 @@ export const RunArtefact = v.strictObject({
    * full-suite execution on the patch as one of its baseline runs.
    */
   pass_env_sha256: v.optional(Sha256),
+  /**
+   * Optional (absent when no test command names a Python interpreter, and in older evidence):
+   * the interpreter each such command ran, one entry per command, in the order given.
+   */
+  interpreters: v.optional(v.array(Interpreter)),
   limits: v.strictObject({
     timeout_seconds: NonNegative,
     output_cap_bytes: Count,
@@ -407,6 +428,7 @@ export type FullSuite = v.InferOutput<typeof FullSuite>;
 export type WriteWatch = v.InferOutput<typeof WriteWatch>;
 export type LeftBehind = v.InferOutput<typeof LeftBehind>;
 export type FlakyTest = v.InferOutput<typeof FlakyTest>;
+export type Interpreter = v.InferOutput<typeof Interpreter>;
 export type TrustedTests = v.InferOutput<typeof TrustedTests>;
 export type PerturbedPair = v.InferOutput<typeof PerturbedPair>;
 export type RenamedTest = v.InferOutput<typeof RenamedTest>;

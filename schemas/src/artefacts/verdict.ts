@@ -81,6 +81,12 @@ export const VerdictArtefact = v.strictObject({
   evidence: v.array(EvidenceRef),
   /** Requirements switched off (a floor of 0, a mutation budget of 0, a kind not required). */
   disabled: v.array(v.string()),
+  /**
+   * Optional (absent when there is none, and in older verdicts): what the evidence says that is
+   * no reason and no switched-off requirement, one sentence each: the Python interpreter that
+   * ran the tests, and whether it is the one the caller's PATH gives.
+   */
+  notes: v.optional(v.array(v.string())),
   policy: v.strictObject({
     source: v.picklist(['default', 'file']),
     path: v.nullable(v.string()),

@@ -3,6 +3,7 @@ import test from 'ava';
 import fc from 'fast-check';
 import { canonicalJson } from '@adversary-gate/schemas';
 import {
+  alwaysRed,
   fileOfId,
   flakyFiles,
   flakyFindings,
@@ -69,13 +70,53 @@ test('a test failing on the patch in a flaky file is flaky, listed with the runs
   t.true(listingShowsFlaky(listing(found[0]!)));
 });
 
-test('a test failing on both sides makes its own file flaky: its own runs show it', (t) => {
-  const found = flakyFindings(seen({ 'a.py::red': { baseline: ['failed'], patch: ['failed', 'failed'] } }));
+test('a test red in every run on both sides is failing, not flaky: it is listed nowhere, whatever its file', (t) => {
+  const red = { baseline: ['failed', 'error'] as Outcome[], patch: ['failed', 'failed', 'failed'] as Outcome[] };
+  t.deepEqual(flakyFindings(seen({ 'a.py::red': red })), []);
+  t.deepEqual(alwaysRed(seen({ 'a.py::red': red })), ['a.py::red']);
+  // Its own runs show no flaky test, so ag-decide refuses a listing of it (ag-run writes none).
+  t.false(listingShowsFlaky({ id: 'a.py::red', runs: seen({ 'a.py::red': red }) }));
+  // Not even in a flaky file: a sibling that passed and failed does not make a steady failure flaky.
+  const s = seen({ 'a.py::red': red, 'a.py::wobbly': { baseline: ['passed', 'failed'], patch: ['passed'] } });
   t.deepEqual(
-    found.map((f) => [f.id, f.fileRuns.length]),
-    [['a.py::red', 0]],
+    flakyFindings(s).map((f) => f.id),
+    ['a.py::wobbly'],
+  );
+  t.deepEqual(alwaysRed(s), ['a.py::red']);
+});
+
+test('red on one side only, or not in every run, is not always red: a pass and a failure on one side is flaky', (t) => {
+  const s = seen({
+    'a.py::once': { baseline: ['passed', 'failed'], patch: ['failed', 'failed'] },
+    'b.py::fixed': { baseline: ['failed', 'failed'], patch: ['passed', 'passed'] },
+    'c.py::new': { patch: ['failed', 'failed'] },
+    'd.py::skip': { baseline: ['failed', 'skipped'], patch: ['failed'] },
+  });
+  t.deepEqual(alwaysRed(s), []);
+  const found = flakyFindings(s);
+  // once: a pass and a failure on the baseline, listed with every run counted (both sides).
+  t.deepEqual(
+    found.map((f) => [f.id, f.runs.map((r) => `${r.side} ${r.round} ${r.outcome}`), f.fileRuns.length]),
+    [
+      ['a.py::once', ['baseline 1 passed', 'baseline 2 failed', 'patch 1 failed', 'patch 2 failed'], 0],
+      ['d.py::skip', ['baseline 1 failed', 'baseline 2 skipped', 'patch 1 failed'], 0],
+    ],
+  );
+  for (const f of found) t.true(listingShowsFlaky(listing(f)), f.id);
+});
+
+test('a test red in every run is not flaky itself, but its failure on the baseline still makes its file flaky for a sibling failing on the patch', (t) => {
+  const s = seen({
+    'a.py::red': { baseline: ['failed'], patch: ['failed', 'failed'] },
+    'a.py::sib': { baseline: ['passed'], patch: ['failed', 'failed'] },
+  });
+  const found = flakyFindings(s);
+  t.deepEqual(
+    found.map((f) => [f.id, f.fileRuns.map((r) => r.id)]),
+    [['a.py::sib', ['a.py::red', 'a.py::red', 'a.py::red']]],
   );
   t.true(listingShowsFlaky(listing(found[0]!)));
+  t.deepEqual(alwaysRed(s), ['a.py::red']);
 });
 
 test('honest controls: a clean regression, a steady file, and an id with no file are not flaky', (t) => {
@@ -113,10 +154,21 @@ test('odd ids (%, /, *, spaces, non-ASCII) keep their file and survive the JSON 
     [ODD[3]!]: { baseline: ['passed'], patch: ['failed'] },
   });
   const found = flakyFindings(s);
+  // ODD[2] failed in every run on both sides: failing, not flaky; its file makes ODD[3] flaky.
   t.deepEqual(
     found.map((f) => f.id),
-    [ODD[2], ODD[3], ODD[0], ODD[1]].sort(),
+    [ODD[3], ODD[0], ODD[1]].sort(),
   );
+  t.deepEqual(alwaysRed(s), [ODD[2]]);
+  t.deepEqual(
+    found.find((f) => f.id === ODD[3])!.fileRuns,
+    s.filter((x) => x.id === ODD[2]),
+  );
+  // Red in every run on both sides, the odd ids are never flaky by themselves.
+  const red = seen(Object.fromEntries(ODD.map((id) => [id, { baseline: ['failed', 'error'], patch: ['failed'] }])));
+  t.deepEqual(flakyFindings(red), []);
+  t.deepEqual(alwaysRed(red), [...ODD].sort());
+  for (const id of ODD) t.false(listingShowsFlaky({ id, runs: red.filter((x) => x.id === id) }), id);
   const back = JSON.parse(canonicalJson(found.map(listing))) as FlakyListing[];
   t.deepEqual(back, found.map(listing));
   t.true(back.every(listingShowsFlaky));
@@ -138,6 +190,8 @@ test('property: every test the rule finds is found again from its listing alone,
         for (const f of found) if (!listingShowsFlaky(listing(f))) return false;
         // And nothing else: a test the rule does not find is not shown flaky by its own runs.
         const flaky = new Set(found.map((f) => f.id));
+        // A test red in every run on both sides is never found flaky.
+        for (const id of alwaysRed(s)) if (flaky.has(id)) return false;
         for (const id of new Set(s.map((x) => x.id)))
           if (!flaky.has(id) && listingShowsFlaky({ id, runs: s.filter((x) => x.id === id) })) return false;
         return true;

@@ -26,7 +26,7 @@ import { diffcovReasons } from './rules/diffcov.js';
 import { mutationReasons } from './rules/mutation.js';
 import { footprintReasons } from './rules/footprint.js';
 import { oracleReasons } from './rules/oracle.js';
-import { perturbedNote, runReasons } from './rules/run.js';
+import { interpreterNotes, perturbedNote, runReasons } from './rules/run.js';
 import { revertReasons } from './rules/reverts.js';
 import { importedTestReasons } from './rules/imported-tests.js';
 
@@ -51,6 +51,7 @@ export function decide(input: DecideInput): VerdictArtefact {
   const { diff, policy } = input;
   const reasons: Reason[] = [];
   const disabled: string[] = [];
+  const notes: string[] = [];
   const refs: VerdictArtefact['evidence'] = [];
   const accepted: Accepted = {};
   const classify = makeClassifier(policy.policy.files);
@@ -147,6 +148,7 @@ export function decide(input: DecideInput): VerdictArtefact {
     reasons.push(...runReasons(accepted.run, accepted.oracle?.retitled_tests ?? []));
     const perturbed = perturbedNote(accepted.run);
     if (perturbed !== null) disabled.push(perturbed);
+    notes.push(...interpreterNotes(accepted.run));
   }
   if (accepted.diffcov) {
     const r = diffcovReasons(accepted.diffcov, policy.policy);
@@ -205,6 +207,7 @@ export function decide(input: DecideInput): VerdictArtefact {
     measurements: { diff_coverage: coverage, suite_strength: strength },
     evidence: refs,
     disabled: [...new Set(disabled)].sort(),
+    ...(notes.length > 0 ? { notes } : {}),
     policy: policy.ref,
   };
 }

@@ -39,6 +39,8 @@ function measurements(v: VerdictArtefact): string[] {
     '',
   );
   if (v.disabled.length > 0) lines.push('**Disabled requirements:**', '', ...v.disabled.map((d) => `- ${cell(d)}`), '');
+  const notes = v.notes ?? [];
+  if (notes.length > 0) lines.push('**Notes:**', '', ...notes.map((n) => `- ${cell(n)}`), '');
   return lines;
 }
 

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { codes, decideWith, execution, golden } from './helpers/golden.js';
 import { perturbedNote } from '../src/rules/run.js';
+import { renderMarkdown } from '../src/markdown.js';
 
 const watch = () => ({
   watched: [
@@ -204,6 +205,53 @@ test('run: the next cheat of the kind: a flaky listing whose file’s runs prove
     t.deepEqual(codes(v), ['EVIDENCE_INVALID']);
     t.regex(v.reasons[0]!.message, /tests_flaky: tests\/test_budget ü\.py::test_parse\[50%\/\*\] is listed as flaky/);
   }
+});
+
+// A test red in every run on both sides is failing, not flaky: ag-run lists it nowhere, a red
+// full suite holds with BASELINE_RED naming it, and a listing that calls it flaky is forged.
+const RED = 'tests/dir ü/test_%2F*.py::test red 100% / every * time ✓ 日本';
+
+test('run: a test red in every run on both sides holds as BASELINE_RED naming it, never TEST_FLAKY', (t) => {
+  const g = golden();
+  const ok = 'test/calc.test.js::adds';
+  g.run.full_suite.baseline = tested('baseline', 1, { [ok]: 'passed', [RED]: 'failed' });
+  g.run.full_suite.patch = tested('patch', 1, { [ok]: 'passed', [RED]: 'failed' });
+  g.run.full_suite.reruns = [tested('baseline', 2, { [ok]: 'passed', [RED]: 'error' })];
+  g.run.full_suite.baseline_red = true;
+  const v = decideWith(g);
+  t.is(v.verdict, 'HOLD', JSON.stringify(v.reasons));
+  t.false(codes(v).includes('TEST_FLAKY'), JSON.stringify(v.reasons));
+  const red = v.reasons.find((r) => r.code === 'BASELINE_RED')!;
+  t.is(
+    red.message,
+    `the full suite is FAIL on the baseline (fail); red in every run on both sides, failing before the patch (not flaky): ${RED}`,
+  );
+  // A test that passed in one of those runs is not named: it is not red in every run.
+  const mixed = golden();
+  mixed.run.full_suite.baseline = tested('baseline', 1, { [ok]: 'passed', [RED]: 'failed' });
+  mixed.run.full_suite.patch = tested('patch', 1, { [ok]: 'passed', [RED]: 'passed' });
+  mixed.run.full_suite.baseline_red = true;
+  const m = decideWith(mixed).reasons.find((r) => r.code === 'BASELINE_RED')!;
+  t.is(m.message, 'the full suite is FAIL on the baseline (fail)');
+});
+
+test('run: a listing that calls a test red in every run on both sides flaky is refused as invalid', (t) => {
+  const g = golden();
+  g.run.tests_flaky = [
+    {
+      id: RED,
+      command: 'node --test',
+      runs: sides(['failed', 'error'], ['failed', 'failed', 'failed']),
+    },
+  ];
+  const v = decideWith(g);
+  t.deepEqual(codes(v), ['EVIDENCE_INVALID']);
+  t.true(v.reasons[0]!.message.includes(`tests_flaky: ${RED} is listed as flaky`), v.reasons[0]!.message);
+  t.regex(v.reasons[0]!.message, /a test red in every run on both sides is failing, not flaky/);
+  // The control: the same test, passing once on the patch, is flaky by its own runs.
+  const once = golden();
+  once.run.tests_flaky = [{ id: RED, command: 'node --test', runs: sides(['failed'], ['failed', 'passed']) }];
+  t.deepEqual(codes(decideWith(once)), ['TEST_FLAKY']);
 });
 
 test('run: a full suite failing on the patch only through flaky tests is no collateral regression: HOLD, never REJECT', (t) => {
@@ -585,4 +633,31 @@ test('run: a test the unperturbed trusted run already failed is not named by the
   const v = decideWith(g);
   t.deepEqual(codes(v), ['EVIDENCE_INVALID']);
   t.regex(v.reasons[0]!.message, /did not pass in the trusted execution/);
+});
+
+test('run: the interpreter that ran the tests is a note of the verdict, said plainly when it is not the caller’s; never a reason', (t) => {
+  const g = golden();
+  const entry = (path: string, callerPath: string) => ({
+    command: 'python3 -m pytest',
+    name: 'python3',
+    path,
+    version: '3.11.2',
+    caller_path: callerPath,
+    caller_version: path === callerPath ? '3.11.2' : '3.12.1',
+  });
+  g.run.run_as = 'unprivileged';
+  g.run.interpreters = [entry('/usr/bin/python3', '/root/.pyenv/shims/python3')];
+  const v = decideWith(g);
+  t.is(v.verdict, 'ACCEPT', JSON.stringify(v.reasons));
+  t.deepEqual(v.notes, [
+    "run: python3 for the tests is /usr/bin/python3 (Python 3.11.2): NOT the python3 the caller's PATH gives; the caller's PATH gives /root/.pyenv/shims/python3 (Python 3.12.1) (each run is a fresh uid, given only the PATH entries it can search)",
+  ]);
+  const md = renderMarkdown(v as never);
+  t.true(md.includes(`**Notes:**\n\n- ${v.notes![0]!}`), md);
+  g.run.interpreters = [entry('/usr/bin/python3', '/usr/bin/python3'), entry('/usr/bin/python3', '/usr/bin/python3')];
+  t.deepEqual(decideWith(g).notes, [
+    "run: python3 for the tests is /usr/bin/python3 (Python 3.11.2), the python3 the caller's PATH gives",
+  ]);
+  // No interpreter named (older evidence, a node suite): no notes at all.
+  t.is(decideWith(golden()).notes, undefined);
 });

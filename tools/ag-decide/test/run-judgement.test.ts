@@ -32,7 +32,7 @@ function repo(files: Record<string, string>, changes: Record<string, string>) {
 }
 
 /** Run the real ag-run (async: the other test's run goes on meanwhile) and read its run.json strictly. */
-async function agRun(r: ReturnType<typeof repo>, rounds: number): Promise<RunArtefact> {
+async function agRun(r: ReturnType<typeof repo>, rounds: number, command = 'node --test test/'): Promise<RunArtefact> {
   const out = path.join(r.dir, 'run.json');
   await promisify(execFile)(process.execPath, [
     AG_RUN,
@@ -45,7 +45,7 @@ async function agRun(r: ReturnType<typeof repo>, rounds: number): Promise<RunArt
     '--out',
     out,
     '--test-command',
-    'node --test test/',
+    command,
     '--rounds',
     String(rounds),
     '--jobs',
@@ -81,6 +81,44 @@ for (const k of [0, 1, 2, 3]) test('case ' + k, () => assert.notEqual(n % 4, k))
   );
   t.true(codes.includes('TEST_FLAKY'), JSON.stringify(reasons));
   t.regex(reasons.find((r) => r.code === 'TEST_FLAKY')!.message, /case [0-3] \(baseline .*patch /);
+});
+
+test('a test red in every run on both sides (odd file and title) is failing, not flaky: HOLD with BASELINE_RED naming it, no TEST_FLAKY, no REJECT', async (t) => {
+  // pytest's ids carry their file (node:test's do not): the file rule applies to them.
+  const file = 'tests/dir ü/test_red %2F*.py';
+  const suite =
+    "import pytest\n\n\n@pytest.mark.parametrize('case', ['100% / every * time ✓ 日本'])\ndef test_red(case):\n    assert case == 'never'\n\n\ndef test_steady():\n    assert True\n";
+  const run = await agRun(
+    repo({ [file]: suite }, { 'README.md': '# docs\n' }),
+    2,
+    '/usr/bin/python3 -m pytest -q -p no:cacheprovider',
+  );
+  t.is(runProblem(run), null);
+  const red = run.full_suite.baseline!.tests!.find((x) => x.id.includes('::test_red['));
+  t.truthy(red, JSON.stringify(run.full_suite.baseline?.tests));
+  t.true(red!.id.startsWith(`${file}::test_red[100% / every * time `), red!.id);
+  // Every run the rule counted: the baseline's (its rerun too) and the patch's, red in each.
+  const counted = [
+    run.full_suite.baseline!,
+    ...run.claims.flatMap((c) => [...c.patch, ...(c.reruns ?? [])]),
+    ...(run.full_suite.reruns ?? []),
+  ].filter((e) => e.tests?.some((x) => x.id === red!.id));
+  const rounds = (side: string) => new Set(counted.filter((e) => e.side === side).map((e) => e.round)).size;
+  t.true(rounds('baseline') >= 2, 'a command failing on the patch runs again on the baseline');
+  t.true(rounds('patch') >= 2);
+  for (const e of counted) t.is(e.tests!.find((x) => x.id === red!.id)!.outcome, 'failed');
+  t.deepEqual(run.tests_flaky, [], 'nothing flaky: a test that fails every time is failing');
+  t.is(run.claims[0]!.class, 'still_failing');
+  const reasons = runReasons(run);
+  t.deepEqual([...new Set(reasons.map((r) => r.code))], ['BASELINE_RED'], JSON.stringify(reasons));
+  t.true(
+    reasons.some(
+      (r) =>
+        r.message ===
+        `the full suite is FAIL on the baseline (${run.full_suite.baseline!.kind}); red in every run on both sides, failing before the patch (not flaky): ${red!.id}`,
+    ),
+    JSON.stringify(reasons),
+  );
 });
 
 test('a test renamed in its file: HOLD with TEST_RENAMED naming both ids, no TEST_LOST', async (t) => {

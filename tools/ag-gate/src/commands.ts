@@ -5,7 +5,18 @@
  * detected; a test command given by hand brings its own reports.
  * @module
  */
-import { detectProject, wirePytest, type DiffModel, type GateTool, type ProjectPlan } from '@adversary-gate/core';
+import {
+  callerLookup,
+  detectProject,
+  interpreterSentence,
+  pythonInterpreter,
+  runsLookup,
+  wirePytest,
+  type DiffModel,
+  type GateTool,
+  type ProjectPlan,
+  type RunsRegime,
+} from '@adversary-gate/core';
 import type { Settings } from './settings.js';
 
 /** The commands of one run, and the block that says where they came from. */
@@ -108,4 +119,17 @@ export function commandsFor(plan: ProjectPlan, baseline: string, s: Settings): C
     problems: plan.problems,
     block: `${lines.join('\n')}\n`,
   };
+}
+
+/**
+ * The lines that name the Python interpreter the test commands run (path and version), as
+ * ag-run's runs will find it under `regime`, and whether it is the one the caller's PATH gives;
+ * none when no command names one. Asked before any of the patch's code runs.
+ */
+export function interpreterLines(commands: readonly string[], regime: RunsRegime): string[] {
+  const lines = [...new Set(commands.filter((c) => c !== ''))]
+    .map((c) => pythonInterpreter(c, runsLookup(regime, c), callerLookup()))
+    .filter((f) => f !== null)
+    .map((f) => `  interpreter: ${interpreterSentence(f, regime.freshUid)}`);
+  return [...new Set(lines)];
 }

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { copyTree, gitTreeId, readDiff, runningAsRoot, UsageError, workspaceDirs } from '@adversary-gate/core';
-import { changedPaths, chooseCommands, type Commands } from './commands.js';
+import { changedPaths, chooseCommands, interpreterLines, type Commands } from './commands.js';
 import { coverage } from './coverage.js';
 import { packagesDigest } from './digest.js';
 import { PipelineFaults } from './faults.js';
@@ -136,8 +136,17 @@ async function judge(
   );
   const toolbox = { dir: ws.toolsDir, nodeReporter: ws.nodeReporter, launcher: ws.launcher };
   const commands = chooseCommands(ws.baseline, s, toolbox, changed);
-  writeFileSync(path.join(ws.out, 'detected.txt'), commands.block);
-  if (!s.quiet) process.stderr.write(commands.block);
+  // The interpreter ag-run's runs will find (a fresh uid searches only some of the caller's PATH).
+  const named = interpreterLines([commands.test, commands.fullSuite], {
+    passEnv: s.passEnv,
+    sandbox: s.sandbox,
+    freshUid: runningAsRoot(),
+    keepOut: [ws.baseline, ws.patch, ws.out],
+    ...(process.env.HOME !== undefined ? { home: process.env.HOME } : {}),
+  });
+  const block = `${commands.block}${named.map((l) => `${l}\n`).join('')}`;
+  writeFileSync(path.join(ws.out, 'detected.txt'), block);
+  if (!s.quiet) process.stderr.write(block);
   done(commands.test === '' ? 'no test command' : 'done');
 
   const places: InstallPlaces = {

@@ -8,11 +8,12 @@ import { readFileSync } from 'node:fs';
 interface VerdictFile {
   readonly verdict?: unknown;
   readonly reasons?: ReadonlyArray<{ readonly code?: unknown; readonly message?: unknown }>;
+  readonly notes?: unknown;
 }
 
 /**
- * The closing lines for the verdict at `verdictFile` (at most `maxReasons` reasons listed), then
- * `notes` (the deadline that applied), one line each.
+ * The closing lines for the verdict at `verdictFile` (at most `maxReasons` reasons listed), its
+ * own notes, then `notes` (the deadline that applied), one line each.
  */
 export function summaryLines(
   verdictFile: string,
@@ -36,6 +37,8 @@ export function summaryLines(
     );
   }
   if (reasons.length > maxReasons) lines.push(`  … and ${reasons.length - maxReasons} more`);
-  lines.push(...notes, `details: ${markdown}`);
+  // The verdict's own notes (the interpreter that ran the tests), one line each.
+  const said = Array.isArray(parsed.notes) ? parsed.notes.filter((n): n is string => typeof n === 'string') : [];
+  lines.push(...said.map((n) => `note: ${n}`), ...notes, `details: ${markdown}`);
   return lines;
 }

@@ -14,11 +14,13 @@ import {
   isWithin,
   runProcess,
   searchablePath,
+  runsLookup,
   sweepLeftovers,
   toolchainDirs,
   withLimits,
   type Identity,
   type Leftovers,
+  type Lookup,
   type ProcessResult,
   type ResourceLimits,
   type SandboxOptions,
@@ -131,6 +133,20 @@ export async function prepareRun(plan: ExecutionPlan, ctx: ExecutionContext): Pr
   ]);
   if (user !== null) await Promise.all([dir, home, tmp, reportDir].map((d) => fs.lchown(d, user.uid, user.gid)));
   return { dir, tree, home, tmp, reportDir, user, packages };
+}
+
+/** Where the runs of `command` look for the interpreter it names (ag-core's `runsLookup`, as {@link execute} sets the PATH). */
+export function runLookup(ctx: ExecutionContext, command: string): Lookup {
+  return runsLookup(
+    {
+      passEnv: ctx.passEnv,
+      sandbox: ctx.sandbox,
+      freshUid: ctx.isolateUser,
+      keepOut: ctx.keepOut,
+      ...(ctx.callerHome !== undefined ? { home: ctx.callerHome } : {}),
+    },
+    command,
+  );
 }
 
 /**

@@ -7,6 +7,7 @@ import { promises as fs, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
+  callerLookup,
   childEnv,
   defaultLimits,
   gitTreeId,
@@ -15,6 +16,7 @@ import {
   liesInside,
   probeBwrap,
   passedEnvSha256,
+  pythonInterpreter,
   readDiff,
   removeTree,
   UsageError,
@@ -26,6 +28,7 @@ import { ClaimsFile, judgeCriteria } from './criteria.js';
 import {
   execute,
   prepareRun,
+  runLookup,
   type PreparedRun,
   type ExecutionContext,
   type ExecutionPlan,
@@ -184,6 +187,10 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
       seed: opts.seed,
       evidenceTailChars: EVIDENCE_TAIL_CHARS,
     };
+    // The interpreter each command runs, named before any of the patch's code runs (ag-core's rule).
+    const interpreters = [...new Set([...commands, ...(fullCommand === null ? [] : [fullCommand])])]
+      .map((c) => pythonInterpreter(c, runLookup(ctx, c), callerLookup()))
+      .filter((x) => x !== null);
     let watch: Awaited<ReturnType<typeof startWatch>> | null = null;
     // Copies are made ahead, two at a time, while the roots are snapshotted (first wave) and
     // earlier executions run (a copy only reads the roots; nothing runs before the snapshots are taken).
@@ -297,6 +304,7 @@ export async function runGate(opts: RunOptions, tool: ToolIdentity): Promise<Run
       ...(left !== null ? { left_behind: left } : {}),
       run_as: isolateUser ? 'unprivileged' : 'caller',
       pass_env_sha256: passedEnvSha256(opts.passEnv),
+      ...(interpreters.length > 0 ? { interpreters } : {}),
       criteria:
         claimsFile === null
           ? []

@@ -63,7 +63,7 @@ function sightingsOf(h: CommandHistory): TestSighting[] {
 
 /**
  * Every flaky test of one command (ag-core's rule: passed and failed on one side, or failed on
- * the patch in a flaky file), sorted by id, with all its sightings, and, when only its file
+ * the patch in a flaky file; never one red in every run on both sides), sorted by id, with all its sightings, and, when only its file
  * makes it flaky, every sighting of the test that makes the file so (`file_runs`): what
  * ag-decide applies the same rule to.
  */

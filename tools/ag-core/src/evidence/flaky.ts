@@ -7,7 +7,9 @@
  * its file is flaky. A file is flaky when one of its tests passed and failed on one side or
  * failed on the baseline: a time-budgeted suite fails a different set of its tests from run to
  * run, so a sibling's failure on the patch is no evidence against the patch. Ids that carry no
- * file have no file to be flaky with.
+ * file have no file to be flaky with. A test red in every run it was seen in, on both sides, is
+ * never flaky, whatever its file: it is failing, a failure the baseline already had
+ * (`alwaysRed`; ag-run reads it as already failing, which holds as BASELINE_RED, never passes).
  * @module
  */
 import type { TestResult } from '@adversary-gate/schemas';
@@ -59,6 +61,8 @@ interface Reading {
   /** Makes its file flaky: mixed, or failed on the baseline. */
   witness: boolean;
   failedOnPatch: boolean;
+  /** Seen on both sides and failed in every run it was seen in: failing, never flaky. */
+  red: boolean;
 }
 
 function read(sightings: readonly TestSighting[]): Map<string, Reading> {
@@ -74,7 +78,8 @@ function read(sightings: readonly TestSighting[]): Map<string, Reading> {
     const [before, after] = [side('baseline'), side('patch')];
     const mixedOn = (o: readonly Outcome[]) => o.includes('passed') && o.some(isFail);
     const mixed = mixedOn(before) || mixedOn(after);
-    out.set(id, { runs, mixed, witness: mixed || before.some(isFail), failedOnPatch: after.some(isFail) });
+    const red = before.length > 0 && after.length > 0 && runs.every((r) => isFail(r.outcome));
+    out.set(id, { runs, mixed, witness: mixed || before.some(isFail), failedOnPatch: after.some(isFail), red });
   }
   return out;
 }
@@ -108,6 +113,7 @@ export function flakyFindings(sightings: readonly TestSighting[]): FlakyFinding[
   const out: FlakyFinding[] = [];
   for (const id of [...readings.keys()].sort()) {
     const r = readings.get(id)!;
+    if (r.red) continue;
     if (r.mixed) {
       out.push({ id, runs: r.runs, fileRuns: [] });
       continue;
@@ -119,6 +125,17 @@ export function flakyFindings(sightings: readonly TestSighting[]): FlakyFinding[
     out.push({ id, runs: r.runs, fileRuns: r.witness ? [] : readings.get(witness)!.runs });
   }
   return out;
+}
+
+/**
+ * The tests red in every run they were seen in on both sides (seen on each side at least once),
+ * sorted by id: failures the baseline already had, never flaky.
+ */
+export function alwaysRed(sightings: readonly TestSighting[]): string[] {
+  return [...read(sightings)]
+    .filter(([, r]) => r.red)
+    .map(([id]) => id)
+    .sort();
 }
 
 /**

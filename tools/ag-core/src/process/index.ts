@@ -6,5 +6,6 @@ export * from './sandbox.js';
 export * from './search-path.js';
 export * from './identity.js';
 export * from './toolchain.js';
+export * from './interpreter.js';
 export { groupCpuMs } from './cpu.js';
 export * from './leftovers.js';

@@ -72,7 +72,7 @@ export function runProblem(run: RunArtefact): string | null {
   // ag-run's rule (ag-core), applied again to what each listing shows: its runs and its file's.
   for (const f of run.tests_flaky ?? []) {
     if (!listingShowsFlaky(f))
-      return `tests_flaky: ${f.id} is listed as flaky, but the runs listed with it show neither a pass and a failure on one side nor a failure on the patch in a flaky file`;
+      return `tests_flaky: ${f.id} is listed as flaky, but the runs listed with it show neither a pass and a failure on one side nor a failure on the patch in a flaky file (a test red in every run on both sides is failing, not flaky)`;
   }
   const left = run.left_behind;
   if (left !== undefined) {

@@ -3,8 +3,8 @@
  * outside the tree copies.
  * @module
  */
-import { isRetitle, type RetitledTest } from '@adversary-gate/core';
-import type { Reason, RunArtefact } from '@adversary-gate/schemas';
+import { alwaysRed, interpreterSentence, isRetitle, type RetitledTest, type TestSighting } from '@adversary-gate/core';
+import type { Execution, Reason, RunArtefact } from '@adversary-gate/schemas';
 import { listForMessage, reason } from '../reasons.js';
 
 /**
@@ -41,8 +41,14 @@ export function runReasons(run: RunArtefact, retitled: readonly RetitledTest[] =
   const base = run.full_suite.baseline;
   const patch = run.full_suite.patch;
   if (base === null) out.push(reason('CLAIM_UNVERIFIED', 'run', 'the full suite did not run on the baseline'));
-  else if (base.outcome !== 'PASS')
-    out.push(reason('BASELINE_RED', 'run', `the full suite is ${base.outcome} on the baseline (${base.kind})`));
+  else if (base.outcome !== 'PASS') {
+    const red = alwaysRed(fullSuiteSightings(run));
+    const named =
+      red.length === 0
+        ? ''
+        : `; red in every run on both sides, failing before the patch (not flaky): ${listForMessage(red)}`;
+    out.push(reason('BASELINE_RED', 'run', `the full suite is ${base.outcome} on the baseline (${base.kind})${named}`));
+  }
   if (patch === null) out.push(reason('CLAIM_UNVERIFIED', 'run', 'the full suite did not run on the patch'));
   else if (
     patch.outcome === 'FAIL' &&
@@ -258,6 +264,15 @@ function perturbedReasons(p: Trusted['perturbed'], otherUids: boolean): Reason[]
 }
 
 /**
+ * The verdict's notes from the run evidence: the Python interpreter that ran the tests (path and
+ * version), said plainly when it is not the one the caller's PATH gives. Each sentence once.
+ */
+export function interpreterNotes(run: RunArtefact): string[] {
+  const fresh = run.run_as === 'unprivileged';
+  return [...new Set((run.interpreters ?? []).map((i) => `run: ${interpreterSentence(i, fresh)}`))];
+}
+
+/**
  * What the perturbed pair could not measure or perturb (its `note`), for the verdict's details;
  * null when it measured everything, or when there was no pair.
  */
@@ -301,6 +316,29 @@ function flakyLine(f: NonNullable<RunArtefact['tests_flaky']>[number]): string {
   return witness === undefined
     ? `${f.id} (${roundsLine(f.runs)})`
     : `${f.id} (${roundsLine(f.runs)}; its file is flaky: ${witness} (${roundsLine(file.filter((r) => r.id === witness))}))`;
+}
+
+/**
+ * Every test outcome of the full-suite command's executions that ran to a verdict with a
+ * per-test report (its own, its reruns, and the rounds of a claim of the same command), each
+ * execution once: what ag-run's per-test judgement counted.
+ */
+function fullSuiteSightings(run: RunArtefact): TestSighting[] {
+  const fs = run.full_suite;
+  const executions: (Execution | null)[] = [fs.baseline, fs.patch, ...(fs.reruns ?? [])];
+  for (const c of run.claims)
+    if (c.command === fs.command) executions.push(c.baseline, ...c.patch, ...(c.reruns ?? []));
+  const seen = new Set<string>();
+  const out: TestSighting[] = [];
+  for (const e of executions) {
+    if (e === null || e.command !== fs.command || e.tests === null) continue;
+    if (e.outcome !== 'PASS' && e.outcome !== 'FAIL') continue;
+    const key = `${e.side} ${e.round}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    for (const t of e.tests) out.push({ id: t.id, side: e.side, round: e.round, outcome: t.outcome });
+  }
+  return out;
 }
 
 /**
