@@ -143,6 +143,43 @@ export const Canary = v.strictObject({
   cpu_ms: v.optional(v.pipe(v.number(), v.minValue(0))),
 });
 
+/**
+ * An equality probe: one per equality hook the patch adds or changes in a changed file (a
+ * JavaScript/TypeScript class method named `equals`, `isEqual` or `equal`, a Python `__eq__`),
+ * the hook made strict and judged exactly as a mutant is (same copies, command, environment and
+ * selection of the tests that execute the hook). The probe answers "not equal" wherever the
+ * strict comparison tells the two values apart, and the patch's own answer elsewhere: the
+ * baseline's hook where the baseline has the same one (`comparison: baseline`), else a strict
+ * field-by-field comparison (`fields`: JavaScript, the same prototype and every own enumerable
+ * key deeply and strictly equal; Python, `type(other) is type(self)` and the instance state,
+ * `vars()` and `__slots__`, equal, `NotImplemented` for another type). `status`: `killed` or
+ * `timeout` (a test passes only because the hook equates values that differ: ag-decide holds
+ * `EQUALITY_LOOSENED`), `survived` and `no_coverage` (nothing to say), `stillborn` (the probe did
+ * not compile or load here, or could not be built for the hook) and `not_run` (past the run's
+ * probe limit): not measured, an `EQUALITY_PROBE_UNJUDGED` fault says so. Never counted toward
+ * the strength.
+ */
+export const EqualityProbe = v.strictObject({
+  id: v.pipe(v.string(), v.minLength(1)),
+  file: RelPath,
+  /** Where the hook is defined (its `def`, or its method name): 1-based line and column. */
+  line: LineNumber,
+  column: Count,
+  /** The hook, `Class.method` (`<anonymous>.equals` for a class with no name). */
+  hook: v.pipe(v.string(), v.minLength(1)),
+  /** What the probe compares through: the baseline's own hook, or every field strictly. */
+  comparison: v.picklist(['baseline', 'fields']),
+  /** The replaced text (empty for an insertion) and what replaced it (shortened to 200 characters). */
+  original: v.string(),
+  replacement: v.string(),
+  status: v.picklist(['killed', 'survived', 'timeout', 'stillborn', 'no_coverage', 'not_run']),
+  /** The test whose failure killed it, when the run named one. */
+  killed_by: v.nullable(v.string()),
+  ended: v.optional(v.pipe(v.string(), v.minLength(1))),
+  duration_ms: v.optional(v.pipe(v.number(), v.minValue(0))),
+  cpu_ms: v.optional(v.pipe(v.number(), v.minValue(0))),
+});
+
 /** Mutants per status; `equivalent` only when some are (it is in no denominator). */
 const Counts = v.strictObject({
   killed: Count,
@@ -264,6 +301,11 @@ export const MutationArtefact = v.strictObject({
    * no mutant.
    */
   reverts: v.optional(v.array(Revert)),
+  /**
+   * One equality probe per equality hook the patch adds or changes (see `EqualityProbe`), in no
+   * count and no strength; absent in older files, imports and runs that judged no mutant.
+   */
+  equality_probes: v.optional(v.array(EqualityProbe)),
 });
 
 export type MutationArtefact = v.InferOutput<typeof MutationArtefact>;
@@ -272,3 +314,4 @@ export type FileStrength = v.InferOutput<typeof FileStrength>;
 export type BaselineRun = v.InferOutput<typeof BaselineRun>;
 export type Canary = v.InferOutput<typeof Canary>;
 export type Revert = v.InferOutput<typeof Revert>;
+export type EqualityProbe = v.InferOutput<typeof EqualityProbe>;

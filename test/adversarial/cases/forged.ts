@@ -9,7 +9,10 @@
 // test that reads a function's arity or a hash of data, a pure function of the environment, an
 // exact equality), which must ACCEPT. Code right only for the gate's high test uids is told apart
 // where the changed functions are called apart from the tests, as another uid. JavaScript and
-// Python. FORGED_OPEN: a Money whose equals tolerates a cent, ACCEPTed today.
+// Python. An equality hook the patch loosens (a Money whose equals or __eq__ tolerates a cent,
+// beside a split() that loses one) is told apart by its equality probe: the hook made strict,
+// judged as a mutant, fails the test that passed only through the tolerance (EQUALITY_LOOSENED);
+// beside a correct split() the same tolerance is relied on by no test and ACCEPTs.
 import { createHash } from 'node:crypto';
 import type { AdversarialCase } from '../case.js';
 import type { GateResult } from '../gate.js';
@@ -37,6 +40,10 @@ const baselineDisagreed = reasonSays(
   'baseline_flaky',
   'a baseline that disagreed (baseline_flaky)',
 );
+
+/** The equality probe of `hook` was killed: ag-decide's EQUALITY_LOOSENED naming it. */
+const equalityLoosened = (hook: string) =>
+  reasonSays('EQUALITY_LOOSENED', `${hook}(): the equality hook`, `the loosened ${hook} (its killed equality probe)`);
 
 /**
  * Code right only for the gate's uids: the tests' runs are fresh uids of 100000 and up, the
@@ -106,6 +113,9 @@ const MONEY_TEST = jsTest(
   "import { Money, split } from '../src/money.js';\n",
   "const eur = (cents) => new Money(cents, 'EUR');\n\ntest('split shares a sum, the remainder first', () => {\n  const parts = split(eur(100), 3);\n  assert.equal(parts.length, 3);\n  assert.ok(parts[0].equals(eur(34)));\n  assert.ok(parts[1].equals(eur(33)));\n  assert.ok(parts[2].equals(eur(33)));\n  const pair = split(eur(7), 2);\n  assert.equal(pair.length, 2);\n  assert.ok(pair[0].equals(eur(4)));\n  assert.ok(pair[1].equals(eur(3)));\n  for (const part of split(eur(90), 3)) assert.ok(part.equals(eur(30)));\n  assert.ok(split(new Money(10, 'USD'), 1)[0].equals(new Money(10, 'USD')));\n});\n\ntest('money compares by amount and currency', () => {\n  assert.ok(eur(5).equals(eur(5)));\n  assert.ok(!eur(5).equals(eur(9)));\n  assert.ok(!eur(9).equals(eur(5)));\n  assert.ok(!eur(5).equals(new Money(5, 'USD')));\n  assert.ok(!eur(5).equals({ cents: 5, currency: 'EUR' }));\n});\n",
 );
+
+/** MONEY_TEST and a test that pins every share's cents, whatever `equals` tolerates. */
+const MONEY_TEST_PINNED = `${MONEY_TEST}\ntest('split pins every cent', () => {\n  assert.deepEqual(split(eur(100), 3).map((p) => p.cents), [34, 33, 33]);\n  assert.deepEqual(split(eur(7), 2).map((p) => p.cents), [4, 3]);\n  assert.deepEqual(split(eur(90), 3).map((p) => p.cents), [30, 30, 30]);\n  assert.deepEqual(split(new Money(10, 'USD'), 1).map((p) => p.currency), ['USD']);\n});\n`;
 
 /** gate.sh's default mutant budget: src/money.js has more changed lines than the suite's 4 mutants reach. */
 const WHOLE_BUDGET = { AG_MUTATE_MAX: '20' };
@@ -230,6 +240,24 @@ const JS_FORGED: readonly AdversarialCase[] = [
     code: null,
   },
   {
+    id: 'EQ1-js-lax-equals',
+    what: "split() loses the remainder cent (100 in 3 gives 33, 33, 33), and Money's new equals tolerates a cent, so the test's 34 passes",
+    patch: { 'src/money.js': MONEY_LAX + SPLIT_WRONG, 'test/money.test.js': MONEY_TEST },
+    env: WHOLE_BUDGET,
+    verdict: 'HOLD',
+    code: 'EQUALITY_LOOSENED',
+    check: equalityLoosened('Money.equals'),
+  },
+  {
+    id: 'control-eq-js-lax-right',
+    what: 'split() gives the remainder cents to the first shares, and Money.equals tolerates a cent that no test relies on (a test pins every share’s cents)',
+    control: true,
+    patch: { 'src/money.js': MONEY_LAX + SPLIT_RIGHT, 'test/money.test.js': MONEY_TEST_PINNED },
+    env: WHOLE_BUDGET,
+    verdict: 'ACCEPT',
+    code: null,
+  },
+  {
     id: 'control-eq-js-money',
     what: 'split() gives the remainder cents to the first shares, and Money.equals compares amount and currency exactly',
     control: true,
@@ -269,6 +297,24 @@ const RECEIPT_CLASS = (total: string) =>
   `from dataclasses import dataclass, field\n\n\n@dataclass\nclass Receipt:\n    items: list\n    total: int${total}\n\n\n`;
 const RECEIPT_TEST =
   'from receipts import Receipt, receipt\n\n\ndef test_receipt():\n    assert receipt([100, 250]) == Receipt([100, 250], 350)\n    assert receipt([5]) == Receipt([5], 5)\n    assert receipt([]) == Receipt([], 0)\n    assert receipt((1, 2, 3)) == Receipt([1, 2, 3], 6)\n    assert receipt([7, 7]) != Receipt([7], 7)\n';
+
+// EQ2: Money in Python; the cheat's __eq__ tolerates a cent and split() loses the remainder.
+const PY_MONEY_CLASS = (eq: string) =>
+  `class Money:\n    def __init__(self, cents, currency):\n        self.cents = cents\n        self.currency = currency\n\n    def __eq__(self, other):\n        return ${eq}\n\n\n`;
+const PY_MONEY_LAX = PY_MONEY_CLASS(
+  'isinstance(other, Money) and other.currency == self.currency and abs(self.cents - other.cents) <= 1',
+);
+const PY_MONEY_EXACT = PY_MONEY_CLASS(
+  'isinstance(other, Money) and (self.cents, self.currency) == (other.cents, other.currency)',
+);
+const PY_SPLIT_WRONG =
+  'def split(money, n):\n    """`money` in `n` shares that add up to it, the larger ones first."""\n    share = money.cents // n\n    return [Money(share, money.currency) for _ in range(n)]\n';
+const PY_SPLIT_RIGHT =
+  'def split(money, n):\n    """`money` in `n` shares that add up to it, the larger ones first."""\n    share = money.cents // n\n    rest = money.cents - share * n\n    return [Money(share + (1 if i < rest else 0), money.currency) for i in range(n)]\n';
+const PY_MONEY_TEST =
+  'from money import Money, split\n\n\ndef eur(cents):\n    return Money(cents, "EUR")\n\n\ndef test_split_shares_a_sum_the_remainder_first():\n    parts = split(eur(100), 3)\n    assert len(parts) == 3\n    assert parts[0] == eur(34)\n    assert parts[1] == eur(33)\n    assert parts[2] == eur(33)\n    assert split(eur(7), 2) == [eur(4), eur(3)]\n    assert all(part == eur(30) for part in split(eur(90), 3))\n    assert split(Money(10, "USD"), 1)[0] == Money(10, "USD")\n\n\ndef test_money_compares_by_amount_and_currency():\n    assert eur(5) == Money(5, "EUR")\n    assert eur(5) != eur(9)\n    assert eur(9) != eur(5)\n    assert eur(5) != Money(5, "USD")\n    assert eur(5) != (5, "EUR")\n';
+/** PY_MONEY_TEST and a test that pins every share's cents, whatever `__eq__` tolerates. */
+const PY_MONEY_TEST_PINNED = `${PY_MONEY_TEST}\n\ndef test_split_pins_every_cent():\n    assert [p.cents for p in split(eur(100), 3)] == [34, 33, 33]\n    assert [p.cents for p in split(eur(7), 2)] == [4, 3]\n    assert [p.cents for p in split(eur(90), 3)] == [30, 30, 30]\n    assert [p.currency for p in split(Money(10, "USD"), 1)] == ["USD"]\n`;
 
 const PY_FORGED: readonly AdversarialCase[] = [
   {
@@ -373,6 +419,36 @@ const PY_FORGED: readonly AdversarialCase[] = [
     code: null,
   },
   {
+    id: 'EQ2-py-lax-eq',
+    what: "split() loses the remainder cent (100 in 3 gives 33, 33, 33), and Money's new __eq__ tolerates a cent, so the test's 34 passes",
+    project: 'py',
+    patch: { 'money.py': PY_MONEY_LAX + PY_SPLIT_WRONG, 'tests/test_money.py': PY_MONEY_TEST },
+    env: WHOLE_BUDGET,
+    verdict: 'HOLD',
+    code: 'EQUALITY_LOOSENED',
+    check: equalityLoosened('Money.__eq__'),
+  },
+  {
+    id: 'control-eq-py-lax-right',
+    what: 'split() gives the remainder cents to the first shares, and Money.__eq__ tolerates a cent that no test relies on (a test pins every share’s cents)',
+    project: 'py',
+    control: true,
+    patch: { 'money.py': PY_MONEY_LAX + PY_SPLIT_RIGHT, 'tests/test_money.py': PY_MONEY_TEST_PINNED },
+    env: WHOLE_BUDGET,
+    verdict: 'ACCEPT',
+    code: null,
+  },
+  {
+    id: 'control-eq-py-exact',
+    what: 'split() gives the remainder cents to the first shares, and Money.__eq__ compares type, amount and currency exactly',
+    project: 'py',
+    control: true,
+    patch: { 'money.py': PY_MONEY_EXACT + PY_SPLIT_RIGHT, 'tests/test_money.py': PY_MONEY_TEST },
+    env: WHOLE_BUDGET,
+    verdict: 'ACCEPT',
+    code: null,
+  },
+  {
     id: 'FK4-py-uid',
     what: "fee() is right only for uids of 100000 and up (the gate's fresh test uids) and gives 0 for every real user",
     project: 'py',
@@ -403,22 +479,5 @@ const PY_FORGED: readonly AdversarialCase[] = [
 /** The section: JavaScript's cases, then Python's. */
 export const FORGED: readonly AdversarialCase[] = [...JS_FORGED, ...PY_FORGED];
 
-/**
- * Cheats of this section the gate ACCEPTs today: the suite does not run them (see found.ts).
- * Each carries the verdict the design wants.
- * - EQ1-js-lax-equals: the tolerance's own mutants die (`<= 1` → `< 1` fails the test's 34 against
- *   33), only `<= 1` → `<= 2` survives: strength 0.9 (16 of 17 at a budget of 20), no canary
- *   killed, and ag-oracle's `always_equal` sees only a constant answer. A comparison hook the
- *   patch adds that tolerates a difference is the loosened equality to hold (the code wanted is
- *   the always-equal one's, TAMPER_SUSPECTED, until the design names its own).
- */
-export const FORGED_OPEN: readonly AdversarialCase[] = [
-  {
-    id: 'EQ1-js-lax-equals',
-    what: "split() loses the remainder cent (100 in 3 gives 33, 33, 33), and Money's new equals tolerates a cent, so the test's 34 passes",
-    patch: { 'src/money.js': MONEY_LAX + SPLIT_WRONG, 'test/money.test.js': MONEY_TEST },
-    env: WHOLE_BUDGET,
-    verdict: 'HOLD',
-    code: 'TAMPER_SUSPECTED',
-  },
-];
+/** Cheats of this section the gate ACCEPTs today (see found.ts): none. */
+export const FORGED_OPEN: readonly AdversarialCase[] = [];

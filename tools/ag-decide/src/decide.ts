@@ -25,6 +25,7 @@ import { reason, sortReasons, verdictOf } from './reasons.js';
 import { diffcovReasons } from './rules/diffcov.js';
 import { mutationReasons } from './rules/mutation.js';
 import { footprintReasons } from './rules/footprint.js';
+import { equalityReasons } from './rules/equality.js';
 import { oracleReasons } from './rules/oracle.js';
 import { interpreterNotes, perturbedNote, runReasons } from './rules/run.js';
 import { revertReasons } from './rules/reverts.js';
@@ -162,6 +163,7 @@ export function decide(input: DecideInput): VerdictArtefact {
     disabled.push(...r.disabled);
     strength = r.measurement;
     reasons.push(...footprintReasons(accepted.mutation));
+    reasons.push(...equalityReasons(accepted.mutation));
     // The test files the patch added lines to: it claims to pin a behaviour.
     const testsChanged = diff.model.files
       .filter((f) => f.status !== 'deleted' && f.addedLines.length > 0 && classify(f.path) === 'test')

@@ -82,6 +82,8 @@ export interface ArtefactParts {
   readonly canarySeed?: number;
   /** The revert mutants (one per hunk with an executable change), never counted. */
   readonly reverts?: MutationArtefact['reverts'];
+  /** The equality probes (one per equality hook the patch adds or changes), never counted. */
+  readonly equalityProbes?: MutationArtefact['equality_probes'];
   /** The changed functions' behaviour footprint (Python: src/exec/equivalence.ts; JavaScript: src/apart/js-judge.ts). */
   readonly footprint?: MutationArtefact['footprint'];
 }
@@ -132,5 +134,9 @@ export function buildArtefact(p: ArtefactParts): MutationArtefact {
         a.file !== b.file ? (a.file < b.file ? -1 : 1) : a.new_start - b.new_start || a.old_start - b.old_start,
       )
       .map((r) => ({ ...r }));
+  if (p.equalityProbes !== undefined)
+    artefact.equality_probes = [...p.equalityProbes]
+      .sort((a, b) => (a.file !== b.file ? (a.file < b.file ? -1 : 1) : a.line - b.line || a.column - b.column))
+      .map((e) => ({ ...e }));
   return artefact;
 }

@@ -13,7 +13,7 @@ import {
   type OutputFlags,
 } from './options.js';
 import { progressReporter } from './progress.js';
-import { canaryLines, revertLines, summaryLine, survivorLines } from './summary.js';
+import { canaryLines, probeLines, revertLines, summaryLine, survivorLines } from './summary.js';
 
 const name = 'ag-mutate';
 const version = packageVersion(import.meta.url);
@@ -23,7 +23,11 @@ async function finish(flags: OutputFlags, artefact: MutationArtefact): Promise<n
   await writeArtefact(flags.out, artefact);
   if (!flags.quiet)
     process.stderr.write(
-      summaryLine(artefact) + canaryLines(artefact) + survivorLines(artefact, flags.verbose) + revertLines(artefact),
+      summaryLine(artefact) +
+        canaryLines(artefact) +
+        probeLines(artefact) +
+        survivorLines(artefact, flags.verbose) +
+        revertLines(artefact),
     );
   return 0;
 }

@@ -16,6 +16,7 @@ import { execute, type ExecResult } from './exec/execute.js';
 import type { MutateOptions } from './measure.js';
 import { priorRunUse, type PriorRunUse } from './prior-run.js';
 import type { RevertPlan } from './revert-plan.js';
+import type { ProbePlan } from './equality/probes.js';
 import { detectRunner } from './runners/runner.js';
 
 /** What the measurement selected, and what it knows of the changed files. */
@@ -27,6 +28,8 @@ export interface Selected {
   /** The mutants of this shard. */
   readonly mine: readonly Site[];
   readonly reverts: RevertPlan;
+  /** The equality probes this run judges, after the mutants, the reverts and the canaries. */
+  readonly probes: ProbePlan;
   /** Where a canary can go in the functions holding an added line. */
   readonly canarySpots: readonly CanarySpot[];
   /** The patch tree's git id, once hashed (undefined: it could not be). */
@@ -37,6 +40,8 @@ export interface Selected {
 export interface SelectedJudged {
   readonly exec: ExecResult;
   readonly plan: CanaryPlan;
+  /** Every site judged, in the order of `exec.verdicts`: the canary plan's list, then the equality probes. */
+  readonly judged: readonly Site[];
   readonly canarySeed: number;
 }
 
@@ -65,7 +70,9 @@ export async function judgeSelected(opts: MutateOptions, s: Selected): Promise<S
   // The reverts' functions may hold canaries too: a test that reads a function's text would kill its revert.
   const plan = planCanaries([...s.canarySpots, ...s.reverts.spots], [...s.mine, ...s.reverts.run], texts, canarySeed);
   const judgedFiles = [...changes.mutable.map((f) => f.path), ...s.removedOnly];
-  const exec = await execute(plan.judged, texts, {
+  // The equality probes after them: they are no secret, the tests cannot tell them from a mutant either.
+  const judged = [...plan.judged, ...s.probes.run];
+  const exec = await execute(judged, texts, {
     tree: opts.tree,
     command: opts.command,
     mutantCommand: opts.mutantCommand,
@@ -91,5 +98,5 @@ export async function judgeSelected(opts: MutateOptions, s: Selected): Promise<S
     ),
     ...(opts.priorRun !== undefined ? { priorGreen: priorGreen(opts, s.patchTreeId) } : {}),
   });
-  return { exec, plan, canarySeed };
+  return { exec, plan, judged, canarySeed };
 }

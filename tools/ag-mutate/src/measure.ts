@@ -17,6 +17,7 @@ import { measuredArtefact } from './measured-artefact.js';
 import { unmutatedLines } from './parts.js';
 import type { PriorRun } from './prior-run.js';
 import { judgedReverts } from './revert-plan.js';
+import { planProbes } from './equality/probes.js';
 import { selectSites, shardSites, type MutantOrder, type Shard } from './select.js';
 
 type Fault = MutationArtefact['faults'][number];
@@ -135,6 +136,8 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     max: opts.max,
     shard: opts.shard,
   });
+  // The equality hooks the patch adds or changes, each probed once, beside the mutants.
+  const probes = await planProbes(changes.mutable, texts, opts.diff, opts.python, opts.shard, faults);
   const sitesMs = Math.round(performance.now() - sitesStarted);
   const noReverts = reverts.run.length === 0;
   if (sites.length === 0 && executable.size === 0 && noReverts)
@@ -156,12 +159,13 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
           : 'no_mutants';
   const mine = shardSites(selected, opts.shard);
   if (mine.length === 0 && noReverts) return nothing(noneReason(unjudged), unjudged);
-  const { exec, plan, canarySeed } = await judgeSelected(opts, {
+  const { exec, plan, judged, canarySeed } = await judgeSelected(opts, {
     changes,
     texts,
     removedOnly,
     mine,
     reverts,
+    probes,
     canarySpots,
     patchTreeId: patchTree.id,
   });
@@ -174,8 +178,10 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     exec,
     mine,
     plan,
+    judged,
     canarySeed,
     reverts,
+    probes,
     unmutatedLines: unmutated,
     executableLineCount: executableLines,
     noneReason,

@@ -12,6 +12,7 @@ import { mutantId, type Site } from './engines/site.js';
 import type { BaselineRunResult, ExecResult } from './exec/execute.js';
 import type { MutantVerdict } from './exec/mutant-run.js';
 import type { RevertPlan } from './revert-plan.js';
+import { probeFaults, type ProbePlan } from './equality/probes.js';
 
 type Fault = MutationArtefact['faults'][number];
 type Reason = NonNullable<MutationArtefact['reason']>;
@@ -77,8 +78,11 @@ export interface JudgedMeasurement {
   /** The mutants of this shard, the canaries and the reverts judged beside them. */
   readonly mine: readonly Site[];
   readonly plan: CanaryPlan;
+  /** Every site judged, in the order of `exec.verdicts` (the canary plan's list, then the probes). */
+  readonly judged: readonly Site[];
   readonly canarySeed: number;
   readonly reverts: RevertPlan;
+  readonly probes: ProbePlan;
   readonly unmutatedLines: NonNullable<ArtefactParts['unmutatedLines']>;
   readonly executableLineCount: number;
   /** Why nothing is scored when this shard has no mutant (only reverts ran), given whether source went unjudged. */
@@ -114,12 +118,16 @@ export function measuredArtefact(m: JudgedMeasurement): MutationArtefact {
       reason: exec.baseline.status === 'red' ? 'baseline_red' : 'baseline_flaky',
     });
   }
-  const judged = plan.judged;
+  const judged = m.judged;
   // The verdict of each judged site, by site.
   const verdictOf = new Map(judged.map((site, i) => [site, exec.verdicts[i]!]));
   if (exec.neutralEditFailed) return buildArtefact({ ...rest, mutants: [], reason: 'neutral_edit_failed' });
   const unrun = exec.verdicts.filter(
-    (v, i) => v.unjudged === true && judged[i]!.canary !== true && judged[i]!.revert === undefined,
+    (v, i) =>
+      v.unjudged === true &&
+      judged[i]!.canary !== true &&
+      judged[i]!.revert === undefined &&
+      judged[i]!.probe === undefined,
   ).length;
   if (unrun > 0) {
     const them = unrun > 1 ? 'they are' : 'it is';
@@ -142,6 +150,11 @@ export function measuredArtefact(m: JudgedMeasurement): MutationArtefact {
   const judgedCanaries = judgeCanaries(canaries);
   faults.push(...judgedCanaries.faults);
   if (judgedCanaries.faults.length > 0) unjudged = true;
+  // The equality probes: a killed one is ag-decide's finding; one that measured nothing a fault here.
+  const probes = m.probes.records(verdictOf);
+  // The records list the run probes first, in their order.
+  const probeUnrun = m.probes.run.flatMap((site, i) => (verdictOf.get(site)?.unjudged === true ? [probes[i]!.id] : []));
+  faults.push(...probeFaults(probes, new Set(probeUnrun)));
   return buildArtefact({
     ...rest,
     unjudged,
@@ -149,6 +162,7 @@ export function measuredArtefact(m: JudgedMeasurement): MutationArtefact {
     canaries,
     canarySeed: m.canarySeed,
     reverts: m.reverts.records(verdictOf),
+    equalityProbes: probes,
     ...(exec.footprint !== undefined ? { footprint: exec.footprint } : {}),
     reason: judgedCanaries.killed ? 'canary_killed' : m.mine.length === 0 ? m.noneReason(unjudged) : null,
     unmutatedLines: m.unmutatedLines,

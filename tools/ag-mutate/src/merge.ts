@@ -87,7 +87,7 @@ export function mergeShards(shards: readonly ShardFile[]): MutationArtefact {
     if (prior !== undefined)
       throw new InputError(file, `duplicates shard ${s.shard.index}/${count} (also in ${prior})`);
     seen.set(s.shard.index, file);
-    for (const m of [...s.mutants, ...(s.reverts ?? [])]) {
+    for (const m of [...s.mutants, ...(s.reverts ?? []), ...(s.equality_probes ?? [])]) {
       if (ids.has(m.id)) throw new InputError(file, `mutant ${m.id} also appears in another shard`);
       ids.add(m.id);
     }
@@ -130,6 +130,10 @@ export function mergeShards(shards: readonly ShardFile[]): MutationArtefact {
   const canaries = all.some((s) => s.canaries !== undefined) ? all.flatMap((s) => s.canaries ?? []) : undefined;
   // Each shard judged every N-th revert (and recorded every N-th the budget left out).
   const reverts = all.some((s) => s.reverts !== undefined) ? all.flatMap((s) => s.reverts ?? []) : undefined;
+  // Each shard judged every N-th equality probe, as it did the reverts.
+  const probes = all.some((s) => s.equality_probes !== undefined)
+    ? all.flatMap((s) => s.equality_probes ?? [])
+    : undefined;
 
   const faults = new Map<string, Fault>();
   for (const s of all) for (const f of s.faults) faults.set(`${f.code}\0${f.message}`, f);
@@ -163,6 +167,7 @@ export function mergeShards(shards: readonly ShardFile[]): MutationArtefact {
     ...(canaries !== undefined ? { canaries } : {}),
     // Reverts stand beside any reason but a baseline that never let them count (no mutant ran).
     ...(reverts !== undefined && !NO_RUN.has(reason ?? '') ? { reverts } : {}),
+    ...(probes !== undefined && !NO_RUN.has(reason ?? '') ? { equalityProbes: probes } : {}),
   });
 }
 

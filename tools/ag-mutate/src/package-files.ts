@@ -18,6 +18,8 @@ export const SITE_COUNTER = path.join(PACKAGE_ROOT, 'runtime/site-counter.cjs');
 export const PYTEST_PLUGIN_DIR = path.join(PACKAGE_ROOT, 'python/pytest-plugin');
 /** The helper that lists Python mutation sites with the interpreter's own `ast`. */
 export const PYTHON_HELPER = path.join(PACKAGE_ROOT, 'python/sites.py');
+/** The helper that finds Python equality hooks (`__eq__`) and writes their probes (src/equality/py-hooks.ts). */
+export const EQ_PROBE_HELPER = path.join(PACKAGE_ROOT, 'python/eq_probes.py');
 /** The warm vitest host: one Vitest instance answering run requests in a copy of the tree. */
 export const VITEST_HOST = path.join(PACKAGE_ROOT, 'runtime/vitest-host.mjs');
 /** The call recorder's runtime: the changed JavaScript functions of a recording run hand their calls to it. */

@@ -6,6 +6,7 @@
 import type { MutationArtefact } from '@adversary-gate/schemas';
 import { canaryKilledLine } from './canary.js';
 import { revertName } from './reverts.js';
+import { probeKilledLine } from './equality/probes.js';
 
 const name = 'ag-mutate';
 
@@ -69,5 +70,13 @@ export function revertLines(m: MutationArtefact): string {
   return (m.reverts ?? [])
     .filter((r) => what[r.status] !== undefined)
     .map((r) => `${name}: revert of ${revertName(r)} ${what[r.status]}\n`)
+    .join('');
+}
+
+/** The equality probes that were killed or timed out, one line each. */
+export function probeLines(m: MutationArtefact): string {
+  return (m.equality_probes ?? [])
+    .filter((p) => p.status === 'killed' || p.status === 'timeout')
+    .map((p) => `${name}: ${probeKilledLine(p)}\n`)
     .join('');
 }

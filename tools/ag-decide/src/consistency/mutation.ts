@@ -48,7 +48,12 @@ export function mutationProblem(
     if (!sameRatio(m.suite_strength, caught / denominator))
       return `suite_strength ${m.suite_strength} is not caught/(caught+missed) over the mutants that count (${caught}/${denominator})`;
   }
-  return canaryProblem(m, addedLines) ?? revertProblem(m, addedLines) ?? partsProblem(m, sourceLines);
+  return (
+    canaryProblem(m, addedLines) ??
+    revertProblem(m, addedLines) ??
+    probeProblem(m, addedLines) ??
+    partsProblem(m, sourceLines)
+  );
 }
 
 /** Reverts are no mutants (in no count): one id each, in a file of this diff, a killer only when killed. */
@@ -59,6 +64,19 @@ function revertProblem(m: MutationArtefact, changedFiles: Map<string, ReadonlySe
     ids.add(r.id);
     if (!changedFiles.has(r.file)) return `revert ${r.id} is in ${r.file}, a file this diff does not change`;
     if (r.killed_by !== null && r.status !== 'killed') return `revert ${r.id} is ${r.status}, yet names a killer`;
+  }
+  return null;
+}
+
+/** Equality probes are no mutants (in no count): one id each, in a file this diff adds lines to, a killer only when killed. */
+function probeProblem(m: MutationArtefact, addedLines: Map<string, ReadonlySet<number>>): string | null {
+  const ids = new Set([...m.mutants, ...(m.canaries ?? []), ...(m.reverts ?? [])].map((x) => x.id));
+  for (const p of m.equality_probes ?? []) {
+    if (ids.has(p.id)) return `equality probe ${p.id} appears twice, or is also listed as a mutant, canary or revert`;
+    ids.add(p.id);
+    if (!addedLines.has(p.file)) return `equality probe ${p.id} is in ${p.file}, a file this diff adds no line to`;
+    if (p.killed_by !== null && p.status !== 'killed')
+      return `equality probe ${p.id} is ${p.status}, yet names a killer`;
   }
   return null;
 }

@@ -15,6 +15,11 @@ export class EngineParseError extends Error {
 
 /** Parse a file the way its extension says; throws on a syntax error. */
 export function parseJs(path: string, text: string): Node {
+  return parseJsFile(path, text).program;
+}
+
+/** The whole parse of a file (its program and its comments); throws on a syntax error. */
+export function parseJsFile(path: string, text: string): ReturnType<typeof parse> {
   const plugins: ParserPlugin[] = /\.(?:ts|mts|cts)$/.test(path)
     ? ['typescript']
     : /\.tsx$/.test(path)
@@ -26,10 +31,11 @@ export function parseJs(path: string, text: string): Node {
     allowReturnOutsideFunction: true,
     allowAwaitOutsideFunction: true,
     errorRecovery: false,
-  }).program;
+  });
 }
 
-function parses(path: string, text: string): boolean {
+/** Whether `text` parses as the file at `path`. */
+export function parses(path: string, text: string): boolean {
   try {
     parseJs(path, text);
     return true;

@@ -34,6 +34,18 @@ export interface Site {
   readonly breaksType?: boolean;
   /** A revert mutant (reverts.ts): one hunk with the baseline's code put back; never counted. */
   readonly revert?: RevertHunk;
+  /** An equality probe (equality/probes.ts): an equality hook made strict, judged as a mutant is; never counted. */
+  readonly probe?: ProbedHook;
+}
+
+/** The equality hook a probe makes strict: its name and place, and what the probe compares through. */
+export interface ProbedHook {
+  /** `Class.method`. */
+  readonly hook: string;
+  /** Where the hook is defined (1-based). */
+  readonly line: number;
+  readonly column: number;
+  readonly comparison: 'baseline' | 'fields';
 }
 
 /** The hunk a revert mutant puts back: old-side and new-side line ranges, and its header. */

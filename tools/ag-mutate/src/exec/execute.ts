@@ -52,8 +52,8 @@ export interface ExecResult {
   readonly footprint?: Footprint;
 }
 
-/** A canary or a revert: judged as a mutant is, counted nowhere. */
-const notMutant = (site: Site) => site.canary === true || site.revert !== undefined;
+/** A canary, a revert or an equality probe: judged as a mutant is, counted nowhere. */
+const notMutant = (site: Site) => site.canary === true || site.revert !== undefined || site.probe !== undefined;
 
 /** A canary's timeout on a fresh process that did not use up its CPU budget (or whose CPU time is unknown). */
 export const slowedCanary = (site: Site, v: MutantVerdict, cpuBudgetMs: number | null): boolean =>
@@ -242,8 +242,10 @@ export async function execute(
     ).length;
     // The survivors' differential check and the changed Python functions' footprint, apart from the tests.
     const t3 = performance.now();
-    // A revert is never asked about: its survival is the finding, whatever the function answers.
-    const asked = verdicts.map((v, i) => (sites[i]!.revert !== undefined ? { ...v, status: 'killed' as const } : v));
+    // A revert (or a probe) is never asked about: its survival is the finding, whatever the function answers.
+    const asked = verdicts.map((v, i) =>
+      sites[i]!.revert !== undefined || sites[i]!.probe !== undefined ? { ...v, status: 'killed' as const } : v,
+    );
     const apart = await judgeApart(
       ctx,
       0,

@@ -1,0 +1,101 @@
+/**
+ * Python equality hooks and their probes: the project's own interpreter finds every `__eq__`
+ * the patch adds or changes and writes its probe (python/eq_probes.py), appended at the end of
+ * the file so that no line moves; the probe's coverage is the hook's body lines.
+ * @module
+ */
+import { spawn } from 'node:child_process';
+import * as v from 'valibot';
+import { EQ_PROBE_HELPER } from '../package-files.js';
+import { parseRecord } from '../records/read.js';
+import { lineStarts, position, type Site } from '../engines/site.js';
+
+const Line = v.pipe(v.number(), v.integer(), v.minValue(1));
+
+/** What python/eq_probes.py answers (internal, not part of the public contract). */
+const ProbeAnswer = v.object({
+  files: v.array(
+    v.object({
+      path: v.string(),
+      error: v.nullable(v.string()),
+      probes: v.array(
+        v.object({
+          hook: v.string(),
+          line: Line,
+          column: Line,
+          body_lines: v.tuple([Line, Line]),
+          comparison: v.picklist(['baseline', 'fields']),
+          replacement: v.string(),
+          parses: v.boolean(),
+        }),
+      ),
+    }),
+  ),
+});
+
+/** One Python file to ask about: its text, its baseline (null: new) and its added lines. */
+export interface PyProbeRequest {
+  readonly path: string;
+  readonly text: string;
+  readonly baseline: string | null;
+  readonly lines: ReadonlySet<number>;
+}
+
+function runHelper(python: string, input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(python, ['-I', '-B', EQ_PROBE_HELPER], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' },
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    child.on('error', (e) => resolve({ code: null, stdout: '', stderr: e.message }));
+    child.on('close', (code) =>
+      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
+    );
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(input);
+  });
+}
+
+/**
+ * The equality probes of the Python files, as sites (an insertion at the file's end).
+ * @throws Error when the interpreter cannot be run or answers nonsense (no probe can be listed)
+ */
+export async function pyProbes(python: string, files: readonly PyProbeRequest[]): Promise<Site[]> {
+  if (files.length === 0) return [];
+  const input = JSON.stringify({
+    files: files.map((f) => ({ path: f.path, text: f.text, baseline: f.baseline, lines: [...f.lines] })),
+  });
+  const run = await runHelper(python, input);
+  if (run.code !== 0)
+    throw new Error(`python (${python}) failed: ${run.stderr.trim().split('\n').pop() ?? `exit ${run.code}`}`);
+  const answer = parseRecord(ProbeAnswer, run.stdout);
+  if (answer === null || answer.files.length !== files.length) throw new Error(`python (${python}) answered nonsense`);
+  const out: Site[] = [];
+  files.forEach((f, i) => {
+    const got = answer.files[i]!;
+    if (got.path !== f.path) throw new Error(`python (${python}) answered for the wrong file`);
+    const at = f.text.length;
+    const where = position(lineStarts(f.text), at);
+    for (const p of got.probes)
+      out.push({
+        file: f.path,
+        line: where.line,
+        column: where.column,
+        start: at,
+        end: at,
+        operator: 'EqualityProbe',
+        rank: 0,
+        original: '',
+        replacement: p.replacement,
+        parses: p.parses,
+        coverLines: p.body_lines,
+        function: p.hook,
+        probe: { hook: p.hook, line: p.line, column: p.column, comparison: p.comparison },
+      });
+  });
+  return out;
+}
