@@ -71,7 +71,7 @@ try {
       cases: { ...text, default: Object.keys(CASES).join(',') },
       'express-git': text,
       'ptr-git': text,
-      'warm-host': { ...text, default: 'off' },
+      'warm-host': { ...text, default: 'auto' },
       'no-stryker': flag,
       'generated-only': flag,
       'no-generated': flag,

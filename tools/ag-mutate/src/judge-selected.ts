@@ -87,7 +87,7 @@ export async function judgeSelected(opts: MutateOptions, s: Selected): Promise<S
     selectTests: opts.selectTests !== false,
     checkEquivalence: opts.checkEquivalence !== false,
     sandbox: opts.sandbox ?? 'none',
-    warmHost: opts.warmHost ?? 'off',
+    warmHost: opts.warmHost ?? 'auto',
     order: opts.order,
     python: opts.python,
     onProgress: opts.onProgress,

@@ -48,7 +48,7 @@ export interface MutateOptions {
   readonly sandbox?: 'none' | 'bwrap';
   /** False: every mutant runs the whole command, whatever the runner (default true). */
   readonly selectTests?: boolean;
-  /** auto: vitest mutants on warm hosts where the config allows it; off: every mutant fresh (default off). */
+  /** auto: vitest mutants on warm hosts where the config allows it; off: every mutant fresh (default auto). */
   readonly warmHost?: 'auto' | 'off';
   /** The order the mutants are judged in (default forward). */
   readonly order?: MutantOrder;

@@ -31,7 +31,7 @@ const equivalenceFlag = choiceFlag(
 );
 const warmHostFlag = choiceFlag(
   ['auto', 'off'],
-  'auto: a vitest project whose config allows it (no plugins, no setup files, isolation on) judges its mutants on warm vitest hosts, with clean checks and a fall back to fresh processes; off: every mutant runs as a fresh process (default off: the warm path is new and not yet faster than StrykerJS)',
+  'auto: a vitest project whose config allows it (no plugins, no setup files, isolation on) judges its mutants on warm vitest hosts, with clean checks and a fall back to fresh processes; off: every mutant runs as a fresh process (default auto)',
 );
 const sandboxFlag = choiceFlag(
   ['none', 'bwrap'],
@@ -194,7 +194,7 @@ export function parseMutateFlags(
   const select = choiceArg(args.select, 'select', selectFlag) ?? 'auto';
   const sandbox = choiceArg(args.sandbox, 'sandbox', sandboxFlag) ?? 'none';
   const equivalence = choiceArg(args.equivalence, 'equivalence', equivalenceFlag) ?? 'check';
-  const warmHost = choiceArg(args['warm-host'], 'warm-host', warmHostFlag) ?? 'off';
+  const warmHost = choiceArg(args['warm-host'], 'warm-host', warmHostFlag) ?? 'auto';
   const orderText = optionalArg(args.order, 'order');
   const order = orderText === undefined ? undefined : parseOrder(orderText);
   if (order === null) throw new UsageError(`--order must be forward, reverse or shuffle:SEED, got "${orderText}"`);

@@ -2,7 +2,7 @@ import test, { type ExecutionContext } from 'ava';
 import { createHash } from 'node:crypto';
 import type { MutationArtefact } from '@adversary-gate/schemas';
 import { planCanaries } from '../src/canary.js';
-import { slowedCanary } from '../src/exec/execute.js';
+import { slowedRun } from '../src/exec/execute.js';
 import type { MutantVerdict } from '../src/exec/mutant-run.js';
 import { jsAnalysis } from '../src/engines/js.js';
 import { pythonAnalysis } from '../src/engines/python.js';
@@ -343,29 +343,59 @@ test('Python: the honest twin: the canary survives, the strength is measured as 
   t.is(m.canaries![0]!.status, 'survived');
 });
 
+const TOKEN_READER_PY = `import inspect
+
+from app.calc import add
+
+
+def test_add():
+    assert add(2, 3) == 5
+    assert add(-1, 1) == 0
+
+
+def test_add_has_no_marker():
+    add(1, 1)
+    assert "ag_" not in inspect.getsource(add)
+`;
+
+test('Python: a canary runs the tests that killed: one that reads the source but killed nothing leaves the strength measured', async (t) => {
+  const { m, stderr } = await judgePy(t, TOKEN_READER_PY);
+  t.notRegex(stderr, /canary_killed/);
+  t.true(m.mutants.length >= 2);
+  t.true(
+    m.mutants.every((x) => x.status === 'killed' && x.killed_by === 'tests/test_calc.py::test_add'),
+    JSON.stringify(m.mutants),
+  );
+  t.is(m.reason, null);
+  t.is(m.suite_strength, 1);
+  t.is(m.canaries?.length, 1);
+  t.is(m.canaries![0]!.status, 'survived', 'test_add_has_no_marker killed no mutant: the canary does not run it');
+});
+
 test('--canary-seed must be an integer 0…4294967295', async (t) => {
   const r = await runBin(['--diff', 'x', '--tree', '.', '--test-command', 'true', '--out', '-', '--canary-seed', '-1']);
   t.is(r.code, 3);
   t.regex(r.stderr, /canary-seed/);
 });
 
-// --- A canary slowed by the machine is judged again, not taken as told apart ---------------------
+// --- A run slowed by the machine is judged again, not taken as a kill or as told apart ------------
 
-test('a canary that timed out on the wall clock within its CPU budget is judged again; one past its CPU budget is not', (t) => {
-  const canary = { canary: true } as Site;
-  const mutant = {} as Site;
-  const timeout = (cpuMs?: number, host?: number): MutantVerdict => ({
+test('a wall-clock timeout starved of CPU is judged again; one that used its CPU (a loop) or its budget stands', (t) => {
+  const timeout = (durationMs: number, cpuMs?: number, host?: number): MutantVerdict => ({
     status: 'timeout',
     killedBy: null,
+    durationMs,
     ...(cpuMs !== undefined ? { cpuMs } : {}),
     ...(host !== undefined ? { host } : {}),
   });
   // luxon under load: 24.5 s wall against a 24.4 s limit, 11.2 s of CPU against a 31.9 s budget
-  t.true(slowedCanary(canary, timeout(11_200), 31_900));
-  t.true(slowedCanary(canary, timeout(), 31_900), 'CPU time unknown: judged again');
-  t.true(slowedCanary(canary, timeout(11_200), null), 'no CPU budget: judged again');
-  t.false(slowedCanary(canary, timeout(32_000), 31_900), 'it used its whole CPU budget: a timeout stands');
-  t.false(slowedCanary(canary, timeout(1_000, 2), 31_900), 'a warm host has its own rule');
-  t.false(slowedCanary(mutant, timeout(11_200), 31_900), 'a mutant’s timeout stands as a kill');
-  t.false(slowedCanary(canary, { status: 'killed', killedBy: 'x' }, 31_900));
+  t.true(slowedRun(timeout(24_500, 11_200), 31_900));
+  t.true(slowedRun(timeout(24_500), 31_900), 'CPU time unknown: judged again');
+  t.true(slowedRun(timeout(24_500, 11_200), null), 'no CPU budget: judged again');
+  t.true(slowedRun(timeout(4_000, 30), 4_340), 'a hang spends no CPU: judged again (and times out again)');
+  // ptr-escape: an infinite loop at the 3.9 s wall limit had used 3.8 CPU-s of its 4.3 s budget
+  t.false(slowedRun(timeout(3_950, 3_800), 4_340), 'a loop that had the CPU stands as a kill');
+  t.false(slowedRun(timeout(24_500, 32_000), 31_900), 'it used its whole CPU budget: a timeout stands');
+  t.false(slowedRun(timeout(1_000, 200, 2), 31_900), 'a warm host has its own rule');
+  t.false(slowedRun({ status: 'killed', killedBy: 'x', durationMs: 100, cpuMs: 1 }, 31_900));
 });

@@ -55,12 +55,46 @@ export interface ExecResult {
 /** A canary, a revert or an equality probe: judged as a mutant is, counted nowhere. */
 const notMutant = (site: Site) => site.canary === true || site.revert !== undefined || site.probe !== undefined;
 
-/** A canary's timeout on a fresh process that did not use up its CPU budget (or whose CPU time is unknown). */
-export const slowedCanary = (site: Site, v: MutantVerdict, cpuBudgetMs: number | null): boolean =>
-  site.canary === true &&
+/** Below this share of its wall time on a CPU, a run was starved (a loaded machine, or a hang), not looping. */
+const STARVED_CPU_SHARE = 0.75;
+
+/**
+ * A timeout on a fresh process that the wall clock stopped while it had less than
+ * {@link STARVED_CPU_SHARE} of the time on a CPU and was within its CPU budget (or whose CPU
+ * time is unknown): a loaded machine may have slowed it. Such a site is judged once more at
+ * twice the wall limit, mutant, canary, revert or probe alike: a timeout is a kill, and load
+ * must not raise a strength or accuse honest tests. A hang times out again; a loop, which
+ * had the CPU, stands at once.
+ */
+export const slowedRun = (v: MutantVerdict, cpuBudgetMs: number | null): boolean =>
   v.status === 'timeout' &&
   v.host === undefined &&
-  (cpuBudgetMs === null || v.cpuMs === undefined || v.cpuMs < cpuBudgetMs);
+  (v.cpuMs === undefined ||
+    v.durationMs === undefined ||
+    ((cpuBudgetMs === null || v.cpuMs < cpuBudgetMs) && v.cpuMs < STARVED_CPU_SHARE * v.durationMs));
+
+/**
+ * The sites other than canaries still to be judged, and whether every kill among them named
+ * its test: a canary waits for them, then runs only the tests that killed (or, when a kill
+ * named none, every covering test).
+ */
+function othersTally(sites: readonly Site[]) {
+  let left = sites.filter((s) => s.canary !== true).length;
+  let named = true;
+  let done!: () => void;
+  const all = new Promise<void>((resolve) => (done = resolve));
+  if (left === 0) done();
+  return {
+    judged(v: MutantVerdict): void {
+      if ((v.status === 'killed' || v.status === 'timeout') && v.killedBy === null) named = false;
+      if (--left === 0) done();
+    },
+    async killerTests(killers: ReadonlyMap<string, ReadonlySet<string>>): Promise<{ killerTests?: Set<string> }> {
+      await all;
+      return named ? { killerTests: new Set([...killers.values()].flatMap((k) => [...k])) } : {};
+    },
+  };
+}
 
 /**
  * Run the baseline, then every runnable site (`parses`); sites that do not parse are
@@ -168,6 +202,13 @@ export async function execute(
       standalone,
       ...(warm !== undefined ? { warm } : {}),
     };
+    // With a test map the canaries go last: each runs the tests whose kills count, known once
+    // every other site is judged (warm hosts, which redo, serve only runs without a map).
+    const canariesLast = map !== null;
+    const judging = canariesLast
+      ? [...order.filter((i) => sites[i]!.canary !== true), ...order.filter((i) => sites[i]!.canary === true)]
+      : order;
+    const others = othersTally(sites);
     const worker = async (w: number) => {
       // The mutants this copy's host judged since its last good clean check, and those to judge again.
       let pending: number[] = [];
@@ -180,15 +221,18 @@ export async function execute(
           if (settled !== 'keep') pending = [];
         }
         const redo = again.length > 0;
-        const i = redo ? again.shift()! : next < sites.length ? order[next++]! : -1;
+        const i = redo ? again.shift()! : next < sites.length ? judging[next++]! : -1;
         if (i < 0) break;
         const early = redo ? undefined : base.ahead.get(i);
+        const own =
+          canariesLast && sites[i]!.canary === true ? { ...ctx, ...(await others.killerTests(memory.killers)) } : ctx;
         let verdict =
-          early !== undefined && 'verdict' in early ? early.verdict : await judgeMutant(ctx, w, sites[i]!, early);
-        // A canary stopped by the wall clock alone, within its CPU budget, was slowed (a loaded
-        // machine), not shown to be told apart: judged once more with twice the wall time.
-        if (slowedCanary(sites[i]!, verdict, ctx.cpuBudgetMs))
-          verdict = await judgeMutant({ ...ctx, timeoutMs: ctx.timeoutMs * 2 }, w, sites[i]!);
+          early !== undefined && 'verdict' in early ? early.verdict : await judgeMutant(own, w, sites[i]!, early);
+        // Stopped by the wall clock alone, within its CPU budget: slowed (a loaded machine), not
+        // shown to loop or to be told apart: judged once more with twice the wall time.
+        if (slowedRun(verdict, ctx.cpuBudgetMs))
+          verdict = await judgeMutant({ ...own, timeoutMs: ctx.timeoutMs * 2 }, w, sites[i]!);
+        if (!redo && sites[i]!.canary !== true) others.judged(verdict);
         // A canary or a revert is judged as a mutant is, but is no mutant: it is in no tally.
         const counted = !notMutant(sites[i]!);
         if (redo) {

@@ -17,7 +17,15 @@ import type { ExecOptions, ExecStatus } from './types.js';
 import { MOCHA_HOOK } from '../package-files.js';
 import { pytestPluginEnv } from './instrument.js';
 import { classifyRun, mochaReportFile, passed, type RunVerdict } from './outcome.js';
-import { killersFirst, orderTests, unitFile, type Coverers, type TestMap, type TestUnit } from './test-map.js';
+import {
+  holdsKiller,
+  killersFirst,
+  orderTests,
+  unitFile,
+  type Coverers,
+  type TestMap,
+  type TestUnit,
+} from './test-map.js';
 import { neverRan, type CoverageMap } from './v8-coverage.js';
 import { RanLine } from '../records/hooks.js';
 import { parseRecord } from '../records/read.js';
@@ -69,6 +77,8 @@ export interface MutantContext {
   readonly warm?: WarmHosts;
   /** Ends the mutant runs still going as timeouts (the runs ahead of the map, once they are late). */
   readonly signal?: AbortSignal;
+  /** The tests whose kills count, once every kill named its test: a canary runs those of its covering tests (absent: all). */
+  readonly killerTests?: ReadonlySet<string>;
 }
 
 const NO_KILLERS: ReadonlySet<string> = new Set();
@@ -77,8 +87,19 @@ const NO_KILLERS: ReadonlySet<string> = new Set();
 type Ran = RunVerdict & { readonly output: string };
 
 function coverersOf(ctx: MutantContext, site: Site): Coverers {
-  if (ctx.map !== null) return ctx.map.coverers(site);
+  if (ctx.map !== null) return forCanary(ctx, site, ctx.map.coverers(site));
   return neverRan(ctx.coverage, site.file, site.start) === true ? { kind: 'none' } : { kind: 'unknown' };
+}
+
+/**
+ * A canary checks the kills that count: of its covering tests, those that killed a mutant or a
+ * revert (a test that killed nothing adds nothing to the strength, whatever it reads). All of
+ * them when a kill named no test or none of them killed.
+ */
+function forCanary(ctx: MutantContext, site: Site, cov: Coverers): Coverers {
+  if (site.canary !== true || ctx.killerTests === undefined || cov.kind !== 'tests') return cov;
+  const tests = cov.tests.filter(holdsKiller(ctx.killerTests));
+  return tests.length === 0 ? cov : { kind: 'tests', tests };
 }
 
 /** What a mutant's runs have cost so far: wall-clock and CPU time (ms; CPU null once a run could not measure it). */

@@ -234,9 +234,7 @@ export function killersFirst(
   mutatedFile: string,
   killers: ReadonlySet<string>,
 ): { units: TestUnit[]; known: boolean }[] {
-  // A unit holds a killer when it is that test, or its file (a per-file unit).
-  const files = new Set([...killers].map(unitFile));
-  const holds = (t: TestUnit) => killers.has(t.id) || files.has(t.id);
+  const holds = holdsKiller(killers);
   const known = ordered.filter(holds);
   if (known.length === 0) return likelyKillersFirst(ordered, mutatedFile).map((units) => ({ units, known: false }));
   const rest = ordered.filter((t) => !holds(t));
@@ -246,6 +244,12 @@ export function killersFirst(
         { units: known, known: true },
         { units: rest, known: false },
       ];
+}
+
+/** Whether a unit holds one of `killers`: it is that test, its file (a per-file unit), or in a file named as the killer. */
+export function holdsKiller(killers: ReadonlySet<string>): (t: TestUnit) => boolean {
+  const files = new Set([...killers].map(unitFile));
+  return (t) => killers.has(t.id) || files.has(t.id) || killers.has(unitFile(t.id));
 }
 
 /** The test file of a unit: a test id is `file::name` (pytest node ids, mocha titles), a per-file unit is the file. */
