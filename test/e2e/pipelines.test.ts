@@ -1,6 +1,6 @@
 // The three pipelines (gate.sh, gate.mk, gate.mjs) on real git repositories, with the real
 // binaries and real test runners, asserting on the verdict file and its reason codes.
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -86,8 +86,8 @@ test('gate.mjs (zx) holds a clean patch that comes with no coverage evidence', a
   t.is(r.code, 2);
 });
 
-test("gate.mjs --pass-env TZ: a suite whose CI sets its time zone runs in that zone, not the gate's UTC", async (t) => {
-  // The demo, with a baseline test that passes only in the zone the project's own CI sets.
+/** The demo on a branch `zoned`, with a baseline test that passes only in the zone the project's own CI sets. */
+function zonedDemo(t: ExecutionContext): string {
   const repo = demoRepo(t, 'js', 'clean');
   const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'ignore' });
   git('checkout', '-q', '-b', 'zoned', 'main~1');
@@ -98,6 +98,11 @@ test("gate.mjs --pass-env TZ: a suite whose CI sets its time zone runs in that z
   git('add', '.');
   git('commit', '-qm', 'A test that runs in the zone the CI sets');
   git('cherry-pick', 'main');
+  return repo;
+}
+
+test("gate.mjs --pass-env TZ: a suite whose CI sets its time zone runs in that zone, not the gate's UTC", async (t) => {
+  const repo = zonedDemo(t);
   const flags = ['--test-command', 'node --test', '--coverage-command', JS_ENV.AG_COVERAGE_COMMAND!];
   const r = await run(
     process.execPath,
@@ -115,17 +120,7 @@ test("gate.mjs --pass-env TZ: a suite whose CI sets its time zone runs in that z
 });
 
 test('gate.mk AG_PASS_ENV=TZ: ag-run, ag-mutate and the coverage command get the caller’s zone; without it, UTC and a red baseline', async (t) => {
-  // The demo, with a baseline test that passes only in the zone the project's own CI sets.
-  const repo = demoRepo(t, 'js', 'clean');
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'ignore' });
-  git('checkout', '-q', '-b', 'zoned', 'main~1');
-  writeFileSync(
-    path.join(repo, 'test/zone.test.js'),
-    "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\n\ntest('runs in the zone of the project CI', () => {\n  assert.equal(process.env.TZ, 'America/New_York');\n});\n",
-  );
-  git('add', '.');
-  git('commit', '-qm', 'A test that runs in the zone the CI sets');
-  git('cherry-pick', 'main');
+  const repo = zonedDemo(t);
   const bins = loggingBins(path.join(repo, '..', `${path.basename(repo)}-bins`));
   t.teardown(() => {
     rmSync(bins.dir, { recursive: true, force: true });

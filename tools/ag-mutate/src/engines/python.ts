@@ -38,9 +38,14 @@ function utf16Offset(text: string, codePoints: number): number {
   return units;
 }
 
-function runHelper(python: string, input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Run one of ag-mutate's Python helpers (isolated mode, no bytecode written) on `input`: its exit and its output. */
+export function runPythonHelper(
+  python: string,
+  helper: string,
+  input: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(python, ['-I', '-B', PYTHON_HELPER], {
+    const child = spawn(python, ['-I', '-B', helper], {
       stdio: ['pipe', 'pipe', 'pipe'],
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' },
     });
@@ -85,7 +90,7 @@ export async function pythonAnalysis(python: string, files: readonly PythonReque
   const input = JSON.stringify({
     files: files.map((f) => ({ path: f.path, text: f.text, lines: [...f.lines], reverts: f.reverts ?? [] })),
   });
-  const run = await runHelper(python, input);
+  const run = await runPythonHelper(python, PYTHON_HELPER, input);
   if (run.code !== 0)
     throw new Error(`python engine (${python}) failed: ${run.stderr.trim().split('\n').pop() ?? `exit ${run.code}`}`);
   // An answer of another shape is no answer: the same engine failure as none.

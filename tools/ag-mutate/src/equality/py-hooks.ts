@@ -4,7 +4,7 @@
  * the file so that no line moves; the probe's coverage is the hook's body lines.
  * @module
  */
-import { spawn } from 'node:child_process';
+import { runPythonHelper } from '../engines/python.js';
 import * as v from 'valibot';
 import { EQ_PROBE_HELPER } from '../package-files.js';
 import { parseRecord } from '../records/read.js';
@@ -41,25 +41,6 @@ export interface PyProbeRequest {
   readonly lines: ReadonlySet<number>;
 }
 
-function runHelper(python: string, input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(python, ['-I', '-B', EQ_PROBE_HELPER], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' },
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.on('data', (c: Buffer) => err.push(c));
-    child.on('error', (e) => resolve({ code: null, stdout: '', stderr: e.message }));
-    child.on('close', (code) =>
-      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
-    );
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(input);
-  });
-}
-
 /**
  * The equality probes of the Python files, as sites (an insertion at the file's end).
  * @throws Error when the interpreter cannot be run or answers nonsense (no probe can be listed)
@@ -69,7 +50,7 @@ export async function pyProbes(python: string, files: readonly PyProbeRequest[])
   const input = JSON.stringify({
     files: files.map((f) => ({ path: f.path, text: f.text, baseline: f.baseline, lines: [...f.lines] })),
   });
-  const run = await runHelper(python, input);
+  const run = await runPythonHelper(python, EQ_PROBE_HELPER, input);
   if (run.code !== 0)
     throw new Error(`python (${python}) failed: ${run.stderr.trim().split('\n').pop() ?? `exit ${run.code}`}`);
   const answer = parseRecord(ProbeAnswer, run.stdout);
