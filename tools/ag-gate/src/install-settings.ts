@@ -1,11 +1,13 @@
 /**
  * What an install gets from the caller and nothing else does: the user's npm settings (their
- * npmrc, the variables it names, the registry, proxy and CA variables) and a package cache kept
- * between runs. A test run never sees any of it: the tests get the isolated environment alone.
+ * npmrc, the variables it names, the registry, proxy and CA variables, corepack's registry,
+ * token and keys), a package cache kept between runs, and where the caller's corepack cache is
+ * (each install gets a copy of its own: install-corepack.ts). A test run never sees any of it:
+ * the tests get the isolated environment alone.
  * @module
  */
 import { spawn } from 'node:child_process';
-import { closeSync, lstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runningAsRoot } from '@adversary-gate/core';
@@ -18,6 +20,8 @@ export interface InstallSettings {
   readonly npmrc: Buffer | null;
   /** The folder kept between runs that holds the package managers' caches; null: a fresh one per install. */
   readonly cache: string | null;
+  /** The caller's corepack cache, copied for each install; null when there is none. */
+  readonly corepackHome: string | null;
 }
 
 /** Variables that say where packages come from and how to reach it (any case). */
@@ -25,6 +29,8 @@ const PASSED = [
   /^npm_config_(registry|@[^:]+:registry|proxy|https[-_]proxy|no[-_]?proxy|cafile|ca|strict[-_]ssl|\/\/.+)$/i,
   /^(https?_proxy|no_proxy|all_proxy)$/i,
   /^NODE_EXTRA_CA_CERTS$/,
+  // Where corepack fetches a package manager from and how it checks it.
+  /^COREPACK_(NPM_REGISTRY|NPM_TOKEN|INTEGRITY_KEYS)$/,
 ];
 
 /** The largest npmrc read. */
@@ -36,6 +42,24 @@ function userNpmrc(env: NodeJS.ProcessEnv): Buffer | null {
   const st = lstatSync(file, { throwIfNoEntry: false });
   if (st === undefined || !st.isFile() || st.size > MAX_NPMRC) return null;
   return readFileSync(file);
+}
+
+/**
+ * The caller's corepack home, as corepack finds it: `COREPACK_HOME`, else
+ * `$XDG_CACHE_HOME/node/corepack`, else `~/.cache/node/corepack`. Null when it is not an
+ * absolute path to a folder (no cache: nothing is lent). The caller names it, so its own path
+ * may pass through links; nothing inside it is ever read through one.
+ */
+export function callerCorepackHome(env: NodeJS.ProcessEnv = process.env): string | null {
+  const home =
+    env.COREPACK_HOME ||
+    path.join(env.XDG_CACHE_HOME || path.join(env.HOME || os.homedir(), '.cache'), 'node', 'corepack');
+  if (!path.isAbsolute(home)) return null;
+  try {
+    return statSync(home).isDirectory() ? home : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -59,7 +83,31 @@ export function installSettings(cache: string | null, env: NodeJS.ProcessEnv = p
     const value = env[m[1]!];
     if (value !== undefined) passed[m[1]!] = value;
   }
-  return { env: passed, npmrc, cache };
+  return { env: passed, npmrc, cache, corepackHome: callerCorepackHome(env) };
+}
+
+/** The package manager an install command runs (npm unless it starts with pnpm or yarn). */
+export function installManager(command: string): 'npm' | 'pnpm' | 'yarn' {
+  const m = /^\s*(?:corepack\s+)?(pnpm|yarn)\b/.exec(command)?.[1];
+  return m === 'pnpm' || m === 'yarn' ? m : 'npm';
+}
+
+/**
+ * The variables one install gets besides the isolated environment: the caller's `settings.env`,
+ * its manager's folder in the package cache `cache` (null: none), and `COREPACK_HOME` when it
+ * was lent a copy of the caller's corepack cache (`corepackCopy`, null: none).
+ */
+export function installEnv(
+  settings: InstallSettings,
+  cache: string | null,
+  command: string,
+  corepackCopy: string | null,
+): Record<string, string> {
+  return {
+    ...settings.env,
+    ...(cache === null ? {} : cacheEnv(cache, command)),
+    ...(corepackCopy === null ? {} : { COREPACK_HOME: corepackCopy }),
+  };
 }
 
 /**
@@ -67,7 +115,7 @@ export function installSettings(cache: string | null, env: NodeJS.ProcessEnv = p
  * (only its own: npm warns about another manager's settings).
  */
 export function cacheEnv(cache: string, command: string): Record<string, string> {
-  const manager = /^\s*(?:corepack\s+)?(pnpm|yarn)\b/.exec(command)?.[1] ?? 'npm';
+  const manager = installManager(command);
   // Offline first: what the cache holds is used without asking the registry again (a lock
   // file's packages are checked against its integrity; only what is missing is fetched).
   if (manager === 'pnpm')

@@ -27,7 +27,8 @@ import {
   searchablePath,
   type GateTool,
 } from '@adversary-gate/core';
-import { cacheEnv, holdCache, type InstallSettings } from './install-settings.js';
+import { corepackFault, lendCorepack, type CorepackCopy } from './install-corepack.js';
+import { holdCache, installEnv, type InstallSettings } from './install-settings.js';
 import { runIsolated, type IsolatedRun } from './isolated.js';
 
 /** The files that decide what a side installs. */
@@ -102,15 +103,19 @@ export interface InstallPlaces {
   readonly settings: InstallSettings;
 }
 
-/** Run one install under the isolated regime, with the caller's npm settings and the cache held. */
+/**
+ * Run one install under the isolated regime, with the caller's npm settings, the cache held,
+ * and a copy of the caller's corepack cache of its own (removed after); also says what that
+ * copy was, for a failed install's fault line.
+ */
 async function runInstall(
   dir: string,
   command: string,
   timeoutSeconds: number,
   log: string,
   places: InstallPlaces,
-): Promise<IsolatedRun> {
-  const { env, npmrc } = places.settings;
+): Promise<{ readonly run: IsolatedRun; readonly corepack: CorepackCopy }> {
+  const { npmrc } = places.settings;
   let cache = places.settings.cache;
   const release = cache === null ? null : await holdCache(cache);
   // As root the install runs as a fresh uid, which must be able to enter the cache folder.
@@ -120,17 +125,22 @@ async function runInstall(
     );
     cache = null;
   }
+  // Made before the run, so it is handed to the install's uid with the rest of what it writes.
+  const corepack = lendCorepack(places.settings.corepackHome, places.work, dir, command);
+  const lend = [...(cache === null ? [] : [cache]), ...(corepack.home === null ? [] : [corepack.home])];
   try {
-    return await runIsolated(dir, command, {
+    const run = await runIsolated(dir, command, {
       timeoutSeconds,
       log,
       scratch: places.work,
-      extraEnv: cache === null ? env : { ...env, ...cacheEnv(cache, command) },
+      extraEnv: installEnv(places.settings, cache, command, corepack.home),
       ...(npmrc === null ? {} : { homeFiles: { '.npmrc': npmrc } }),
-      ...(cache === null ? {} : { lend: [cache] }),
+      ...(lend.length === 0 ? {} : { lend }),
       ...(places.signal === undefined ? {} : { signal: places.signal }),
     });
+    return { run, corepack };
   } finally {
+    if (corepack.home !== null) rmSync(corepack.home, { recursive: true, force: true });
     release?.();
   }
 }
@@ -155,9 +165,12 @@ export async function installSide(
   const deps = path.join(places.work, `deps-${side}`);
   const log = `${deps}.log`;
   await copyTree(tree, deps);
-  const r = await runInstall(deps, command, timeoutSeconds, log, places);
+  const { run: r, corepack } = await runInstall(deps, command, timeoutSeconds, log, places);
   if (r.status !== 0)
-    return { text: `the install of the ${side} (${command}) exited ${r.status}, so no test ran`, log };
+    return {
+      text: `the install of the ${side} (${command}) exited ${r.status}${corepackFault(log, corepack)}, so no test ran`,
+      log,
+    };
   const packages = path.join(deps, 'node_modules');
   if (!existsSync(packages)) mkdirSync(packages);
   rmSync(path.join(tree, 'node_modules'), { recursive: true, force: true });
@@ -223,9 +236,12 @@ export async function installTools(
   if (npmrc.ok) writeFileSync(path.join(dir, '.npmrc'), npmrc.data);
   for (const spec of specs) process.stderr.write(`ag-gate: ${spec} (the project has none) into ${dir}/node_modules\n`);
   const command = `npm install --no-save --no-package-lock --ignore-scripts --no-audit --no-fund --save-exact ${specs.join(' ')}`;
-  const r = await runInstall(dir, command, timeoutSeconds, log, places);
+  const { run: r, corepack } = await runInstall(dir, command, timeoutSeconds, log, places);
   if (r.status === 0) return null;
-  return { text: `the gate's tool install (${specs.join(' ')}) exited ${r.status}, so no test ran`, log };
+  return {
+    text: `the gate's tool install (${specs.join(' ')}) exited ${r.status}${corepackFault(log, corepack)}, so no test ran`,
+    log,
+  };
 }
 
 /**
