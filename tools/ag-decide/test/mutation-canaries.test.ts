@@ -3,19 +3,7 @@
 // measured (HOLD STRENGTH_NOT_MEASURED, naming the canary and its killer). Canaries are in no
 // count; an artefact that gives a strength beside a killed canary is refused.
 import test from 'ava';
-import { codes, decideWith, golden } from './helpers/golden.js';
-
-const canary = (status: string, killedBy: string | null = null) => ({
-  id: `c-${status}`,
-  file: 'src/calc.js',
-  line: 2,
-  column: 3,
-  function: 'add',
-  original: '',
-  replacement: 'void "ag_1f3a9c04"; ',
-  status,
-  killed_by: killedBy,
-});
+import { canary, codes, decideWith, golden } from './helpers/golden.js';
 
 test('a killed canary: suite strength not measured (HOLD STRENGTH_NOT_MEASURED), naming the canary and the test', (t) => {
   const g = golden();

@@ -3,7 +3,7 @@
 // EQUALITY_LOOSENED naming the hook and the test; a stillborn or unrun one is not measured
 // (STRENGTH_UNVERIFIED beside ag-mutate's fault); a survivor says nothing. Probes are in no count.
 import test from 'ava';
-import { codes, decideWith, golden } from './helpers/golden.js';
+import { canary, codes, decideWith, golden } from './helpers/golden.js';
 
 type Obj = Record<string, any>;
 
@@ -73,19 +73,7 @@ test('a killed canary voids the kills: the probe says nothing beside STRENGTH_NO
   Object.assign(g.mutation, {
     suite_strength: null,
     reason: 'canary_killed',
-    canaries: [
-      {
-        id: 'c1',
-        file: 'src/calc.js',
-        line: 2,
-        column: 3,
-        function: 'add',
-        original: '',
-        replacement: 'void "ag_1f3a9c04"; ',
-        status: 'killed',
-        killed_by: 'test/calc.test.js',
-      },
-    ],
+    canaries: [canary('killed', 'test/calc.test.js')],
     equality_probes: [probe('killed')],
   });
   t.deepEqual(codes(decideWith(g)), ['STRENGTH_NOT_MEASURED']);

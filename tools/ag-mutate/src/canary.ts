@@ -16,6 +16,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Canary } from '@adversary-gate/schemas';
 import type { MutantVerdict } from './exec/mutant-run.js';
 import { lineStarts, position, shorten, type CanarySpot, type Site } from './engines/site.js';
+import { failedOnIt, judgedFields } from './judged-record.js';
 import { generator } from './select.js';
 
 /** The most canaries one run judges: each is one more mutant's runs. */
@@ -111,7 +112,6 @@ export function planCanaries(
 
 /** A canary as mutation.json records it. */
 export function canaryRecord(site: Site, verdict: MutantVerdict): Canary {
-  const status = verdict.status === 'equivalent' ? 'survived' : verdict.status;
   return {
     id: canaryId(site),
     file: site.file,
@@ -120,11 +120,7 @@ export function canaryRecord(site: Site, verdict: MutantVerdict): Canary {
     function: site.function ?? null,
     original: site.original,
     replacement: shorten(site.replacement),
-    status,
-    killed_by: status === 'killed' ? (verdict.killedBy ?? null) : null,
-    ...(verdict.ended != null ? { ended: verdict.ended } : {}),
-    ...(verdict.durationMs !== undefined ? { duration_ms: verdict.durationMs } : {}),
-    ...(verdict.cpuMs !== undefined ? { cpu_ms: verdict.cpuMs } : {}),
+    ...judgedFields(verdict),
   };
 }
 
@@ -155,11 +151,6 @@ export function judgeCanaries(records: readonly Canary[]): {
 
 /** One line per canary that did not survive: which, how, and the test that failed on it. */
 export function canaryKilledLine(c: Canary): string {
-  const by =
-    c.status === 'timeout'
-      ? 'the tests ran out of time on it'
-      : c.killed_by !== null
-        ? `${c.killed_by} failed on it`
-        : 'the whole test command failed on it (no single test named)';
-  return `canary ${canaryName(c)} was ${c.status === 'timeout' ? 'timed out' : 'killed'}: ${by}; a behaviour-neutral edit, so the tests read the source text (String(fn), inspect.getsource, the file's bytes) or recognise a mutant run, and their kills prove nothing`;
+  const { verb, by } = failedOnIt(c);
+  return `canary ${canaryName(c)} was ${verb}: ${by}; a behaviour-neutral edit, so the tests read the source text (String(fn), inspect.getsource, the file's bytes) or recognise a mutant run, and their kills prove nothing`;
 }

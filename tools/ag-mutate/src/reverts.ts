@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import type { ChangedFile } from '@adversary-gate/core';
 import type { Revert } from '@adversary-gate/schemas';
 import type { MutantVerdict } from './exec/mutant-run.js';
+import { judgedFields } from './judged-record.js';
 import { lineStarts, shorten, type CanarySpot, type Site } from './engines/site.js';
 
 /** One hunk: old-side and new-side first line (1-based) and line count, as the lines are (not git's header numbers). */
@@ -257,7 +258,6 @@ function revertId(site: Site): string {
 /** A revert as mutation.json records it (`verdict` undefined: not run, the budget left it out). */
 export function revertRecord(site: Site, verdict: MutantVerdict | undefined): Revert {
   const h = site.revert!;
-  const status = verdict === undefined ? 'not_run' : verdict.status === 'equivalent' ? 'survived' : verdict.status;
   return {
     id: revertId(site),
     file: site.file,
@@ -268,12 +268,8 @@ export function revertRecord(site: Site, verdict: MutantVerdict | undefined): Re
     new_lines: h.newLines,
     original: site.original,
     replacement: shorten(h.text),
-    status,
-    killed_by: status === 'killed' ? (verdict?.killedBy ?? null) : null,
     function: site.function ?? null,
-    ...(verdict?.ended != null ? { ended: verdict.ended } : {}),
-    ...(verdict?.durationMs !== undefined ? { duration_ms: verdict.durationMs } : {}),
-    ...(verdict?.cpuMs !== undefined ? { cpu_ms: verdict.cpuMs } : {}),
+    ...judgedFields(verdict),
   };
 }
 

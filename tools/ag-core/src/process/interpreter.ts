@@ -12,12 +12,11 @@
  * @module
  */
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import { childEnv } from './env.js';
 import { SYSTEM_DIRS } from './sandbox.js';
 import { searchablePath } from './search-path.js';
-import { toolchainDirs } from './toolchain.js';
+import { executable, toolchainDirs } from './toolchain.js';
 import { isWithin } from '../files/containment.js';
 
 /** The interpreter one test command runs, as the runs' PATH and the caller's give it. */
@@ -90,21 +89,12 @@ export function pythonOf(command: string): string | null {
   return null;
 }
 
-function executableFile(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
 /**
  * The file `name` runs as on `lookup` (a name with a slash: itself, when absolute), or null: not
  * found, or a relative or empty PATH entry comes first (the working directory: not told).
  */
 export function findOnPath(name: string, lookup: Lookup): string | null {
-  const seen = (file: string) => executableFile(file) && (lookup.visible?.(file) ?? true);
+  const seen = (file: string) => executable(file) && (lookup.visible?.(file) ?? true);
   if (name.includes('/')) return path.isAbsolute(name) && seen(name) ? name : null;
   for (const entry of lookup.path.split(':')) {
     if (!path.isAbsolute(entry)) return null;

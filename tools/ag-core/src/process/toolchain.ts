@@ -28,7 +28,8 @@ function real(p: string): string | null {
   }
 }
 
-function executable(file: string): boolean {
+/** Whether `file` is a regular file this process may execute (following links). */
+export function executable(file: string): boolean {
   try {
     accessSync(file, constants.X_OK);
     return statSync(file).isFile();

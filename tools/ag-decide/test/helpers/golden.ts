@@ -137,6 +137,19 @@ export const mutant = (id: string, line: number, status: string): Obj => ({
   killed_by: status === 'killed' ? 'adds' : null,
 });
 
+/** A canary of `add` in src/calc.js as ag-mutate records one, with its status and killer. */
+export const canary = (status: string, killedBy: string | null = null): Obj => ({
+  id: `c-${status}`,
+  file: 'src/calc.js',
+  line: 2,
+  column: 3,
+  function: 'add',
+  original: '',
+  replacement: 'void "ag_1f3a9c04"; ',
+  status,
+  killed_by: killedBy,
+});
+
 export function goodMutation(): Obj {
   return {
     ...envelope('mutation', 'ag-mutate'),

@@ -14,6 +14,7 @@ import type { Node } from '@babel/types';
 import { childNodes, parseJsFile, parses } from '../engines/js.js';
 import { lineStarts, position, type Site } from '../engines/site.js';
 import { bodyOnOneLine, strictComparison } from './js-text.js';
+import { probeSite } from './probe-site.js';
 
 /** The method names taken for equality hooks. */
 const HOOK_NAMES = new Set(['equals', 'isEqual', 'equal']);
@@ -148,20 +149,16 @@ export function jsProbes(path: string, text: string, baseline: string | null, li
     const where = position(starts, at);
     const name = `${hook.cls ?? '<anonymous>'}.${hook.method}`;
     const key = position(starts, m.key.start!);
-    out.push({
-      file: path,
-      line: where.line,
-      column: where.column,
-      start: at,
-      end: at,
-      operator: 'EqualityProbe',
-      rank: 0,
-      original: '',
-      replacement,
-      parses: strict !== null && parses(path, text.slice(0, at) + replacement + text.slice(at)),
-      function: name,
-      probe: { hook: name, line: key.line, column: key.column, comparison: strict?.comparison ?? 'fields' },
-    });
+    out.push(
+      probeSite(
+        path,
+        at,
+        where,
+        replacement,
+        strict !== null && parses(path, text.slice(0, at) + replacement + text.slice(at)),
+        { hook: name, line: key.line, column: key.column, comparison: strict?.comparison ?? 'fields' },
+      ),
+    );
   }
   return out;
 }

@@ -18,6 +18,7 @@ import { baselineTexts } from '../changed-texts.js';
 import type { MutableFile } from '../changes.js';
 import { shorten, type Site } from '../engines/site.js';
 import type { MutantVerdict } from '../exec/mutant-run.js';
+import { failedOnIt, judgedFields } from '../judged-record.js';
 import { shardSites, type Shard } from '../select.js';
 import { jsProbes } from './js-hooks.js';
 import { pyProbes } from './py-hooks.js';
@@ -92,7 +93,6 @@ function probeId(site: Site): string {
 /** A probe as mutation.json records it (`verdict` undefined: not run, past the limit). */
 export function probeRecord(site: Site, verdict: MutantVerdict | undefined): EqualityProbe {
   const p = site.probe!;
-  const status = verdict === undefined ? 'not_run' : verdict.status === 'equivalent' ? 'survived' : verdict.status;
   return {
     id: probeId(site),
     file: site.file,
@@ -102,11 +102,7 @@ export function probeRecord(site: Site, verdict: MutantVerdict | undefined): Equ
     comparison: p.comparison,
     original: site.original,
     replacement: shorten(site.replacement),
-    status,
-    killed_by: status === 'killed' ? (verdict?.killedBy ?? null) : null,
-    ...(verdict?.ended != null ? { ended: verdict.ended } : {}),
-    ...(verdict?.durationMs !== undefined ? { duration_ms: verdict.durationMs } : {}),
-    ...(verdict?.cpuMs !== undefined ? { cpu_ms: verdict.cpuMs } : {}),
+    ...judgedFields(verdict),
   };
 }
 
@@ -142,11 +138,6 @@ export function probeFaults(records: readonly EqualityProbe[], unjudged: Readonl
 
 /** One stderr line per probe that was killed or timed out. */
 export function probeKilledLine(p: EqualityProbe): string {
-  const by =
-    p.status === 'timeout'
-      ? 'the tests ran out of time on it'
-      : p.killed_by !== null
-        ? `${p.killed_by} failed on it`
-        : 'the whole test command failed on it (no single test named)';
-  return `equality probe of ${probeName(p)} was ${p.status === 'timeout' ? 'timed out' : 'killed'}: ${by}; with the hook made strict (${p.comparison === 'baseline' ? "the baseline's comparison" : 'every field compared'}) a test fails, so it passes only because the hook equates values that differ`;
+  const { verb, by } = failedOnIt(p);
+  return `equality probe of ${probeName(p)} was ${verb}: ${by}; with the hook made strict (${p.comparison === 'baseline' ? "the baseline's comparison" : 'every field compared'}) a test fails, so it passes only because the hook equates values that differ`;
 }

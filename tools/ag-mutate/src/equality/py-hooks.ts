@@ -9,6 +9,7 @@ import * as v from 'valibot';
 import { EQ_PROBE_HELPER } from '../package-files.js';
 import { parseRecord } from '../records/read.js';
 import { lineStarts, position, type Site } from '../engines/site.js';
+import { probeSite } from './probe-site.js';
 
 const Line = v.pipe(v.number(), v.integer(), v.minValue(1));
 
@@ -62,21 +63,17 @@ export async function pyProbes(python: string, files: readonly PyProbeRequest[])
     const at = f.text.length;
     const where = position(lineStarts(f.text), at);
     for (const p of got.probes)
-      out.push({
-        file: f.path,
-        line: where.line,
-        column: where.column,
-        start: at,
-        end: at,
-        operator: 'EqualityProbe',
-        rank: 0,
-        original: '',
-        replacement: p.replacement,
-        parses: p.parses,
-        coverLines: p.body_lines,
-        function: p.hook,
-        probe: { hook: p.hook, line: p.line, column: p.column, comparison: p.comparison },
-      });
+      out.push(
+        probeSite(
+          f.path,
+          at,
+          where,
+          p.replacement,
+          p.parses,
+          { hook: p.hook, line: p.line, column: p.column, comparison: p.comparison },
+          p.body_lines,
+        ),
+      );
   });
   return out;
 }
