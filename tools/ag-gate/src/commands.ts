@@ -8,6 +8,9 @@
 import {
   callerLookup,
   detectProject,
+  findOnPath,
+  runningAsRoot,
+  searchablePath,
   interpreterSentence,
   pythonInterpreter,
   runsLookup,
@@ -17,6 +20,7 @@ import {
   type ProjectPlan,
   type RunsRegime,
 } from '@adversary-gate/core';
+import { throughCorepack } from './install-settings.js';
 import type { Settings } from './settings.js';
 
 /** The commands of one run, and the block that says where they came from. */
@@ -53,7 +57,14 @@ export function chooseCommands(
   changedPaths?: readonly string[],
 ): Commands {
   const plan = detectProject(baseline, { toolbox, ...(changedPaths === undefined ? {} : { changedPaths }) });
-  return commandsFor(plan, baseline, settings);
+  return commandsFor(plan, baseline, settings, installOnPath());
+}
+
+/** Whether a program is found on the PATH an install gets (as root: the entries a fresh uid can search). */
+function installOnPath(env: NodeJS.ProcessEnv = process.env): (name: string) => boolean {
+  const value = env.PATH ?? '/usr/local/bin:/usr/bin:/bin';
+  const lookup = { path: runningAsRoot() ? searchablePath(value) : value };
+  return (name) => findOnPath(name, lookup) !== null;
 }
 
 /** Every path the diff changes, both sides of a rename or copy (what picks the workspace to judge). */
@@ -66,8 +77,17 @@ export function changedPaths(diff: DiffModel): string[] {
   return [...out].sort();
 }
 
-/** The commands for a detected `plan` (pure: the settings over what was detected). */
-export function commandsFor(plan: ProjectPlan, baseline: string, s: Settings): Commands {
+/**
+ * The commands for a detected `plan` (pure: the settings over what was detected); `onPath`
+ * says whether the install finds a program on its PATH (a detected pnpm or yarn it lacks runs
+ * through corepack).
+ */
+export function commandsFor(
+  plan: ProjectPlan,
+  baseline: string,
+  s: Settings,
+  onPath: (name: string) => boolean = () => true,
+): Commands {
   const wiring = plan.runner === 'pytest' ? wirePytest(s.python) : plan.wiring;
   const detected = {
     test: wiring?.test_command ?? '',
@@ -80,7 +100,8 @@ export function commandsFor(plan: ProjectPlan, baseline: string, s: Settings): C
   const coverage = byHand ? (s.coverageCommand ?? '') : (s.coverageCommand ?? detected.coverage);
   const coverageReport = s.coverageReport ?? (byHand ? '' : detected.report) ?? '';
   const junit = byHand ? (s.junit ?? '') : (s.junit ?? detected.junit);
-  const install = s.installCommand ?? plan.install_command ?? '';
+  const detectedInstall = plan.install_command === null ? null : throughCorepack(plan.install_command, onPath);
+  const install = s.installCommand ?? detectedInstall ?? '';
   const detectedInUse = test === detected.test || (coverage !== '' && coverage === detected.coverage);
   const tools = wiring !== null && detectedInUse ? wiring.tools : [];
   const given = byHand || s.installCommand !== undefined || s.coverageCommand !== undefined || s.junit !== undefined;
@@ -95,7 +116,11 @@ export function commandsFor(plan: ProjectPlan, baseline: string, s: Settings): C
     : [
         `adversary-gate detected in ${baseline}:`,
         ...plan.found.map((f) => `  ${f}`),
-        ...(plan.install_command !== null ? [`  install: ${plan.install_command}`] : []),
+        ...(detectedInstall !== null
+          ? [
+              `  install: ${detectedInstall}${detectedInstall === plan.install_command ? '' : ` (${plan.package_manager ?? 'its package manager'} is not on the PATH: corepack runs it)`}`,
+            ]
+          : []),
         ...(wiring !== null
           ? [
               `  tests: ${wiring.test_command}`,

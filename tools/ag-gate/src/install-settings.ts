@@ -30,8 +30,19 @@ const PASSED = [
   /^(https?_proxy|no_proxy|all_proxy)$/i,
   /^NODE_EXTRA_CA_CERTS$/,
   // Where corepack fetches a package manager from and how it checks it.
-  /^COREPACK_(NPM_REGISTRY|NPM_TOKEN|INTEGRITY_KEYS)$/,
+  /^COREPACK_(NPM_REGISTRY|NPM_TOKEN|INTEGRITY_KEYS|DEFAULT_TO_LATEST|ENABLE_DOWNLOAD_PROMPT)$/,
 ];
+
+/**
+ * What corepack is told for every pnpm or yarn install unless the caller says otherwise: never
+ * prompt, and with no `packageManager` field take the version this corepack knows as good
+ * rather than ask the registry for the latest (whose signature a mirror may not carry, and
+ * which changes from one run to the next).
+ */
+const COREPACK_DEFAULTS: Readonly<Record<string, string>> = {
+  COREPACK_DEFAULT_TO_LATEST: '0',
+  COREPACK_ENABLE_DOWNLOAD_PROMPT: '0',
+};
 
 /** The largest npmrc read. */
 const MAX_NPMRC = 1024 * 1024;
@@ -93,8 +104,20 @@ export function installManager(command: string): 'npm' | 'pnpm' | 'yarn' {
 }
 
 /**
- * The variables one install gets besides the isolated environment: the caller's `settings.env`,
- * its manager's folder in the package cache `cache` (null: none), and `COREPACK_HOME` when it
+ * A detected install whose package manager (pnpm or yarn) is not on the install's PATH, run
+ * through corepack (which Node ships: it fetches the version the project's `packageManager`
+ * names, else its own known-good one); as it is when the manager is there, corepack is not,
+ * or the command is npm's. `onPath` says whether a program is found on the install's PATH.
+ */
+export function throughCorepack(command: string, onPath: (name: string) => boolean): string {
+  const m = /^\s*(pnpm|yarn)\b/.exec(command);
+  if (m === null || onPath(m[1]!) || !onPath('corepack')) return command;
+  return `corepack ${command.trimStart()}`;
+}
+
+/**
+ * The variables one install gets besides the isolated environment: for pnpm and yarn, corepack's
+ * defaults (COREPACK_DEFAULTS), then the caller's `settings.env`, its manager's folder in the package cache `cache` (null: none), and `COREPACK_HOME` when it
  * was lent a copy of the caller's corepack cache (`corepackCopy`, null: none).
  */
 export function installEnv(
@@ -104,6 +127,7 @@ export function installEnv(
   corepackCopy: string | null,
 ): Record<string, string> {
   return {
+    ...(installManager(command) === 'npm' ? {} : COREPACK_DEFAULTS),
     ...settings.env,
     ...(cache === null ? {} : cacheEnv(cache, command)),
     ...(corepackCopy === null ? {} : { COREPACK_HOME: corepackCopy }),

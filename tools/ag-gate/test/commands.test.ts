@@ -40,6 +40,20 @@ test('with no settings: everything as detected, the gate’s tools included, and
   t.regex(c.block, /^adversary-gate detected in \/b:\n {2}runner jest: package\.json devDependencies\n/);
 });
 
+test('a detected yarn the install cannot find runs through corepack, and the block says so; a given install as it is', (t) => {
+  const yarn: ProjectPlan = { ...PLAN, package_manager: 'yarn', install_command: 'yarn install --frozen-lockfile' };
+  const onlyCorepack = (name: string) => name === 'corepack';
+  const c = commandsFor(yarn, '/b', readSettings({}, {}), onlyCorepack);
+  t.is(c.install, 'corepack yarn install --frozen-lockfile');
+  t.regex(
+    c.block,
+    /\n {2}install: corepack yarn install --frozen-lockfile \(yarn is not on the PATH: corepack runs it\)\n/,
+  );
+  t.is(commandsFor(yarn, '/b', readSettings({}, {}), () => true).install, 'yarn install --frozen-lockfile');
+  const given = commandsFor(yarn, '/b', readSettings({ 'install-command': 'yarn install' }, {}), onlyCorepack);
+  t.is(given.install, 'yarn install', 'what the user gives runs as given');
+});
+
 test('a test command by hand: no detected coverage or report, no gate tools, the default report path', (t) => {
   const c = commandsFor(PLAN, '/b', readSettings({ 'test-command': 'npm test' }, {}));
   t.like(c, { test: 'npm test', coverage: '', junit: '', coverageReport: 'coverage/lcov.info' });

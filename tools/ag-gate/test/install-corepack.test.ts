@@ -24,7 +24,7 @@ import {
   lendCorepack,
   wantedManager,
 } from '../src/install-corepack.js';
-import { callerCorepackHome, installEnv, installSettings } from '../src/install-settings.js';
+import { callerCorepackHome, installEnv, installSettings, throughCorepack } from '../src/install-settings.js';
 
 function files(root: string, entries: Record<string, string>): string {
   for (const [name, body] of Object.entries(entries)) {
@@ -180,7 +180,12 @@ test('corepack’s registry, token and keys reach the install only when set; COR
   const home = tempDir('ag-gate-callerhome');
   const bare = installSettings(null, { HOME: home, PATH: '/usr/bin', COREPACK_ENABLE_STRICT: '0' });
   t.is(bare.corepackHome, null);
-  t.deepEqual(installEnv(bare, null, 'pnpm install', null), {}, 'nothing of corepack’s when unset');
+  t.deepEqual(
+    installEnv(bare, null, 'pnpm install', null),
+    { COREPACK_DEFAULT_TO_LATEST: '0', COREPACK_ENABLE_DOWNLOAD_PROMPT: '0' },
+    'nothing of the caller’s corepack settings when unset: only the known-good version, no prompt',
+  );
+  t.deepEqual(installEnv(bare, null, 'npm ci', null), {}, 'npm is not corepack’s');
   const set = installSettings(null, {
     HOME: home,
     COREPACK_HOME: home,
@@ -191,6 +196,8 @@ test('corepack’s registry, token and keys reach the install only when set; COR
   });
   t.is(set.corepackHome, home);
   t.deepEqual(installEnv(set, '/c', 'pnpm install', '/work/corepack-1'), {
+    COREPACK_DEFAULT_TO_LATEST: '0',
+    COREPACK_ENABLE_DOWNLOAD_PROMPT: '0',
     COREPACK_NPM_REGISTRY: 'https://mirror.example.test/',
     COREPACK_NPM_TOKEN: 'corepack-token',
     COREPACK_INTEGRITY_KEYS: '',
@@ -199,6 +206,26 @@ test('corepack’s registry, token and keys reach the install only when set; COR
     COREPACK_HOME: '/work/corepack-1',
   });
   t.false('COREPACK_HOME' in installEnv(set, null, 'pnpm install', null), 'the caller’s own home is never passed');
+  const latest = installSettings(null, { HOME: home, COREPACK_DEFAULT_TO_LATEST: '1' });
+  t.is(
+    installEnv(latest, null, 'corepack yarn install', null).COREPACK_DEFAULT_TO_LATEST,
+    '1',
+    'the caller’s choice of the latest wins',
+  );
+});
+
+test('a detected pnpm or yarn the install cannot find runs through corepack; anything else as it is', (t) => {
+  const has =
+    (...names: string[]) =>
+    (name: string) =>
+      names.includes(name);
+  t.is(throughCorepack('yarn install --frozen-lockfile', has('corepack')), 'corepack yarn install --frozen-lockfile');
+  t.is(throughCorepack('pnpm install --frozen-lockfile', has('corepack')), 'corepack pnpm install --frozen-lockfile');
+  t.is(throughCorepack('yarn install', has('yarn', 'corepack')), 'yarn install', 'the manager on the PATH runs');
+  t.is(throughCorepack('yarn install', has()), 'yarn install', 'no corepack: the install names what is missing');
+  t.is(throughCorepack('npm ci', has('corepack')), 'npm ci');
+  t.is(throughCorepack('yarnish install', has('corepack')), 'yarnish install', 'a whole word only');
+  t.is(throughCorepack('corepack pnpm install', has('corepack')), 'corepack pnpm install');
 });
 
 /** What `corepack pnpm install` prints when the registry's metadata has no signatures. */
