@@ -1,4 +1,5 @@
 import test from 'ava';
+import { jsCode } from '../src/engines/js-code.js';
 import { EngineParseError, jsSites } from '../src/engines/js.js';
 
 const all = (text: string) => new Set(text.split('\n').map((_, i) => i + 1));
@@ -84,4 +85,33 @@ test('every generated mutant parses again', (t) => {
 
 test('string concatenation is not turned into subtraction', (t) => {
   t.false(pairs('a.js', "const s = 'a' + b;\n").some((p) => p.startsWith('ArithmeticOperator')));
+});
+
+test('a Flow-typed .js file is read as Flow: its code is mutated, its types are not, and types alone are no code change', (t) => {
+  const code = `// @flow
+type Options = { cache: boolean, name?: string };
+export function key(options: Options, id: number): string {
+  const k: string = options.cache ? String(id) : '';
+  return (k: any);
+}`;
+  const got = pairs('src/index.js', code);
+  t.true(got.includes('StringLiteral:\'\'->"Stryker was here!"'), got.join('\n'));
+  t.true(
+    got.some((p) => p.startsWith('ConditionalExpression:options.cache')),
+    'the condition inside the typed function is mutated',
+  );
+  t.false(
+    got.some((p) => /boolean|Options|number/.test(p.split('->')[0]!)),
+    'no site in a type',
+  );
+  const retyped = code.replace('cache: boolean', 'cache: ?boolean').replace('id: number', 'id: number | string');
+  t.is(jsCode('src/index.js', retyped), jsCode('src/index.js', code));
+  t.not(jsCode('src/index.js', code), null);
+  t.not(jsCode('src/index.js', code.replace("''", "'-'")), jsCode('src/index.js', code));
+});
+
+test('plain JavaScript that is not Flow either still fails with the JavaScript parse error', (t) => {
+  const error = t.throws(() => jsSites('a.js', 'function (', new Set([1])));
+  t.true(error instanceof EngineParseError, String(error));
+  t.notRegex(error.message, /flow/i);
 });

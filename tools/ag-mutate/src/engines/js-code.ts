@@ -3,7 +3,7 @@
  * layout, parentheses or types, so two texts that differ only in those compare equal.
  * @module
  */
-import { NOT_CODE_KEYS, parseJs } from './js.js';
+import { FLOW_TYPE_ONLY, NOT_CODE_KEYS, parseJs } from './js.js';
 
 /** Keys that do not run: positions, comments, types, and type-level modifiers. */
 const DROPPED = new Set([...NOT_CODE_KEYS, 'definite', 'declare', 'abstract', 'accessibility', 'override', 'readonly']);
@@ -15,10 +15,17 @@ const TYPE_ONLY = new Set([
   'TSDeclareFunction',
   'TSDeclareMethod',
   'TSIndexSignature',
+  ...FLOW_TYPE_ONLY,
 ]);
 
 /** Expressions that only assert a type: their operand is the code. */
-const TYPE_WRAPPERS = new Set(['TSAsExpression', 'TSSatisfiesExpression', 'TSNonNullExpression', 'TSTypeAssertion']);
+const TYPE_WRAPPERS = new Set([
+  'TSAsExpression',
+  'TSSatisfiesExpression',
+  'TSNonNullExpression',
+  'TSTypeAssertion',
+  'TypeCastExpression',
+]);
 
 function replacer(key: string, value: unknown): unknown {
   if (DROPPED.has(key)) return undefined;

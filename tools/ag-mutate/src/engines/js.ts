@@ -18,20 +18,32 @@ export function parseJs(path: string, text: string): Node {
   return parseJsFile(path, text).program;
 }
 
-/** The whole parse of a file (its program and its comments); throws on a syntax error. */
+/**
+ * The whole parse of a file (its program and its comments); throws on a syntax error. A
+ * JavaScript file that does not parse as JavaScript is read once more as Flow (type annotations
+ * in `.js` files, compiled away by the project's Babel), whose types are skipped as TypeScript's are.
+ */
 export function parseJsFile(path: string, text: string): ReturnType<typeof parse> {
-  const plugins: ParserPlugin[] = /\.(?:ts|mts|cts)$/.test(path)
-    ? ['typescript']
-    : /\.tsx$/.test(path)
-      ? ['typescript', 'jsx']
-      : ['jsx'];
-  return parse(text, {
-    sourceType: /\.cjs$|\.cts$/.test(path) ? 'script' : 'unambiguous',
-    plugins,
-    allowReturnOutsideFunction: true,
-    allowAwaitOutsideFunction: true,
-    errorRecovery: false,
-  });
+  const typescript = /\.(?:ts|mts|cts)$/.test(path);
+  const plugins: ParserPlugin[] = typescript ? ['typescript'] : /\.tsx$/.test(path) ? ['typescript', 'jsx'] : ['jsx'];
+  const read = (with_: ParserPlugin[]) =>
+    parse(text, {
+      sourceType: /\.cjs$|\.cts$/.test(path) ? 'script' : 'unambiguous',
+      plugins: with_,
+      allowReturnOutsideFunction: true,
+      allowAwaitOutsideFunction: true,
+      errorRecovery: false,
+    });
+  if (plugins.includes('typescript')) return read(plugins);
+  try {
+    return read(plugins);
+  } catch (error) {
+    try {
+      return read([...plugins, 'flow']);
+    } catch {
+      throw error;
+    }
+  }
 }
 
 /** Whether `text` parses as the file at `path`. */
@@ -64,6 +76,23 @@ export const NOT_CODE_KEYS: readonly string[] = [
   'predicate',
 ];
 
+/** Flow's statements that only declare types (as TypeScript's `TS…Declaration`s). */
+export const FLOW_TYPE_ONLY: readonly string[] = [
+  'TypeAlias',
+  'OpaqueType',
+  'InterfaceDeclaration',
+  'DeclareVariable',
+  'DeclareFunction',
+  'DeclareClass',
+  'DeclareModule',
+  'DeclareModuleExports',
+  'DeclareTypeAlias',
+  'DeclareOpaqueType',
+  'DeclareInterface',
+  'DeclareExportDeclaration',
+  'DeclareExportAllDeclaration',
+];
+
 /** Keys never walked for mutation sites: what is not code, and directives (`'use strict'`). */
 const SKIP_KEYS = new Set([...NOT_CODE_KEYS, 'directives']);
 
@@ -80,7 +109,7 @@ const SKIP_NODES = new Set([
   'TSImportEqualsDeclaration',
   'TSExportAssignment',
   'TSNamespaceExportDeclaration',
-  'DeclareVariable',
+  ...FLOW_TYPE_ONLY,
   'ImportExpression',
   'TaggedTemplateExpression',
 ]);
