@@ -143,6 +143,29 @@ test('site counters: destructuring targets, tagged templates and labelled loops 
   );
 });
 
+test('site counters: a span of top-level statements that opens on a comment is counted before its first statement (a revert of a hunk that adds a commented function)', (t) => {
+  const { spans, out } = instrument(
+    [
+      'function a(x) {',
+      '  return x;',
+      '}',
+      '',
+      '«// "$3.50": two decimals.',
+      'function f(x) {',
+      '  return x.toFixed(2);',
+      '}',
+      '',
+      'module.exports = { a, f };»',
+      '',
+    ].join('\n'),
+  );
+  t.truthy(out, 'the file carries its counters');
+  t.notThrows(() => counts(out!, (e) => t.is(e.f!(3.5), '3.50')));
+  // The span is module code: it runs when the module loads, which every test that loads it does.
+  t.regex(out!, new RegExp(`;__agmCount_t\\(${spans[0]!.start}\\);function f`));
+  t.is(instrument('let a = 1;\n«// only a comment»\n').out, null, 'a span with no statement has no place');
+});
+
 test('site counters: a site with no place for a counter leaves the file as it is (null), as does a file that does not parse', (t) => {
   t.is(instrument('class A { «x»() {} }\n').out, null);
   // Inside a function, a counter never goes outside it (it would count the function's creation).

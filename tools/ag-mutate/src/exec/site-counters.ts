@@ -127,6 +127,13 @@ function placeOf(program: Node, start: number, end: number): Place | null {
     const { node, parent } = at;
     if (at !== first && DEFERRED.test(node.type)) return null;
     if (wrappable(at)) return { kind: 'wrap', node, listed: startsListedStatement(at) };
+    if (node.type === 'Program') {
+      // A span of whole top-level statements that starts in a comment or blank line (a revert of
+      // a hunk opening with a comment): the counter goes before its first statement.
+      const body = (node as { body?: Node[] }).body ?? [];
+      const inside = body.find((n) => n.start! >= start && n.start! < end);
+      return inside === undefined ? null : { kind: 'before', node: inside };
+    }
     if (node.type === 'BlockStatement') {
       // After the directives of a function body: a counter before them would end the prologue.
       const directives = (node as { directives?: Node[] }).directives ?? [];
