@@ -240,7 +240,7 @@ test('empty test bodies hold, JS and Python, also when the patch empties an exis
   t.deepEqual(where(pyNew), ['placeholder_test tests/test_mul.py:1', 'placeholder_test tests/test_mul.py:5']);
 });
 
-test('two equal Python constructions compared are the class under test, no value with itself; other repeats still hold', async (t) => {
+test('two equal Python constructions compared, or their hashes, are the class under test, no value with itself; other repeats still hold', async (t) => {
   const f = await findings(
     PY,
     {
@@ -252,6 +252,7 @@ test('two equal Python constructions compared are the class under test, no value
         'def test_equal():',
         "    assert Money(150, 'EUR') == Money(150, 'EUR')",
         "    assert Money(1, 'EUR') != Money(1, 'EUR') or True",
+        '    assert hash(Money(150, "EUR")) == hash(Money(150, "EUR"))',
         '',
         '',
         'def test_repeats():',
@@ -271,10 +272,10 @@ test('two equal Python constructions compared are the class under test, no value
     ['placeholder_test'],
   );
   t.deepEqual(where(f), [
-    'placeholder_test tests/test_money.py:12',
     'placeholder_test tests/test_money.py:13',
     'placeholder_test tests/test_money.py:14',
-    'placeholder_test tests/test_money.py:20',
+    'placeholder_test tests/test_money.py:15',
+    'placeholder_test tests/test_money.py:21',
   ]);
 });
 

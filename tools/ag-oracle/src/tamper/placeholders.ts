@@ -47,11 +47,12 @@ const JS_CALL = /(?<![\w$.])(assert(?:\s*\.\s*[\w$]+)*|t\s*\.\s*[\w$]+|expect)\s
 const PY_CALL = /\bself\s*\.\s*(assert\w*)\s*\(/g;
 
 /**
- * A Python construction, `Money(150, 'EUR')` or `money.Money(…)` (a class by its capital, as
- * PEP 8 names them): each side of `==` makes an object of its own, so the comparison runs the
- * class's `__eq__`, the code under test, and is no value compared with itself.
+ * A Python construction anywhere in an expression, `Money(150, 'EUR')`, `money.Money(…)` or
+ * `hash(Money(…))` (a class by its capital, as PEP 8 names them): each side of `==` makes an
+ * object of its own, so the comparison runs the class's `__eq__` or `__hash__` on two distinct
+ * objects, the code under test, and is no value compared with itself.
  */
-const PY_CONSTRUCTION = /^(?:[A-Za-z_]\w*\.)*[A-Z]\w*\s*\(/;
+const PY_CONSTRUCTION = /(?:^|[^\w.])(?:[A-Za-z_]\w*\.)*[A-Z]\w*\(/;
 
 /**
  * Why the arguments make the check vacuous, or null. `constructs`: a Python comparison, where
