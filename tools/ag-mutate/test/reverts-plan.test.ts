@@ -4,7 +4,7 @@ import test from 'ava';
 import { parseUnifiedDiff } from '@adversary-gate/core';
 import { jsCode } from '../src/engines/js-code.js';
 import { judgedReverts, REVERT_BUDGET_FLOOR } from '../src/revert-plan.js';
-import { hunkHeader, hunksOf, revertEdit, revertSites } from '../src/reverts.js';
+import { hunkHeader, hunksOf, narrowedHunks, revertEdit, revertSites } from '../src/reverts.js';
 
 function diffOf(before: string, after: string): string {
   // A -U0 diff by hand is error-prone; the model only needs line numbers and removed text.
@@ -135,4 +135,92 @@ test('a hunk that only adds whole top-level statements gets no revert; one insid
     sites.map((s) => s.revert!.header),
     ['@@ -2,0 +4 @@'],
   );
+});
+
+/** a03's diff as git aligns it: the old function's `}` closes the new one. */
+const CAPPED = `'use strict';
+const MAX = 50;
+
+function applyDiscount(total, pct) {
+  const capped = Math.min(pct, MAX);
+  return total * (1 - capped / 100);
+}
+
+function formatTotal(amount) {
+  return amount.toFixed(2);
+}
+
+module.exports = { applyDiscount, formatTotal };
+`;
+const CAPPED_DIFF = `diff --git a/f.js b/f.js
+--- a/f.js
++++ b/f.js
+@@ -1,0 +2 @@
++const MAX = 50;
+@@ -4 +5,6 @@
+-  return total * (1 - pct / 100);
++  const capped = Math.min(pct, MAX);
++  return total * (1 - capped / 100);
++}
++
++function formatTotal(amount) {
++  return amount.toFixed(2);
+@@ -7 +13 @@
+-module.exports = { applyDiscount };
++module.exports = { applyDiscount, formatTotal };
+`;
+
+test('a hunk that changes a function and then adds a new one reverts the change alone, keeping the new definition', async (t) => {
+  const hunks = hunksOf(parseUnifiedDiff(CAPPED_DIFF).files[0]!);
+  t.is(hunks.length, 3);
+  const sites = await revertSites('f.js', CAPPED, hunks, jsCheck(CAPPED));
+  t.deepEqual(
+    sites.map((s) => s.revert!.header),
+    ['@@ -4 +5,2 @@', '@@ -7 +13 @@'],
+  );
+  const reverted = CAPPED.slice(0, sites[0]!.start) + sites[0]!.replacement + CAPPED.slice(sites[0]!.end);
+  t.is(
+    reverted,
+    CAPPED.replace(
+      '  const capped = Math.min(pct, MAX);\n  return total * (1 - capped / 100);\n',
+      '  return total * (1 - pct / 100);\n',
+    ),
+  );
+  t.true(sites[0]!.parses);
+  t.is(sites[0]!.function, null, 'no spots given: no name');
+});
+
+test('a definition the hunk changes is never kept beside the one put back (no narrowing), JS and Python', (t) => {
+  // `var RATE` changed under a changed comment: keeping the new line would define it twice.
+  const js = { oldStart: 1, oldLines: 2, newStart: 1, newLines: 2, removed: ['// old', 'var RATE = 0.2;'] };
+  t.deepEqual(narrowedHunks('f.js', '// new\nvar RATE = 0.25;\n', js), []);
+  const py = { oldStart: 1, oldLines: 2, newStart: 1, newLines: 2, removed: ['# old', 'def f(x): return x'] };
+  t.deepEqual(narrowedHunks('f.py', '# new\ndef f(x): return x + 1\n', py), []);
+  // A new decorated function after a changed body line: narrowed to the lines before its decorator.
+  const text = 'def f(x):\n    return x + 1\n\n\n@cache\ndef g(y):\n    return y\n';
+  const added = { oldStart: 2, oldLines: 1, newStart: 2, newLines: 5, removed: ['    return x'] };
+  t.deepEqual(
+    narrowedHunks('f.py', text, added).map((h) => [h.newStart, h.newLines]),
+    [
+      [2, 3],
+      [2, 2],
+      [2, 1],
+    ],
+  );
+});
+
+test('a new function before a changed exports line: the exports line alone is put back', async (t) => {
+  const before = `function a(s) {\n  return s;\n}\n\nmodule.exports = { a };\n`;
+  const after = `function a(s) {\n  return s;\n}\n\n// slug\nfunction slugify(s) {\n  return s.trim();\n}\n\nmodule.exports = { a, slugify };\n`;
+  const diff = `diff --git a/f.js b/f.js\n--- a/f.js\n+++ b/f.js\n@@ -5 +5,6 @@\n-module.exports = { a };\n+// slug\n+function slugify(s) {\n+  return s.trim();\n+}\n+\n+module.exports = { a, slugify };\n`;
+  const hunks = hunksOf(parseUnifiedDiff(diff).files[0]!);
+  const sites = await revertSites('f.js', after, hunks, jsCheck(after));
+  t.deepEqual(
+    sites.map((s) => s.revert!.header),
+    ['@@ -5 +10 @@'],
+  );
+  const reverted = after.slice(0, sites[0]!.start) + sites[0]!.replacement + after.slice(sites[0]!.end);
+  t.is(reverted, after.replace('module.exports = { a, slugify };', 'module.exports = { a };'));
+  t.true(reverted.includes('function slugify'), 'the new function stays');
+  t.is(before.split('\n').length, 6);
 });
