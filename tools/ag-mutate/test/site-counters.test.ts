@@ -166,6 +166,32 @@ test('site counters: a span of top-level statements that opens on a comment is c
   t.is(instrument('let a = 1;\n«// only a comment»\n').out, null, 'a span with no statement has no place');
 });
 
+test('site counters: a span over a method header (a revert of its parameters) is counted at the top of its body, when it runs', (t) => {
+  const { spans, out } = instrument(
+    [
+      'class V {',
+      '«  constructor(a, b = 0) {',
+      '»    this.a = a;',
+      '    this.b = b;',
+      '  }',
+      '}',
+      'module.exports = { make: (a) => new V(a) };',
+      '',
+    ].join('\n'),
+  );
+  t.truthy(out, 'the file carries its counters');
+  t.deepEqual(
+    counts(out!, () => undefined),
+    [],
+    'not counted at load',
+  );
+  t.deepEqual(
+    counts(out!, (e) => e.make!(1)),
+    [spans[0]!.start],
+    'counted when the constructor runs',
+  );
+});
+
 test('site counters: a site with no place for a counter leaves the file as it is (null), as does a file that does not parse', (t) => {
   t.is(instrument('class A { «x»() {} }\n').out, null);
   // Inside a function, a counter never goes outside it (it would count the function's creation).

@@ -127,6 +127,15 @@ function placeOf(program: Node, start: number, end: number): Place | null {
     const { node, parent } = at;
     if (at !== first && DEFERRED.test(node.type)) return null;
     if (wrappable(at)) return { kind: 'wrap', node, listed: startsListedStatement(at) };
+    if (node.type === 'ClassBody' && at === first) {
+      // A span over a member's header (a revert of `constructor(a) {` → `constructor(a, b = 0) {`):
+      // counted at the top of the body of the method it opens, which runs when the method does.
+      const member = ((node as { body?: Node[] }).body ?? []).find((n) => n.start! >= start && n.start! < end);
+      const body = (member as { body?: Node } | undefined)?.body;
+      if (member?.type !== 'ClassMethod' || body?.type !== 'BlockStatement') return null;
+      const directives = (body as { directives?: Node[] }).directives ?? [];
+      return { kind: 'top', node: body, at: directives.length > 0 ? directives.at(-1)!.end! : body.start! + 1 };
+    }
     if (node.type === 'Program') {
       // A span of whole top-level statements that starts in a comment or blank line (a revert of
       // a hunk opening with a comment): the counter goes before its first statement.
