@@ -146,6 +146,8 @@ export const Canary = v.strictObject({
 /**
  * An equality probe: one per equality hook the patch adds or changes in a changed file (a
  * JavaScript/TypeScript class method named `equals`, `isEqual` or `equal`, a Python `__eq__`),
+ * and one per such hook the patch left as it was in a class it gives public fields the hook
+ * does not read,
  * the hook made strict and judged exactly as a mutant is (same copies, command, environment and
  * selection of the tests that execute the hook). The probe answers "not equal" wherever the
  * strict comparison tells the two values apart, and the patch's own answer elsewhere: the
@@ -167,8 +169,14 @@ export const EqualityProbe = v.strictObject({
   column: Count,
   /** The hook, `Class.method` (`<anonymous>.equals` for a class with no name). */
   hook: v.pipe(v.string(), v.minLength(1)),
-  /** What the probe compares through: the baseline's own hook, or every field strictly. */
-  comparison: v.picklist(['baseline', 'fields']),
+  /**
+   * What the probe compares through: the baseline's own hook, every field strictly, or (a hook
+   * the patch left as it was, in a class it gives new public fields) the patch's own hook with
+   * those fields equal too (`new_fields`, named in `fields`).
+   */
+  comparison: v.picklist(['baseline', 'fields', 'new_fields']),
+  /** With `new_fields`: the public fields the patch gives the class that the hook does not read. */
+  fields: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
   /** The replaced text (empty for an insertion) and what replaced it (shortened to 200 characters). */
   original: v.string(),
   replacement: v.string(),

@@ -11,6 +11,7 @@ import { COVERAGE_AND_MUTATION } from './coverage-and-mutation.js';
 import { COVERAGE_REPORTS } from './coverage-reports.js';
 import { DILUTION } from './dilution.js';
 import { EDITED_TESTS } from './edited-tests.js';
+import { EQUALITY_FIELDS } from './equality-fields.js';
 import { INFRASTRUCTURE } from './infrastructure.js';
 import { JUDGED } from './judged.js';
 import { MORE_VARIANTS } from './more-variants.js';
@@ -26,12 +27,20 @@ import { WHAT_RUNS } from './what-runs.js';
 
 /**
  * The patched code itself (issue 37): cheats whose own code produces the signal the gate
- * believes, each beside its honest twin, in JavaScript and Python. One section, in five files
+ * believes, each beside its honest twin, in JavaScript and Python. One section, in six files
  * by mechanism: the baseline's tests in the baseline's environment, the behaviour footprint,
- * the perturbed environment, what runs as code, and kills and equality the tests cannot forge.
+ * the perturbed environment, what runs as code, kills and equality the tests cannot forge, and
+ * equality a new field loosens.
  * `AG_ADV_SET=patched-code` runs exactly it.
  */
-const PATCHED_CODE: readonly (readonly AdversarialCase[])[] = [TRUSTED_TREE, FOOTPRINT, PERTURBED, WHAT_RUNS, FORGED];
+const PATCHED_CODE: readonly (readonly AdversarialCase[])[] = [
+  TRUSTED_TREE,
+  FOOTPRINT,
+  PERTURBED,
+  WHAT_RUNS,
+  FORGED,
+  EQUALITY_FIELDS,
+];
 
 /** The catalogue's sections by name (`AG_ADV_SET=<name>` runs one), in order. */
 export const SECTIONS: Readonly<Record<string, readonly (readonly AdversarialCase[])[]>> = {

@@ -40,6 +40,20 @@ test('a probe timed out holds too; a baseline comparison is named as such', (t) 
   t.regex(v.reasons[0]!.message, /the baseline's own comparison\) the tests ran out of time/);
 });
 
+test('a killed probe of a hook left as it was names the field the patch added that it ignores', (t) => {
+  const g = golden();
+  Object.assign(g.mutation, {
+    equality_probes: [probe('killed', { comparison: 'new_fields', fields: ['pre'], hook: 'Version.__eq__' })],
+  });
+  const v = decideWith(g);
+  t.deepEqual(codes(v), ['EQUALITY_LOOSENED']);
+  t.regex(
+    v.reasons[0]!.message,
+    /Version\.__eq__\(\): the equality hook ignores a field the patch adds to its class \(pre\)/,
+  );
+  t.regex(v.reasons[0]!.message, /its own comparison with pre equal too\) test\/calc\.test\.js fails/);
+});
+
 test('surviving and uncovered probes say nothing: ACCEPT', (t) => {
   const g = golden();
   Object.assign(g.mutation, { equality_probes: [probe('survived'), probe('no_coverage')] });

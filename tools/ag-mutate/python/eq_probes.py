@@ -2,10 +2,13 @@
 
 Reads {"files": [{path, text, baseline, lines}]} on stdin (baseline: the file's old side, or
 null; lines: the added lines) and writes {"files": [{path, error, probes: [{hook, line, column,
-body_lines, comparison, replacement, parses}]}]} on stdout.
+body_lines, comparison, fields, replacement, parses}]}]} on stdout.
 
 A hook is a `__eq__` defined directly in a class body; the patch adds or changes it when one of
-its lines (decorators included) is an added line and its code is not the baseline's. Its probe
+its lines (decorators included) is an added line and its code is not the baseline's. A hook the
+patch leaves as it was is probed too when the patch gives its class public fields (assigned to
+`self.NAME`, or annotated in the class body) that the hook does not read: the strict comparison
+is then the patch's own hook with those fields equal too (`comparison: new_fields`). Its probe
 is appended at the end of the file (no line moves): it wraps the class's `__eq__` so that it
 answers "not equal" (or NotImplemented, for another type) wherever the strict comparison tells
 the values apart, and the patch's own answer elsewhere. The strict comparison is the baseline's
@@ -61,7 +64,7 @@ del _ag_eq_probe
 
 def hooks(tree):
     """Every `__eq__` directly in a class body: (dotted class path or None when not reachable
-    from the module's globals, the function node)."""
+    from the module's globals, the class name, the function node, the class node)."""
     out = []
 
     def visit(body, path):
@@ -70,7 +73,7 @@ def hooks(tree):
                 inner = None if path is None else path + [node.name]
                 for item in node.body:
                     if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name == "__eq__":
-                        out.append((inner, node.name, item))
+                        out.append((inner, node.name, item, node))
                 visit(node.body, inner)
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                 visit(node.body, None)
@@ -101,6 +104,44 @@ def portable(fn):
     return not fn.decorator_list and not isinstance(fn, ast.AsyncFunctionDef)
 
 
+def public_fields(cls):
+    """The public fields of a class: what its methods assign to `self.NAME` (their first
+    parameter's attributes) and its annotated class attributes (a dataclass's fields); names
+    starting with `_` (caches, private state) are not counted."""
+    names = set()
+    for item in cls.body:
+        if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+            names.add(item.target.id)
+        if not isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) or not item.args.args:
+            continue
+        me = item.args.args[0].arg
+        for node in ast.walk(item):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else []
+            for t in targets:
+                for el in (t.elts if isinstance(t, ast.Tuple) else [t]):
+                    if isinstance(el, ast.Attribute) and isinstance(el.value, ast.Name) and el.value.id == me:
+                        names.add(el.attr)
+    return {n for n in names if not n.startswith("_")}
+
+
+def read_names(fn):
+    """Every attribute name and string constant an `__eq__` reads (a field it compares)."""
+    out = set()
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Attribute):
+            out.add(node.attr)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            out.add(node.value)
+    return out
+
+
+NEW_FIELDS = '''    def _ag_strict(self, other):
+        if type(other) is not type(self):
+            return True
+        return all(getattr(self, n, None) == getattr(other, n, None) for n in {names!r})
+'''
+
+
 def baseline_strict(text, fn):
     lines = text.split("\n")[fn.lineno - 1 : fn.end_lineno]
     source = textwrap.dedent("\n".join(lines))
@@ -113,30 +154,43 @@ def probes_for(path, text, baseline, lines):
     except SyntaxError as e:
         return {"path": path, "error": f"line {e.lineno}: {e.msg}", "probes": []}
     before = {}
+    classes_before = {}
     if baseline is not None:
         try:
-            for dotted, _, fn in hooks(ast.parse(baseline, path)):
+            for dotted, _, fn, cls in hooks(ast.parse(baseline, path)):
                 if dotted is not None:
                     before[".".join(dotted)] = fn
+                    classes_before[".".join(dotted)] = cls
         except SyntaxError:
             before = {}
+            classes_before = {}
     out = []
-    for dotted, cls_name, fn in hooks(tree):
+    for dotted, cls_name, fn, cls in hooks(tree):
         first = first_line(fn)
-        if not any(first <= n <= fn.end_lineno for n in lines):
-            continue
         hook = ".".join(dotted or [cls_name]) + ".__eq__"
         base = before.get(".".join(dotted)) if dotted is not None else None
-        if base is not None and ast.dump(base) == ast.dump(fn):
-            continue
+        new_fields = []
+        if not any(first <= n <= fn.end_lineno for n in lines) or (base is not None and ast.dump(base) == ast.dump(fn)):
+            # The hook as it was, in a class the patch gives public fields it does not read:
+            # probed with those fields compared too.
+            old_cls = classes_before.get(".".join(dotted)) if dotted is not None else None
+            touched = any(first_line(cls) <= n <= cls.end_lineno for n in lines)
+            if old_cls is None or not touched:
+                continue
+            new_fields = sorted(public_fields(cls) - public_fields(old_cls) - read_names(fn))
+            if not new_fields:
+                continue
         body_first = fn.body[0].lineno
         if len(fn.body) > 1 and isinstance(fn.body[0], ast.Expr) and isinstance(fn.body[0].value, ast.Constant):
             body_first = fn.body[1].lineno
-        comparison = "baseline" if base is not None and portable(base) else "fields"
+        comparison = "new_fields" if new_fields else "baseline" if base is not None and portable(base) else "fields"
         if dotted is None:
             replacement, parses = "", False
         else:
-            strict = baseline_strict(baseline, base) if comparison == "baseline" else STATE
+            strict = (
+                NEW_FIELDS.format(names=tuple(new_fields)) if new_fields
+                else baseline_strict(baseline, base) if comparison == "baseline" else STATE
+            )
             replacement = WRAP.format(hook=hook, first=first, strict=strict, hook_cls=".".join(dotted))
             if not text.endswith("\n") and text != "":
                 replacement = "\n" + replacement
@@ -151,6 +205,7 @@ def probes_for(path, text, baseline, lines):
             "column": fn.col_offset + 1,
             "body_lines": [body_first, fn.end_lineno],
             "comparison": comparison,
+            "fields": new_fields,
             "replacement": replacement,
             "parses": parses,
         })

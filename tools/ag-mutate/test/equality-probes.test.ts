@@ -199,3 +199,74 @@ test('records: a killed probe names its killer; stillborn, not run and unstartab
   );
   t.is(probeFaults([{ ...killed, status: 'survived' }], new Set([killed.id])).length, 1, 'a run that could not start');
 });
+
+const PY_EXACT_EQ = 'return isinstance(other, Money) and (self.cents, self.currency) == (other.cents, other.currency)';
+/** PY_MONEY with one more field, `note` (or `_note`), set in __init__ (line 5), the hook left as it was. */
+const pyWithField = (field: string, eq = PY_EXACT_EQ) =>
+  PY_MONEY(eq).replace(
+    '        self.currency = currency\n',
+    `        self.currency = currency\n        self.${field} = None\n`,
+  );
+
+test('Python: a hook left as it was in a class the patch gives a public field it does not read: probed with that field equal too', async (t) => {
+  const base = PY_MONEY(PY_EXACT_EQ);
+  const text = pyWithField('note');
+  const [site, ...rest] = await pyProbes('python3', [{ path: 'money.py', text, baseline: base, lines: new Set([5]) }]);
+  t.is(rest.length, 0);
+  t.true(site!.parses);
+  t.deepEqual(site!.probe, { hook: 'Money.__eq__', line: 7, column: 5, comparison: 'new_fields', fields: ['note'] });
+  const script =
+    '[(lambda a, b: (setattr(b, "note", "x"), a == b)[1])(Money(1, "EUR"), Money(1, "EUR")), Money(1, "EUR") == Money(1, "EUR"), Money(1, "EUR") == Money(2, "EUR")]';
+  t.deepEqual(
+    pyEval(text, site!, script),
+    [false, true, false],
+    'a differing note tells them apart; the rest is the hook’s',
+  );
+  // Honest look-alikes: a private field (a cache), a hook that reads the new field, a field the baseline had.
+  for (const [name, patched] of [
+    ['a private field', pyWithField('_note')],
+    ['a hook that reads it', pyWithField('note', `${PY_EXACT_EQ} and self.note == other.note`)],
+  ] as const)
+    t.deepEqual(
+      await pyProbes('python3', [{ path: 'money.py', text: patched, baseline: base, lines: new Set([5]) }]),
+      [],
+      name,
+    );
+  t.deepEqual(
+    await pyProbes('python3', [{ path: 'money.py', text, baseline: text, lines: new Set([11]) }]),
+    [],
+    'the class had the field: nothing new',
+  );
+  t.deepEqual(
+    await pyProbes('python3', [{ path: 'money.py', text, baseline: base, lines: new Set([11]) }]),
+    [],
+    'no added line in the class: not the patch’s class change',
+  );
+});
+
+/** EXACT's class with one more field set in the constructor (line 5), the hook left as it was. */
+const jsWithField = (field: string, equals = EXACT) =>
+  equals.replace('    this.currency = currency;\n', `    this.currency = currency;\n    this.${field} = null;\n`);
+
+test('JS: an equals left as it was in a class the patch gives a public field it does not read: probed with that field equal too', (t) => {
+  const text = jsWithField('note');
+  const [site, ...rest] = jsProbes('src/money.js', text, EXACT, new Set([5]));
+  t.is(rest.length, 0);
+  t.true(site!.parses);
+  t.deepEqual(site!.probe, { hook: 'Money.equals', line: 8, column: 3, comparison: 'new_fields', fields: ['note'] });
+  const Money = probedClass(text, site!);
+  const a = new Money(1, 'EUR');
+  const b = new Money(1, 'EUR');
+  t.true(a.equals(b));
+  (b as unknown as { note: string }).note = 'x';
+  t.false(a.equals(b), 'a differing note tells them apart');
+  t.false(a.equals(new Money(2, 'EUR')), 'the rest is the hook’s own answer');
+  t.deepEqual(jsProbes('src/money.js', jsWithField('_note'), EXACT, new Set([5])), [], 'a private field');
+  const reads = jsWithField(
+    'note',
+    money('other instanceof Money && other.cents === this.cents && other.note === this.note'),
+  );
+  t.deepEqual(jsProbes('src/money.js', reads, EXACT, new Set([5])), [], 'a hook that reads it');
+  const ts = jsProbes('src/money.ts', text, EXACT, new Set([5]))[0]!;
+  t.true(ts.parses, 'typed for TypeScript too');
+});

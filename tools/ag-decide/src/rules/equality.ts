@@ -22,7 +22,16 @@ import { listForMessage, reason } from '../reasons.js';
 const name = (p: EqualityProbe) => `${p.file}:${p.line} ${p.hook}()`;
 
 const through = (p: EqualityProbe) =>
-  p.comparison === 'baseline' ? "the baseline's own comparison" : 'every field compared strictly';
+  p.comparison === 'baseline'
+    ? "the baseline's own comparison"
+    : p.comparison === 'new_fields'
+      ? `its own comparison with ${(p.fields ?? []).join(', ') || 'the new fields'} equal too`
+      : 'every field compared strictly';
+
+const what = (p: EqualityProbe) =>
+  p.comparison === 'new_fields'
+    ? `the equality hook ignores ${(p.fields ?? []).length > 1 ? 'fields' : 'a field'} the patch adds to its class (${(p.fields ?? []).join(', ')})`
+    : 'the equality hook the patch adds or changes equates values that differ';
 
 /** The equality reasons. */
 export function equalityReasons(m: MutationArtefact): Reason[] {
@@ -34,7 +43,7 @@ export function equalityReasons(m: MutationArtefact): Reason[] {
       reason(
         'EQUALITY_LOOSENED',
         'mutation',
-        `${name(p)}: the equality hook the patch adds or changes equates values that differ, and a test passes only because of it: with the hook made strict (${through(p)}) ${p.status === 'timeout' ? 'the tests ran out of time' : `${p.killed_by ?? 'the whole test command (no single test named)'} fails`}`,
+        `${name(p)}: ${what(p)}, and a test passes only because of it: with the hook made strict (${through(p)}) ${p.status === 'timeout' ? 'the tests ran out of time' : `${p.killed_by ?? 'the whole test command (no single test named)'} fails`}`,
       ),
     );
   const unjudged = probes.filter((p) => p.status === 'stillborn' || p.status === 'not_run');

@@ -45,7 +45,9 @@ export interface ProbedHook {
   /** Where the hook is defined (1-based). */
   readonly line: number;
   readonly column: number;
-  readonly comparison: 'baseline' | 'fields';
+  readonly comparison: 'baseline' | 'fields' | 'new_fields';
+  /** With `new_fields`: the public fields the patch gives the class that the hook does not read. */
+  readonly fields?: readonly string[];
 }
 
 /** The hunk a revert mutant puts back: old-side and new-side line ranges, and its header. */

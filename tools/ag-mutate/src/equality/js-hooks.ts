@@ -38,6 +38,47 @@ interface Hook {
   readonly cls: string | null;
   readonly method: string;
   readonly node: Method;
+  /** The public fields of its class: class properties, and what its methods assign to `this.NAME`. */
+  readonly fields: ReadonlySet<string>;
+  /** Its class's span (offsets, end exclusive). */
+  readonly clsStart: number;
+  readonly clsEnd: number;
+}
+
+/** The public fields of a class body: non-static class properties and `this.NAME = …` in its methods (no `_` or `#` names). */
+function classFields(body: readonly Node[]): Set<string> {
+  const out = new Set<string>();
+  const visit = (node: Node) => {
+    if (
+      node.type === 'AssignmentExpression' &&
+      node.left.type === 'MemberExpression' &&
+      node.left.object.type === 'ThisExpression' &&
+      !node.left.computed &&
+      node.left.property.type === 'Identifier'
+    )
+      out.add(node.left.property.name);
+    for (const [, child] of childNodes(node)) visit(child);
+  };
+  for (const member of body) {
+    if (member.type === 'ClassProperty' && !member.static && !member.computed) {
+      const name = keyName(member.key as Node);
+      if (name !== null) out.add(name);
+    } else if (member.type === 'ClassMethod') visit(member.body);
+  }
+  return new Set([...out].filter((n) => !n.startsWith('_')));
+}
+
+/** Every property name and string a hook reads (a field it compares). */
+function namesRead(node: Node): Set<string> {
+  const out = new Set<string>();
+  const visit = (n: Node) => {
+    if ((n.type === 'MemberExpression' || n.type === 'OptionalMemberExpression') && n.property.type === 'Identifier')
+      out.add(n.property.name);
+    if (n.type === 'StringLiteral') out.add(n.value);
+    for (const [, child] of childNodes(n)) visit(child);
+  };
+  visit(node);
+  return out;
 }
 
 const keyName = (n: Node): string | null =>
@@ -54,7 +95,15 @@ function hooksIn(program: Node): Hook[] {
         const m = member as Method;
         if (m.type !== 'ClassMethod' || m.kind !== 'method' || m.computed || m.async || m.generator) continue;
         const name = keyName(m.key);
-        if (name !== null && HOOK_NAMES.has(name) && m.body.body.length > 0) out.push({ cls, method: name, node: m });
+        if (name !== null && HOOK_NAMES.has(name) && m.body.body.length > 0)
+          out.push({
+            cls,
+            method: name,
+            node: m,
+            fields: classFields(node.body.body),
+            clsStart: node.start!,
+            clsEnd: node.end!,
+          });
       }
     }
     for (const [, child] of childNodes(node)) visit(child, node);
@@ -116,6 +165,19 @@ function strictCall(
 }
 
 /**
+ * The strict call of a hook the patch left as it was, in a class it gives public fields the
+ * hook does not read (`fields`): those fields deeply and strictly equal, between values of the
+ * same prototype (any other pair: the patch's own answer); null when the hook has too few
+ * parameters.
+ */
+function newFieldsCall(ts: boolean, m: Method, fields: readonly string[]): string | null {
+  const [a, b] = m.static ? ['arguments[0]', 'arguments[1]'] : ['this', 'arguments[0]'];
+  if (m.params.length < (m.static ? 2 : 1)) return null;
+  const [x, y] = ts ? [`(${a} as any)`, `(${b} as any)`] : [a, b];
+  return `(${y} == null || ${x} == null || Object.getPrototypeOf(${y}) !== Object.getPrototypeOf(${x}) || ${JSON.stringify(fields)}.every((ag$n${ts ? ': string' : ''}) => ${strictComparison(ts)}(${x}[ag$n], ${y}[ag$n])))`;
+}
+
+/**
  * The equality probes of one JavaScript/TypeScript file: one per hook with an added line among
  * `lines` whose code differs from the baseline's hook (`baseline`: the file's old side, null
  * when new). A hook no probe can be built for (a static hook of fewer than two parameters, an
@@ -124,9 +186,9 @@ function strictCall(
 export function jsProbes(path: string, text: string, baseline: string | null, lines: ReadonlySet<number>): Site[] {
   const mine = parsedHooks(path, text);
   if (mine === null) return [];
-  const before = new Map<string, { body: string | null; params: string }>();
+  const before = new Map<string, { body: string | null; params: string; fields: ReadonlySet<string> }>();
   for (const b of (baseline === null ? null : parsedHooks(path, baseline)) ?? [])
-    if (b.hook.cls !== null) before.set(hookKey(b.hook), b);
+    if (b.hook.cls !== null) before.set(hookKey(b.hook), { ...b, fields: b.hook.fields });
   const starts = lineStarts(text);
   const ts = TS_FILE.test(path);
   const out: Site[] = [];
@@ -134,16 +196,26 @@ export function jsProbes(path: string, text: string, baseline: string | null, li
     const m = hook.node;
     const first = position(starts, m.start!).line;
     const last = position(starts, m.end! - 1).line;
-    if (![...lines].some((n) => n >= first && n <= last)) continue;
     const base = hook.cls === null ? undefined : before.get(hookKey(hook));
-    if (
-      base?.body != null &&
-      body !== null &&
-      squash(base.body) === squash(body) &&
-      squash(base.params) === squash(params)
-    )
-      continue;
-    const strict = strictCall(ts, m, squash(params), base && { body: base.body, params: squash(base.params) });
+    const asItWas =
+      ![...lines].some((n) => n >= first && n <= last) ||
+      (base?.body != null &&
+        body !== null &&
+        squash(base.body) === squash(body) &&
+        squash(base.params) === squash(params));
+    let strict: { call: string; comparison: 'baseline' | 'fields' | 'new_fields' } | null;
+    let fields: string[] = [];
+    if (asItWas) {
+      // The hook as it was, in a class the patch gives public fields it does not read.
+      if (base === undefined) continue;
+      const read = namesRead(m);
+      fields = [...hook.fields].filter((f) => !base.fields.has(f) && !read.has(f)).sort();
+      const clsFirst = position(starts, hook.clsStart).line;
+      const clsLast = position(starts, hook.clsEnd - 1).line;
+      if (fields.length === 0 || ![...lines].some((n) => n >= clsFirst && n <= clsLast)) continue;
+      const call = newFieldsCall(ts, m, fields);
+      strict = call === null ? null : { call, comparison: 'new_fields' };
+    } else strict = strictCall(ts, m, squash(params), base && { body: base.body, params: squash(base.params) });
     const at = m.body.body[0]!.start!;
     const replacement = strict === null ? '' : `if (!${strict.call}) return false; `;
     const where = position(starts, at);
@@ -156,7 +228,13 @@ export function jsProbes(path: string, text: string, baseline: string | null, li
         where,
         replacement,
         strict !== null && parses(path, text.slice(0, at) + replacement + text.slice(at)),
-        { hook: name, line: key.line, column: key.column, comparison: strict?.comparison ?? 'fields' },
+        {
+          hook: name,
+          line: key.line,
+          column: key.column,
+          comparison: asItWas ? 'new_fields' : (strict?.comparison ?? 'fields'),
+          ...(asItWas ? { fields } : {}),
+        },
       ),
     );
   }

@@ -100,6 +100,7 @@ export function probeRecord(site: Site, verdict: MutantVerdict | undefined): Equ
     column: p.column,
     hook: p.hook,
     comparison: p.comparison,
+    ...(p.fields !== undefined ? { fields: [...p.fields] } : {}),
     original: site.original,
     replacement: shorten(site.replacement),
     ...judgedFields(verdict),
