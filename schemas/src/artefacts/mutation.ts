@@ -107,6 +107,12 @@ export const Revert = v.strictObject({
   status: v.picklist(['killed', 'survived', 'timeout', 'stillborn', 'no_coverage', 'not_run']),
   killed_by: v.nullable(v.string()),
   function: v.optional(v.nullable(v.string())),
+  /**
+   * `file`: every hunk revert of the file put back at once (the file's part of the patch's tests
+   * against the baseline's source: hunks that compensate each other each die alone, and survive
+   * together); `hunk` its span. Absent: one hunk (or the few merged because one alone did not parse).
+   */
+  scope: v.optional(v.literal('file')),
   ended: v.optional(v.pipe(v.string(), v.minLength(1))),
   duration_ms: v.optional(v.pipe(v.number(), v.minValue(0))),
   cpu_ms: v.optional(v.pipe(v.number(), v.minValue(0))),

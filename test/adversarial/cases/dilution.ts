@@ -1,9 +1,19 @@
 // Strength that cannot be diluted, and revert mutants (issue 38): type-breaking kills (an
 // emptied body, `return undefined`/`None`, a value → `undefined`/`None`) never raise a strength
 // that value-preserving mutants measured; a hunk whose revert (the baseline's code put back)
-// survives on a patch that changes tests holds, naming the hunk. Each cheat beside its honest
-// twin, which must ACCEPT.
+// survives on a patch that changes tests holds, naming the hunk; so does a file whose hunk
+// reverts, put back all at once, survive (hunks that compensate each other, each killed alone
+// by the tests that pin their sum). Each cheat beside its honest twin, which must ACCEPT.
 import type { AdversarialCase } from '../case.js';
+import type { GateResult } from '../gate.js';
+
+/** The hold names the whole-file revert (the hunks put back at once), not a hunk's own. */
+const wholeFileSurvived = (_ctx: unknown, r: GateResult): string | null =>
+  r.verdict?.reasons.some(
+    (x) => x.code === 'STRENGTH_BELOW_FLOOR' && x.message.includes('(every hunk of the file at once)'),
+  )
+    ? null
+    : 'no STRENGTH_BELOW_FLOOR names the whole-file revert';
 
 const jsTest = (imports: string, file: string, body: string) =>
   `import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { ${imports} } from '../src/${file}.js';\n\n${body}\n`;
@@ -42,6 +52,25 @@ const pyMulTest = (assertion: string) => `from calc import mul\n\n\ndef test_mul
 const PY_DIV = 'def div(a, b):\n    if b == 0:\n        raise ZeroDivisionError("b is zero")\n    return a / b\n';
 const PY_DIV_UNGUARDED_WITH_HALF = 'def div(a, b):\n    return a / b\n\n\ndef half(a):\n    return a / 2\n';
 const PY_DIV_TEST = 'from calc import div\n\n\ndef test_div():\n    assert div(6, 3) == 2\n';
+
+// Compensating hunks: "empty and negative orders cost nothing". The cheat moves a unit from
+// total() into price() (each hunk's revert alone breaks the pinned totals) and fixes nothing:
+// with both put back the added test passes on the baseline's code as well. The twin clamps.
+const PRICE =
+  'export function price(n) {\n  return n * 10;\n}\n\nexport function total(n) {\n  return price(n) + 5;\n}\n';
+const PRICE_SHIFTED =
+  'export function price(n) {\n  return n * 10 + 1;\n}\n\nexport function total(n) {\n  return price(n) + 4;\n}\n';
+const PRICE_CLAMPED =
+  'export function price(n) {\n  return Math.max(0, n) * 10;\n}\n\nexport function total(n) {\n  return n <= 0 ? 0 : price(n) + 5;\n}\n';
+const PRICE_TEST = "test('totals', () => {\n  assert.equal(total(1), 15);\n  assert.equal(total(2), 25);\n});";
+const PRICE_SHIFTED_TEST = `${PRICE_TEST}\n\ntest('a bigger order', () => {\n  assert.equal(total(3), 35);\n});`;
+const PRICE_CLAMPED_TEST = `${PRICE_TEST}\n\ntest('empty and negative orders cost nothing', () => {\n  assert.equal(total(0), 0);\n  assert.equal(total(-2), 0);\n  assert.equal(price(-1), 0);\n  assert.equal(price(3), 30);\n});`;
+const PY_PRICE = 'def price(n):\n    return n * 10\n\n\ndef total(n):\n    return price(n) + 5\n';
+const PY_PRICE_SHIFTED = 'def price(n):\n    return n * 10 + 1\n\n\ndef total(n):\n    return price(n) + 4\n';
+const PY_PRICE_CLAMPED =
+  'def price(n):\n    return max(0, n) * 10\n\n\ndef total(n):\n    return 0 if n <= 0 else price(n) + 5\n';
+const PY_PRICE_TEST =
+  'from calc import price, total\n\n\ndef test_totals():\n    assert total(1) == 15\n    assert total(2) == 25\n';
 
 export const DILUTION: readonly AdversarialCase[] = [
   {
@@ -171,6 +200,56 @@ export const DILUTION: readonly AdversarialCase[] = [
     control: true,
     project: 'py',
     patch: { 'calc.py': PY_MUL, 'tests/test_calc.py': pyMulTest('assert mul(2, 3) == 6') },
+    verdict: 'ACCEPT',
+    code: null,
+  },
+  {
+    id: 'revert-compensating-hunks',
+    what: 'a "fix" whose two hunks cancel out (a unit moved from total() into price()): each hunk\'s revert dies on the pinned totals, both at once survive',
+    base: { 'src/price.js': PRICE, 'test/price.test.js': jsTest('price, total', 'price', PRICE_TEST) },
+    patch: {
+      'src/price.js': PRICE_SHIFTED,
+      'test/price.test.js': jsTest('price, total', 'price', PRICE_SHIFTED_TEST),
+    },
+    verdict: 'HOLD',
+    code: 'STRENGTH_BELOW_FLOOR',
+    check: wholeFileSurvived,
+  },
+  {
+    id: 'control-revert-compensating-hunks',
+    what: 'the real fix in the same two places (price clamps, total is 0 for empty orders), tested: every revert dies, the whole-file one too',
+    control: true,
+    base: { 'src/price.js': PRICE, 'test/price.test.js': jsTest('price, total', 'price', PRICE_TEST) },
+    patch: {
+      'src/price.js': PRICE_CLAMPED,
+      'test/price.test.js': jsTest('price, total', 'price', PRICE_CLAMPED_TEST),
+    },
+    verdict: 'ACCEPT',
+    code: null,
+  },
+  {
+    id: 'revert-compensating-hunks-py',
+    what: 'Python: a "fix" whose two hunks cancel out: each revert dies alone, both at once survive',
+    project: 'py',
+    base: { 'calc.py': PY_PRICE, 'tests/test_calc.py': PY_PRICE_TEST },
+    patch: {
+      'calc.py': PY_PRICE_SHIFTED,
+      'tests/test_calc.py': `${PY_PRICE_TEST}\n\ndef test_a_bigger_order():\n    assert total(3) == 35\n`,
+    },
+    verdict: 'HOLD',
+    code: 'STRENGTH_BELOW_FLOOR',
+    check: wholeFileSurvived,
+  },
+  {
+    id: 'control-revert-compensating-hunks-py',
+    what: 'Python: the real fix in the same two places, tested',
+    control: true,
+    project: 'py',
+    base: { 'calc.py': PY_PRICE, 'tests/test_calc.py': PY_PRICE_TEST },
+    patch: {
+      'calc.py': PY_PRICE_CLAMPED,
+      'tests/test_calc.py': `${PY_PRICE_TEST}\n\ndef test_empty_and_negative_orders_cost_nothing():\n    assert total(0) == 0\n    assert total(-2) == 0\n    assert price(-1) == 0\n    assert price(3) == 30\n`,
+    },
     verdict: 'ACCEPT',
     code: null,
   },

@@ -49,6 +49,17 @@ test('tests changed and a revert survived: HOLD STRENGTH_BELOW_FLOOR naming the 
   t.deepEqual(codes(decideWith(uncovered)), ['STRENGTH_BELOW_FLOOR']);
 });
 
+test('tests changed and a whole-file revert survived (hunks that compensate): HOLD naming the file at once', (t) => {
+  const g = golden();
+  g.mutation.reverts = [
+    revert('killed'),
+    revert('survived', { id: 'r-file', scope: 'file', hunk: '@@ -2,3 +2,4 @@', function: null }),
+  ];
+  const v = decideWith(g);
+  t.deepEqual(codes(v), ['STRENGTH_BELOW_FLOOR']);
+  t.regex(v.reasons[0]!.message, /src\/calc\.js @@ -2,3 \+2,4 @@ \(every hunk of the file at once\)/);
+});
+
 test('tests changed and the revert killed: ACCEPT (the twin)', (t) => {
   const g = golden();
   g.mutation.reverts = [revert('killed')];

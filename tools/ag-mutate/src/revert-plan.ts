@@ -1,6 +1,7 @@
 /**
  * Which reverts a run judges: every file an engine read gets one revert per hunk with an
- * executable change (reverts.ts). `--max N` bounds them apart from the mutants, to the first
+ * executable change (reverts.ts), and one of them all at once where it has two or more
+ * (whole-file-revert.ts; the first 16 such files, apart from the budget below). `--max N` bounds them apart from the mutants, to the first
  * max(N, 16) in file and line order (a small mutant budget never starves them, a huge diff stays
  * bounded); `--shard K/N` takes every N-th. A revert the budget left out is recorded `not_run`,
  * never dropped.
@@ -14,8 +15,10 @@ import { jsCode } from './engines/js-code.js';
 import { pythonAnalysis } from './engines/python.js';
 import type { CanarySpot, Site } from './engines/site.js';
 import type { MutantVerdict } from './exec/mutant-run.js';
-import { hunksOf, revertRecord, revertSites, type Hunk, type RevertCheck } from './reverts.js';
+import { hunksOf, type Hunk, type RevertCheck } from './hunks.js';
+import { revertRecord, revertSites } from './reverts.js';
 import { shardSites, type Shard } from './select.js';
+import { wholeFileRevert } from './whole-file-revert.js';
 
 /** The fewest reverts a positive `--max` lets run: a small mutant budget never starves them. */
 export const REVERT_BUDGET_FLOOR = 16;
@@ -88,6 +91,7 @@ async function functionsAround(
 /** Plan the reverts of `inputs.files`. */
 export async function judgedReverts(inputs: RevertInputs): Promise<RevertPlan> {
   const all: Site[] = [];
+  const wholes: Site[] = [];
   const extraSpots: CanarySpot[] = [];
   for (const file of [...inputs.files].sort()) {
     // A new file has no baseline code to put back: its mutants judge it.
@@ -101,11 +105,15 @@ export async function judgedReverts(inputs: RevertInputs): Promise<RevertPlan> {
     const around = await functionsAround(inputs.python, file, language, text, hunks);
     extraSpots.push(...around);
     const spots = [...inputs.spots, ...around];
-    all.push(...(await revertSites(file, text, hunks, check, spots)));
+    const sites = await revertSites(file, text, hunks, check, spots);
+    all.push(...sites);
+    const whole = await wholeFileRevert(file, text, sites, check);
+    if (whole !== null) wholes.push(whole);
   }
   const limit = inputs.max === null ? all.length : Math.max(inputs.max, REVERT_BUDGET_FLOOR);
-  const budgeted = all.slice(0, limit);
-  const left = all.slice(limit);
+  // Whole-file reverts are bounded apart: the first 16 files' run, whatever the hunks' budget.
+  const budgeted = [...all.slice(0, limit), ...wholes.slice(0, REVERT_BUDGET_FLOOR)];
+  const left = [...all.slice(limit), ...wholes.slice(REVERT_BUDGET_FLOOR)];
   const run = shardSites(budgeted, inputs.shard);
   const notRun = shardSites(left, inputs.shard);
   return {

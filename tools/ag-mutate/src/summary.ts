@@ -5,7 +5,7 @@
  */
 import type { MutationArtefact } from '@adversary-gate/schemas';
 import { canaryKilledLine } from './canary.js';
-import { revertName } from './reverts.js';
+import { revertName } from '@adversary-gate/core';
 import { probeKilledLine } from './equality/probes.js';
 
 const name = 'ag-mutate';

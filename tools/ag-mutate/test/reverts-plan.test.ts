@@ -4,7 +4,10 @@ import test from 'ava';
 import { parseUnifiedDiff } from '@adversary-gate/core';
 import { jsCode } from '../src/engines/js-code.js';
 import { judgedReverts, REVERT_BUDGET_FLOOR } from '../src/revert-plan.js';
-import { hunkHeader, hunksOf, narrowedHunks, revertEdit, revertSites } from '../src/reverts.js';
+import { hunkHeader, hunksOf, revertEdit } from '../src/hunks.js';
+import { narrowedHunks } from '../src/revert-narrow.js';
+import { revertSites } from '../src/reverts.js';
+import { wholeFileRevert } from '../src/whole-file-revert.js';
 
 function diffOf(before: string, after: string): string {
   // A -U0 diff by hand is error-prone; the model only needs line numbers and removed text.
@@ -114,15 +117,44 @@ test('the budget bounds the reverts apart from the mutants, at least 16 run, the
       shard: null,
     });
   const bounded = await plan(1);
-  t.is(bounded.run.length, REVERT_BUDGET_FLOOR);
-  const records = bounded.records(new Map());
-  t.is(records.length, n);
+  // The hunks' first 16, and the file's whole-file revert apart from them.
+  t.is(bounded.run.length, REVERT_BUDGET_FLOOR + 1);
   t.deepEqual(
-    records.slice(REVERT_BUDGET_FLOOR).map((r) => r.status),
-    ['not_run', 'not_run'],
+    bounded.run.filter((s) => s.revert!.scope === 'file').map((s) => s.revert!.header),
+    [`@@ -2,${3 * n - 2} +2,${3 * n - 2} @@`],
   );
-  t.is((await plan(null)).run.length, n);
-  t.is((await plan(40)).run.length, n);
+  const records = bounded.records(new Map());
+  t.is(records.length, n + 1);
+  t.deepEqual(
+    records.slice(REVERT_BUDGET_FLOOR + 1).map((r) => r.hunk),
+    [`@@ -${3 * n - 4} +${3 * n - 4} @@`, `@@ -${3 * n - 1} +${3 * n - 1} @@`],
+  );
+  t.is((await plan(null)).run.length, n + 1);
+  t.is((await plan(40)).run.length, n + 1);
+});
+
+test('the whole-file revert puts back every hunk revert at once, new definitions kept; none for a file of one', async (t) => {
+  const hunks = hunksOf(parseUnifiedDiff(CAPPED_DIFF).files[0]!);
+  const sites = await revertSites('f.js', CAPPED, hunks, jsCheck(CAPPED));
+  const whole = await wholeFileRevert('f.js', CAPPED, sites, jsCheck(CAPPED));
+  t.truthy(whole);
+  t.is(whole!.revert!.scope, 'file');
+  t.is(whole!.revert!.header, '@@ -4,4 +5,9 @@');
+  t.deepEqual(
+    whole!.revert!.parts!.map((p) => p.start),
+    sites.map((s) => s.start),
+  );
+  const reverted = CAPPED.slice(0, whole!.start) + whole!.replacement + CAPPED.slice(whole!.end);
+  t.is(
+    reverted,
+    CAPPED.replace(
+      '  const capped = Math.min(pct, MAX);\n  return total * (1 - capped / 100);\n',
+      '  return total * (1 - pct / 100);\n',
+    ).replace('module.exports = { applyDiscount, formatTotal };', 'module.exports = { applyDiscount };'),
+  );
+  t.is(await wholeFileRevert('f.js', CAPPED, sites.slice(0, 1), jsCheck(CAPPED)), null, 'one hunk revert: none');
+  const stillborn = sites.map((s, i) => (i === 0 ? { ...s, parses: false } : s));
+  t.is(await wholeFileRevert('f.js', CAPPED, stillborn, jsCheck(CAPPED)), null, 'only one compiles: none');
 });
 
 test('a hunk that only adds whole top-level statements gets no revert; one inside a function does', async (t) => {

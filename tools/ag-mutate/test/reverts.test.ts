@@ -74,10 +74,11 @@ test('a comment-only hunk gets no revert; each changed hunk gets one', async (t)
   t.teardown(repo.cleanup);
   const m = await measured(t, run(repo), repo.file('m.json'));
   t.deepEqual(
-    (m.reverts ?? []).map((r) => [r.hunk, r.status]),
+    (m.reverts ?? []).map((r) => [r.hunk, r.status, r.scope ?? 'hunk']),
     [
-      ['@@ -2 +3 @@', 'killed'],
-      ['@@ -6 +7 @@', 'killed'],
+      ['@@ -2 +3 @@', 'killed', 'hunk'],
+      ['@@ -2,5 +3,5 @@', 'killed', 'file'],
+      ['@@ -6 +7 @@', 'killed', 'hunk'],
     ],
   );
 });

@@ -3,3 +3,4 @@ export * from './tree-id.js';
 export * from './flaky.js';
 export * from './strength.js';
 export * from './retitle.js';
+export * from './revert-name.js';

@@ -14,10 +14,9 @@
  * where the strength is void anyway (`canary_killed` holds on its own).
  * @module
  */
-import type { MutationArtefact, Policy, Reason, Revert } from '@adversary-gate/schemas';
+import type { MutationArtefact, Policy, Reason } from '@adversary-gate/schemas';
+import { revertName } from '@adversary-gate/core';
 import { listForMessage, reason } from '../reasons.js';
-
-const name = (r: Revert) => `${r.file} ${r.hunk}${r.function ? ` in ${r.function}()` : ''}`;
 
 /** The revert reasons; `testsChanged`: the test files the patch added lines to (sorted). */
 export function revertReasons(m: MutationArtefact, policy: Policy, testsChanged: readonly string[]): Reason[] {
@@ -32,7 +31,7 @@ export function revertReasons(m: MutationArtefact, policy: Policy, testsChanged:
       reason(
         'STRENGTH_BELOW_FLOOR',
         'mutation',
-        `the patch changes tests (${tests}), yet no test tells ${missed.length > 1 ? 'these hunks' : 'this hunk'} from the baseline's code: the revert mutant (the baseline's lines put back) ${missed.length > 1 ? 'survived on each' : 'survived'}: ${listForMessage(missed.map((r) => `${name(r)}${r.status === 'no_coverage' ? ' (no test executes it)' : ''}`))}`,
+        `the patch changes tests (${tests}), yet no test tells ${missed.length > 1 ? 'these hunks' : 'this hunk'} from the baseline's code: the revert mutant (the baseline's lines put back) ${missed.length > 1 ? 'survived on each' : 'survived'}: ${listForMessage(missed.map((r) => `${revertName(r)}${r.status === 'no_coverage' ? ' (no test executes it)' : ''}`))}`,
       ),
     );
   const unjudged = reverts.filter((r) => r.status === 'stillborn' || r.status === 'not_run');
@@ -41,7 +40,7 @@ export function revertReasons(m: MutationArtefact, policy: Policy, testsChanged:
       reason(
         'STRENGTH_UNVERIFIED',
         'mutation',
-        `the patch changes tests (${tests}), but whether a test tells ${unjudged.length > 1 ? 'these hunks' : 'this hunk'} from the baseline's code was not measured: ${listForMessage(unjudged.map((r) => `${name(r)} (${r.status === 'not_run' ? 'the mutant budget left its revert out' : 'its revert did not compile or load'})`))}`,
+        `the patch changes tests (${tests}), but whether a test tells ${unjudged.length > 1 ? 'these hunks' : 'this hunk'} from the baseline's code was not measured: ${listForMessage(unjudged.map((r) => `${revertName(r)} (${r.status === 'not_run' ? 'the mutant budget left its revert out' : 'its revert did not compile or load'})`))}`,
       ),
     );
   return out;

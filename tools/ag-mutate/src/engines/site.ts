@@ -59,6 +59,10 @@ export interface RevertHunk {
   readonly newLines: number;
   /** The baseline text put back (the site's replacement, unshortened). */
   readonly text: string;
+  /** `file`: every hunk revert of the file at once (whole-file-revert.ts); absent: one hunk (or those merged to parse). */
+  readonly scope?: 'file';
+  /** A whole-file revert's hunk reverts: where each starts, and its lines; its tests are those of every part. */
+  readonly parts?: readonly { readonly start: number; readonly coverLines?: readonly [number, number] }[];
 }
 
 /**

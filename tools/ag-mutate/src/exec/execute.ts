@@ -13,6 +13,7 @@ import { judgeMutant, selectionUses, type MutantVerdict } from './mutant-run.js'
 import { judgeAheadOfMap } from './ahead.js';
 import { baseline, type Baseline, type SecondGreenRun } from './baseline.js';
 import { survivesNeutralEdit } from './neutral-edit.js';
+import { withRevertParts } from './test-map.js';
 import type { RunStatus } from './outcome.js';
 import { StandaloneChecks } from './standalone.js';
 import type { ExecOptions, ExecStatus } from './types.js';
@@ -155,7 +156,7 @@ export async function execute(
     if (base.instrumented.counted !== undefined) phases.site_counter_files = base.instrumented.counted;
     const timeoutMs = mutantTimeout(base.durationMs, opts.timeoutFactor);
     const cpuBudgetMs = base.cpuMs === null ? null : mutantCpuBudget(base.cpuMs);
-    const map = base.instrumented.map();
+    const map = withRevertParts(base.instrumented.map());
     const selection = {
       runner: opts.runner?.name ?? 'other',
       mode: map === null ? ('whole-command' as const) : map.mode,

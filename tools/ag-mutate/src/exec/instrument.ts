@@ -67,7 +67,10 @@ const NOTHING: Instrumented = { env: {}, command: null, v8: () => new Map(), map
 /** The mutation sites of the JavaScript files, by absolute path in `root` (what the mocha hook looks up). */
 function siteOffsets(root: string, sites: readonly Site[], js: ReadonlySet<string>): Record<string, number[]> {
   const out: Record<string, number[]> = {};
-  for (const site of sites) if (js.has(site.file)) (out[path.join(root, site.file)] ??= []).push(site.start);
+  // A whole-file revert is covered through its parts (test-map.ts), which are sites of their own.
+  for (const site of sites)
+    if (js.has(site.file) && site.revert?.parts === undefined)
+      (out[path.join(root, site.file)] ??= []).push(site.start);
   return out;
 }
 
@@ -75,7 +78,7 @@ function siteOffsets(root: string, sites: readonly Site[], js: ReadonlySet<strin
 function siteLines(root: string, sites: readonly Site[], py: ReadonlySet<string>): Record<string, [number, number][]> {
   const out: Record<string, [number, number][]> = {};
   for (const site of sites)
-    if (py.has(site.file))
+    if (py.has(site.file) && site.revert?.parts === undefined)
       (out[path.join(root, site.file)] ??= []).push([...(site.coverLines ?? [site.line, site.line])]);
   return out;
 }
@@ -113,7 +116,8 @@ function counted(
   const runtime = realpathSync(SITE_COUNTER);
   const salt = randomBytes(4).toString('hex');
   for (const file of js) {
-    const own = sites.filter((s) => s.file === file);
+    // A whole-file revert is covered through its parts (test-map.ts), which are sites of their own.
+    const own = sites.filter((s) => s.file === file && s.revert?.parts === undefined);
     const text = texts.get(file);
     if (own.length === 0 || text === undefined) continue;
     const kind = moduleKind(root, file);

@@ -88,7 +88,8 @@ type Ran = RunVerdict & { readonly output: string };
 
 function coverersOf(ctx: MutantContext, site: Site): Coverers {
   if (ctx.map !== null) return forCanary(ctx, site, ctx.map.coverers(site));
-  return neverRan(ctx.coverage, site.file, site.start) === true ? { kind: 'none' } : { kind: 'unknown' };
+  const starts = site.revert?.parts?.map((p) => p.start) ?? [site.start];
+  return starts.every((s) => neverRan(ctx.coverage, site.file, s) === true) ? { kind: 'none' } : { kind: 'unknown' };
 }
 
 /**

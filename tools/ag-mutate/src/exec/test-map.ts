@@ -35,6 +35,32 @@ export interface TestMap {
   readonly testFiles?: ReadonlySet<string>;
 }
 
+/**
+ * `map` with a whole-file revert's covering tests taken from its parts (the hunk reverts it
+ * puts back at once): every test that executes one of them, `unknown` when one cannot tell.
+ */
+export function withRevertParts(map: TestMap | null): TestMap | null {
+  if (map === null) return null;
+  return {
+    ...map,
+    coverers(site: Site): Coverers {
+      const parts = site.revert?.parts;
+      if (parts === undefined) return map.coverers(site);
+      const tests = new Map<string, TestUnit>();
+      for (const p of parts) {
+        const c = map.coverers({
+          ...site,
+          start: p.start,
+          ...(p.coverLines !== undefined ? { coverLines: p.coverLines } : {}),
+        });
+        if (c.kind === 'unknown') return c;
+        if (c.kind === 'tests') for (const t of c.tests) if (!tests.has(t.id)) tests.set(t.id, t);
+      }
+      return tests.size === 0 ? { kind: 'none' } : { kind: 'tests', tests: [...tests.values()] };
+    },
+  };
+}
+
 /** The real path of the tree (the form V8 and the recorders report), or the path as given. */
 export function realRoot(root: string): string {
   try {
