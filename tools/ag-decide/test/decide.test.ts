@@ -145,6 +145,24 @@ test('diffcov: a ratio below the floor holds with COVERAGE_BELOW_FLOOR', (t) => 
   g.diffcov.files[0].covered = [[2, 2]];
   g.diffcov.files[0].uncovered = [[3, 3]];
   expectOnly(t, decideWith(g), 'HOLD', 'COVERAGE_BELOW_FLOOR');
+  t.notRegex(decideWith(g).reasons[0]!.message, /not in the coverage report/);
+});
+
+test('diffcov: a changed source file the report does not hold (a setup module) is named as not measured', (t) => {
+  const g = golden();
+  Object.assign(g.diffcov, {
+    diff_coverage_ratio: 0,
+    totals: { measured: 2, covered: 0, uncovered: 2 },
+    unmatched_files: ['src/calc.js'],
+  });
+  Object.assign(g.diffcov.files[0], { in_report: false, covered: [], uncovered: [[2, 3]] });
+  const v = decideWith(g);
+  t.is(v.verdict, 'HOLD');
+  const r = v.reasons.find((x) => x.code === 'COVERAGE_BELOW_FLOOR');
+  t.regex(
+    r?.message ?? '',
+    /is below the floor 0\.8; not in the coverage report, so counted uncovered: src\/calc\.js$/,
+  );
 });
 
 test('diffcov: a floor of 0 disables the requirement and says so', (t) => {
