@@ -8,7 +8,7 @@
  * file with at least two hunk reverts that compile; its tests are those of every hunk.
  * @module
  */
-import type { Site } from './engines/site.js';
+import { shorten, type Site } from './engines/site.js';
 import { hunkHeader, type Hunk, type RevertCheck } from './hunks.js';
 
 /**
@@ -46,7 +46,7 @@ export async function wholeFileRevert(
     ...first,
     end: last.end,
     operator: 'Revert',
-    original: text.slice(first.start, last.end),
+    original: shorten(text.slice(first.start, last.end)),
     replacement,
     parses: true,
     ...(first.coverLines !== undefined && last.coverLines !== undefined

@@ -180,7 +180,8 @@ function newFieldsCall(ts: boolean, m: Method, fields: readonly string[]): strin
 /**
  * The equality probes of one JavaScript/TypeScript file: one per hook with an added line among
  * `lines` whose code differs from the baseline's hook (`baseline`: the file's old side, null
- * when new). A hook no probe can be built for (a static hook of fewer than two parameters, an
+ * when new), and one per hook left as it was in a class with an added line that gains public
+ * fields the hook does not read (`new_fields`). A hook no probe can be built for (a static hook of fewer than two parameters, an
  * instance hook of none) gets a probe that does not parse: recorded stillborn, not measured.
  */
 export function jsProbes(path: string, text: string, baseline: string | null, lines: ReadonlySet<number>): Site[] {
