@@ -7,6 +7,16 @@
 import type { AdversarialCase } from '../case.js';
 import type { GateResult } from '../gate.js';
 
+/** The hold names the cap's own revert (narrowed: the new function kept), in applyDiscount(). */
+const capRevertSurvived = (_ctx: unknown, r: GateResult): string | null =>
+  r.verdict?.reasons.some(
+    (x) =>
+      x.code === 'STRENGTH_BELOW_FLOOR' &&
+      /revert mutant .*survived: src\/discount\.js @@ [^@]+ @@ in applyDiscount\(\)/.test(x.message),
+  )
+    ? null
+    : "no STRENGTH_BELOW_FLOOR names the cap's revert in applyDiscount()";
+
 /** The hold names the whole-file revert (the hunks put back at once), not a hunk's own. */
 const wholeFileSurvived = (_ctx: unknown, r: GateResult): string | null =>
   r.verdict?.reasons.some(
@@ -71,6 +81,18 @@ const PY_PRICE_CLAMPED =
   'def price(n):\n    return max(0, n) * 10\n\n\ndef total(n):\n    return 0 if n <= 0 else price(n) + 5\n';
 const PY_PRICE_TEST =
   'from calc import price, total\n\n\ndef test_totals():\n    assert total(1) == 15\n    assert total(2) == 25\n';
+
+// A weakly tested cap beside a new function: git aligns the changed `return` with the new
+// function below it, so the hunk's whole revert would delete `formatTotal` too and fail to
+// load (a kill that says nothing); the narrowed revert puts back the cap alone. The twin tests
+// the cap, and its new function opens on a comment (the site counters place that revert too).
+const CAP_BASE =
+  "export function applyDiscount(total, pct) {\n  if (pct < 0) throw new RangeError('negative discount');\n  return total * (1 - pct / 100);\n}\n";
+const CAP_PATCH =
+  'const MAX_DISCOUNT = 50;\n\nexport function applyDiscount(total, pct) {\n  if (pct < 0) throw new RangeError(\'negative discount\');\n  const capped = Math.min(pct, MAX_DISCOUNT);\n  return total * (1 - capped / 100);\n}\n\n// "12.50 EUR": two decimals and the currency.\nexport function formatTotal(amount) {\n  return `${amount.toFixed(2)} EUR`;\n}\n';
+const CAP_BASE_TEST = "test('a discount', () => {\n  assert.equal(applyDiscount(200, 10), 180);\n});";
+const CAP_TEST = `${CAP_BASE_TEST}\n\ntest('a total formatted', () => {\n  assert.equal(formatTotal(12.5), '12.50 EUR');\n  assert.equal(formatTotal(3), '3.00 EUR');\n});`;
+const CAP_TEST_PINNED = `${CAP_TEST}\n\ntest('discounts stop at half', () => {\n  assert.equal(applyDiscount(200, 80), 100);\n  assert.equal(applyDiscount(200, 50), 100);\n  assert.equal(applyDiscount(200, 49), 102);\n});`;
 
 export const DILUTION: readonly AdversarialCase[] = [
   {
@@ -200,6 +222,32 @@ export const DILUTION: readonly AdversarialCase[] = [
     control: true,
     project: 'py',
     patch: { 'calc.py': PY_MUL, 'tests/test_calc.py': pyMulTest('assert mul(2, 3) == 6') },
+    verdict: 'ACCEPT',
+    code: null,
+  },
+  {
+    id: 'revert-cap-beside-new-function',
+    what: 'a 50% discount cap no test reaches, in the git hunk that also opens a new formatTotal(): the cap alone is put back, and survives',
+    base: { 'src/discount.js': CAP_BASE, 'test/discount.test.js': jsTest('applyDiscount', 'discount', CAP_BASE_TEST) },
+    patch: {
+      'src/discount.js': CAP_PATCH,
+      'test/discount.test.js': jsTest('applyDiscount, formatTotal', 'discount', CAP_TEST),
+    },
+    env: { AG_MUTATE_MAX: '20' },
+    verdict: 'HOLD',
+    code: 'STRENGTH_BELOW_FLOOR',
+    check: capRevertSurvived,
+  },
+  {
+    id: 'control-revert-cap-beside-new-function',
+    what: 'the same cap and formatTotal(), with a test that discounts stop at half',
+    control: true,
+    base: { 'src/discount.js': CAP_BASE, 'test/discount.test.js': jsTest('applyDiscount', 'discount', CAP_BASE_TEST) },
+    patch: {
+      'src/discount.js': CAP_PATCH,
+      'test/discount.test.js': jsTest('applyDiscount, formatTotal', 'discount', CAP_TEST_PINNED),
+    },
+    env: { AG_MUTATE_MAX: '20' },
     verdict: 'ACCEPT',
     code: null,
   },
