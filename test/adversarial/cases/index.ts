@@ -27,10 +27,10 @@ import { WHAT_RUNS } from './what-runs.js';
 
 /**
  * The patched code itself (issue 37): cheats whose own code produces the signal the gate
- * believes, each beside its honest twin, in JavaScript and Python. One section, in six files
+ * believes, each beside its honest twin, in JavaScript and Python. One section, in six files (five classes)
  * by mechanism: the baseline's tests in the baseline's environment, the behaviour footprint,
- * the perturbed environment, what runs as code, kills and equality the tests cannot forge, and
- * equality a new field loosens.
+ * the perturbed environment, what runs as code, and kills and equality the tests cannot forge
+ * (with equality a new field loosens).
  * `AG_ADV_SET=patched-code` runs exactly it.
  */
 const PATCHED_CODE: readonly (readonly AdversarialCase[])[] = [
@@ -38,8 +38,8 @@ const PATCHED_CODE: readonly (readonly AdversarialCase[])[] = [
   FOOTPRINT,
   PERTURBED,
   WHAT_RUNS,
-  FORGED,
-  EQUALITY_FIELDS,
+  // One class: equality a new field loosens is judged by the same equality probes as forged.ts's.
+  [...FORGED, ...EQUALITY_FIELDS],
 ];
 
 /** The catalogue's sections by name (`AG_ADV_SET=<name>` runs one), in order. */
