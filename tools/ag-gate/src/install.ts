@@ -114,6 +114,7 @@ async function runInstall(
   timeoutSeconds: number,
   log: string,
   places: InstallPlaces,
+  online = false,
 ): Promise<{ readonly run: IsolatedRun; readonly corepack: CorepackCopy }> {
   const { npmrc } = places.settings;
   let cache = places.settings.cache;
@@ -133,7 +134,10 @@ async function runInstall(
       timeoutSeconds,
       log,
       scratch: places.work,
-      extraEnv: installEnv(places.settings, cache, command, corepack.home),
+      extraEnv: {
+        ...installEnv(places.settings, cache, command, corepack.home),
+        ...(online && cache !== null ? ASK_THE_REGISTRY : {}),
+      },
       ...(npmrc === null ? {} : { homeFiles: { '.npmrc': npmrc } }),
       ...(lend.length === 0 ? {} : { lend }),
       ...(places.signal === undefined ? {} : { signal: places.signal }),
@@ -143,6 +147,19 @@ async function runInstall(
     if (corepack.home !== null) rmSync(corepack.home, { recursive: true, force: true });
     release?.();
   }
+}
+
+/** The package managers' settings that make an install revalidate what the cache holds. */
+const ASK_THE_REGISTRY = { npm_config_prefer_offline: 'false', npm_config_prefer_online: 'true' };
+
+/**
+ * Did the install fail because the cache's copy of a package's metadata lacks the version the
+ * lock file names (published since the cache was filled)? Offline first, npm and pnpm answer
+ * from that copy and give up: npm's `ETARGET` ("No matching version found"), pnpm's
+ * `ERR_PNPM_NO_MATCHING_VERSION`.
+ */
+export function staleMetadata(log: string): boolean {
+  return /\bETARGET\b|npm error notarget|No matching version found for|ERR_PNPM_NO_MATCHING_VERSION/.test(log);
 }
 
 /** A failed install: its text for the fault line and its log. */
@@ -165,7 +182,16 @@ export async function installSide(
   const deps = path.join(places.work, `deps-${side}`);
   const log = `${deps}.log`;
   await copyTree(tree, deps);
-  const { run: r, corepack } = await runInstall(deps, command, timeoutSeconds, log, places);
+  let { run: r, corepack } = await runInstall(deps, command, timeoutSeconds, log, places);
+  if (r.status !== 0 && places.settings.cache !== null && staleMetadata(readLog(log))) {
+    // The cache's metadata predates a version the lock names: once more, asking the registry.
+    process.stderr.write(
+      `ag-gate: the install of the ${side} met package metadata older than its lock file in the cache; once more, asking the registry\n`,
+    );
+    rmSync(deps, { recursive: true, force: true });
+    await copyTree(tree, deps);
+    ({ run: r, corepack } = await runInstall(deps, command, timeoutSeconds, log, places, true));
+  }
   if (r.status !== 0)
     return {
       text: `the install of the ${side} (${command}) exited ${r.status}${corepackFault(log, corepack)}, so no test ran`,
@@ -176,6 +202,15 @@ export async function installSide(
   rmSync(path.join(tree, 'node_modules'), { recursive: true, force: true });
   symlinkSync(packages, path.join(tree, 'node_modules'));
   return null;
+}
+
+/** An install log's text, or '' when it cannot be read. */
+function readLog(log: string): string {
+  try {
+    return readFileSync(log, 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 /** Link the patch tree to the baseline's install (equal package files). */

@@ -4,6 +4,7 @@ import test from 'ava';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { staleMetadata } from '../src/install.js';
 import { cacheEnv, defaultInstallCache, installSettings } from '../src/install-settings.js';
 
 test('the npmrc, the variables it names, and where packages come from; never the other secrets', (t) => {
@@ -60,4 +61,13 @@ test('each package manager gets its own cache folder, and only its own setting',
     '/var/cache/adversary-gate',
     'a folder the installs’ uids can enter',
   );
+});
+
+test('an install that met cached metadata older than its lock is told apart from other failures (npm, pnpm)', (t) => {
+  // As npm 10 and pnpm print it when the cache's copy of a packument lacks the locked version.
+  t.true(staleMetadata('npm error code ETARGET\nnpm error notarget No matching version found for tinyexec@1.5.0.\n'));
+  t.true(staleMetadata(' ERR_PNPM_NO_MATCHING_VERSION  No matching version found for tinyexec@1.5.0\n'));
+  t.false(staleMetadata('npm error code E404\nnpm error 404 Not Found - GET https://registry.example/nope\n'));
+  t.false(staleMetadata('npm error code EINTEGRITY\n'));
+  t.false(staleMetadata(''));
 });
