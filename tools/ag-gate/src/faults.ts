@@ -11,6 +11,19 @@ import path from 'node:path';
 const ERROR_LINE = /\b(?:error|failed|fatal|cannot|can't|not found|no such|denied|refused|invalid)\b|\bERR!/i;
 const STACK_FRAME = /^\s*at\s|^\s*\^+\s*$|^\s*$|^Node\.js v\d/;
 
+/** The largest end of a log searched for a tool's own message. */
+const MAX_LOG_END = 4 * 1024 * 1024;
+
+/** The last 4 MiB of a log as text (`` when it cannot be read): where a failed tool says why. */
+export function logEnd(log: string): string {
+  try {
+    const data = readFileSync(log);
+    return data.subarray(Math.max(0, data.length - MAX_LOG_END)).toString('utf8');
+  } catch {
+    return '';
+  }
+}
+
 /**
  * The last `n` lines of a log, folded into one line (empty when there is none). When those
  * lines are a stack trace, the last line before them that says what went wrong comes first:

@@ -22,13 +22,13 @@ import {
   readdirSync,
   readlinkSync,
   readSync,
-  readFileSync,
   rmSync,
   symlinkSync,
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
 import { readInside } from '@adversary-gate/core';
+import { logEnd } from './faults.js';
 import { installManager } from './install-settings.js';
 
 /** The most bytes of the caller's corepack cache one install gets a copy of. */
@@ -232,19 +232,9 @@ export function lendCorepack(source: string | null, work: string, dir: string, c
 const COREPACK_FETCH =
   /No compatible signature found in package metadata|Signature does not match|Mismatch hashes|(?:Error when performing|Server answered with HTTP \d+ when performing) the request to|Network access disabled by the environment/;
 
-/** The largest part of an install's log searched for corepack's own message. */
-const MAX_LOG = 4 * 1024 * 1024;
-
 /** Whether the install's `log` says corepack could not fetch the package manager. */
 export function corepackCouldNotFetch(log: string): boolean {
-  let text: string;
-  try {
-    const data = readFileSync(log);
-    text = data.subarray(Math.max(0, data.length - MAX_LOG)).toString('utf8');
-  } catch {
-    return false;
-  }
-  return COREPACK_FETCH.test(text);
+  return COREPACK_FETCH.test(logEnd(log));
 }
 
 /**

@@ -27,6 +27,7 @@ import {
   searchablePath,
   type GateTool,
 } from '@adversary-gate/core';
+import { logEnd } from './faults.js';
 import { corepackFault, lendCorepack, type CorepackCopy } from './install-corepack.js';
 import { holdCache, installEnv, type InstallSettings } from './install-settings.js';
 import { runIsolated, type IsolatedRun } from './isolated.js';
@@ -183,7 +184,7 @@ export async function installSide(
   const log = `${deps}.log`;
   await copyTree(tree, deps);
   let { run: r, corepack } = await runInstall(deps, command, timeoutSeconds, log, places);
-  if (r.status !== 0 && places.settings.cache !== null && staleMetadata(readLog(log))) {
+  if (r.status !== 0 && places.settings.cache !== null && staleMetadata(logEnd(log))) {
     // The cache's metadata predates a version the lock names: once more, asking the registry.
     process.stderr.write(
       `ag-gate: the install of the ${side} met package metadata older than its lock file in the cache; once more, asking the registry\n`,
@@ -202,15 +203,6 @@ export async function installSide(
   rmSync(path.join(tree, 'node_modules'), { recursive: true, force: true });
   symlinkSync(packages, path.join(tree, 'node_modules'));
   return null;
-}
-
-/** An install log's text, or '' when it cannot be read. */
-function readLog(log: string): string {
-  try {
-    return readFileSync(log, 'utf8');
-  } catch {
-    return '';
-  }
 }
 
 /** Link the patch tree to the baseline's install (equal package files). */

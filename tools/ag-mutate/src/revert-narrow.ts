@@ -4,6 +4,7 @@
  * definitions kept (reverts.ts uses the widest such revert that parses).
  * @module
  */
+import { languageOf } from './changes.js';
 import { revertEdit, type Hunk, type RevertCheck } from './hunks.js';
 
 /** A line that opens a top-level definition, and its name: at column 0, a function, class or declaration (JS), `def` or `class` (Python). */
@@ -76,7 +77,7 @@ function keepsOnlyNewDefinitions(
  */
 export function narrowedHunks(file: string, text: string, hunk: Hunk): Hunk[] {
   if (hunk.newLines < 2) return [];
-  const python = /\.pyw?$/.test(file);
+  const python = languageOf(file) === 'python';
   const lines = text.split('\n');
   const first = hunk.newStart;
   const last = hunk.newStart + hunk.newLines - 1;
