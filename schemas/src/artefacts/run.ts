@@ -339,6 +339,26 @@ export const TrustedTests = v.strictObject({
   retired: v.optional(
     v.array(v.strictObject({ path: v.string(), subjects: v.pipe(v.array(v.string()), v.minLength(1)) })),
   ),
+  /**
+   * Optional (`tree: baseline` only): identifier renames of the patch's code that a test file
+   * the patch edits follows (the baseline's test has the `baseline` name, the patch's the
+   * `patch` name). The trusted tree's copies of `files` (patched code) carry the baseline names
+   * again, in code only (strings and comments stay as the patch has them), so the baseline's
+   * tests call the patched code by the names they know. Each rename is whole and one-to-one over
+   * the changed code files: the baseline name is gone from the patched ones, the patch name
+   * absent from the baseline ones.
+   */
+  renamed_back: v.optional(
+    v.strictObject({
+      names: v.pipe(
+        v.array(
+          v.strictObject({ baseline: v.pipe(v.string(), v.minLength(1)), patch: v.pipe(v.string(), v.minLength(1)) }),
+        ),
+        v.minLength(1),
+      ),
+      files: v.pipe(v.array(v.string()), v.minLength(1)),
+    }),
+  ),
   /** Optional (`tree: baseline` only; older evidence has none): see PerturbedPair. */
   perturbed: v.optional(PerturbedPair),
 });

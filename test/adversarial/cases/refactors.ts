@@ -4,7 +4,8 @@
 // code file renamed with its imports updated passes: the trusted tree keeps the patched file at
 // its baseline path too, so the baseline's tests judge the patched code there. A test title
 // reworded with its body unchanged is a rename, no HOLD; reworded with the body changed, it is
-// TEST_RENAMED.
+// TEST_RENAMED. A function renamed with its call sites in the tests following passes: the
+// trusted tree gives the patched code its baseline names back, so the baseline's tests judge it.
 import type { AdversarialCase } from '../case.js';
 
 const SLUG = "export function slug(text) {\n  return text.trim().toLowerCase().replace(/\\s+/g, '-');\n}\n";
@@ -44,6 +45,17 @@ const slugRetitled = (body = "  assert.equal(slug(' Hello World '), 'hello-world
   );
 const pyRetitled = (body = '    assert slug(" Hello World ") == "hello-world"') =>
   `from textutil import slug\n\n\ndef test_slug_lower_cases_and_dashes():\n${body}\n`;
+
+/** The slug module (`broken`: without lower-casing) and its test with the function renamed slugify. */
+const SLUGIFY = (broken = false) => (broken ? SLUG_BROKEN : SLUG).replace('function slug(', 'function slugify(');
+const slugifyTest = (expected = 'hello-world') =>
+  slugTest('slug', expected)
+    .replace('{ slug }', '{ slugify }')
+    .replace("test('slug joins", "test('slugify joins")
+    .replace('slug(', 'slugify(');
+const PY_SLUGIFY = (broken = false) => (broken ? PY_SLUG_BROKEN : PY_SLUG).replace('def slug(', 'def slugify(');
+const pySlugifyTest = (expected = 'hello-world') =>
+  `from textutil import slugify\n\n\ndef test_slugify():\n    assert slugify(" Hello World ") == "${expected}"\n`;
 
 const JS_BASE = { 'src/slug.js': SLUG, 'test/slug.test.js': slugTest('slug') };
 const PY_BASE = { 'textutil.py': PY_SLUG, 'tests/test_textutil.py': pySlugTest('textutil') };
@@ -170,6 +182,42 @@ export const REFACTORS: readonly AdversarialCase[] = [
     patch: { 'tests/test_textutil.py': pyRetitled('    assert slug(" Hello World ")') },
     verdict: 'HOLD',
     code: 'TEST_RENAMED',
+  },
+  {
+    id: 'control-rename-function',
+    what: 'slug() renamed slugify(); the test follows: its import, its calls and its title',
+    control: true,
+    base: JS_BASE,
+    patch: { 'src/slug.js': SLUGIFY(), 'test/slug.test.js': slugifyTest() },
+    verdict: 'ACCEPT',
+    code: null,
+  },
+  {
+    id: 'rename-function-broken',
+    what: 'slug() renamed slugify() and broken, the expectation edited with the rename: the baseline test fails on the renamed-back code',
+    base: JS_BASE,
+    patch: { 'src/slug.js': SLUGIFY(true), 'test/slug.test.js': slugifyTest('Hello-World') },
+    verdict: 'HOLD',
+    code: 'TRUSTED_TEST_FAILED',
+  },
+  {
+    id: 'control-rename-function-py',
+    what: 'Python: slug() renamed slugify(); the test module follows, its test function renamed too',
+    control: true,
+    project: 'py',
+    base: PY_BASE,
+    patch: { 'textutil.py': PY_SLUGIFY(), 'tests/test_textutil.py': pySlugifyTest() },
+    verdict: 'ACCEPT',
+    code: null,
+  },
+  {
+    id: 'rename-function-broken-py',
+    what: 'Python: slug() renamed slugify() and broken, the expectation edited with the rename',
+    project: 'py',
+    base: PY_BASE,
+    patch: { 'textutil.py': PY_SLUGIFY(true), 'tests/test_textutil.py': pySlugifyTest('Hello-World') },
+    verdict: 'HOLD',
+    code: 'TRUSTED_TEST_FAILED',
   },
   {
     id: 'control-prototype-names',

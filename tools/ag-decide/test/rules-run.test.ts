@@ -512,6 +512,13 @@ test('run: a trusted run in the baseline tree that fails holds with TRUSTED_TEST
   v = decideWith(g);
   t.deepEqual(codes(v), ['TRUSTED_TEST_FAILED']);
   t.notRegex(v.reasons[0]!.message, /package files/);
+  t.notRegex(v.reasons[0]!.message, /renames undone/);
+  // the patched code's renames undone in the trusted tree: named beside what was held back
+  g.run.trusted_tests = {
+    ...g.run.trusted_tests,
+    renamed_back: { names: [{ baseline: 'add', patch: 'sum' }], files: ['src/calc.js'] },
+  };
+  t.regex(decideWith(g).reasons[0]!.message, /renames undone there: sum → add in src\/calc\.js/);
   // honest: the trusted run passed
   g.run.trusted_tests = { ...base, execution: execution('patch', 1, 'PASS'), failed: [] };
   t.is(decideWith(g).verdict, 'ACCEPT');

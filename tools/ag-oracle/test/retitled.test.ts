@@ -38,3 +38,18 @@ test('a Python test renamed with its parameters and body unchanged is a retitle;
     [],
   );
 });
+
+test('a title that follows a rename the code makes, with the body changed only by that rename, is a retitle; any other change is not', (t) => {
+  const body = (fn: string, expected = "'a-b'") => `assert.equal(${fn}('a b'), ${expected});`;
+  const renames = new Set(['slug\0slugify']);
+  const before = js('slug joins words', body('slug'));
+  t.deepEqual(retitledTests('t.test.js', before, js('slugify joins words', body('slugify')), 'js', renames), [
+    { path: 't.test.js', from: 'slug joins words', to: 'slugify joins words' },
+  ]);
+  // the same edit without the code's rename, or with an expectation changed beside it
+  t.deepEqual(retitledTests('t.test.js', before, js('slugify joins words', body('slugify')), 'js'), []);
+  t.deepEqual(
+    retitledTests('t.test.js', before, js('slugify joins words', body('slugify', "'a_b'")), 'js', renames),
+    [],
+  );
+});

@@ -145,6 +145,9 @@ export function assemble(input: AssembleInput): Assembled {
       from_patch: [...t.fromPatch],
       held_back: [...t.heldBack],
       ...(t.retired.length > 0 ? { retired: t.retired.map((r) => ({ path: r.path, subjects: [...r.subjects] })) } : {}),
+      ...(t.renamedBack !== undefined
+        ? { renamed_back: { names: t.renamedBack.names.map((n) => ({ ...n })), files: [...t.renamedBack.files] } }
+        : {}),
       ...(perturbed !== null ? { perturbed } : {}),
     };
   }

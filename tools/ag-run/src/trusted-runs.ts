@@ -12,6 +12,7 @@ import type { ExecutionPlan } from './execute.js';
 import { faketimeObjects, removeNewFaketimeObjects } from './faketime.js';
 import { pairPlans, planPerturbation, probeHost, shiftDays, type Perturbation } from './perturb.js';
 import { namedSetupFiles } from './setup-files.js';
+import { planRenamedBack, undoRenames } from './trusted-renames.js';
 import { buildTrustedTree, planTrusted, retiredOnBaseline, type TrustedPlan } from './trusted.js';
 
 /** What runs after the first wave besides the reruns. */
@@ -45,10 +46,12 @@ export interface TrustedRunsInput {
 export async function planTrustedRuns(input: TrustedRunsInput): Promise<TrustedRuns> {
   const { baseline, patch, fullCommand } = input;
   const retired = await retiredOnBaseline(input.diff.model, baseline, classifyPath);
-  const trusted =
+  const planned =
     fullCommand === null
       ? null
       : planTrusted(input.diff.model, classifyPath, await namedSetupFiles(baseline, fullCommand), retired);
+  const renamedBack = planned === null ? null : planRenamedBack(input.diff.model, planned, baseline, patch);
+  const trusted: TrustedPlan | null = planned === null || renamedBack === null ? planned : { ...planned, renamedBack };
   const days = shiftDays(input.diff.sha256);
   const host = trusted?.tree === 'baseline' ? probeHost(days) : null;
   const plans: ExecutionPlan[] = [];
@@ -56,6 +59,7 @@ export async function planTrustedRuns(input: TrustedRunsInput): Promise<TrustedR
     const tree = path.join(input.workRoot, 'trusted-tree');
     try {
       await buildTrustedTree(patch, baseline, trusted, tree);
+      if (renamedBack !== null) await undoRenames(tree, renamedBack);
       plans.push({
         command: fullCommand!,
         runner: input.runner(fullCommand!),

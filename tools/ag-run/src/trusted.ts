@@ -29,6 +29,7 @@ import {
 } from '@adversary-gate/core';
 import type { Execution, TestResult, TrustedTests } from '@adversary-gate/schemas';
 import { measured } from './per-test.js';
+import type { RenamedBack } from './trusted-renames.js';
 
 /** One file the trusted tree takes from the baseline. */
 export type TrustedFile = TrustedTests['files'][number];
@@ -52,6 +53,8 @@ export interface TrustedPlan {
   readonly heldBack: readonly HeldBack[];
   /** Test files deleted with the code they import: the trusted tree leaves them out too, and their tests are not missed. */
   readonly retired: readonly RetiredTest[];
+  /** The patch's identifier renames the trusted tree's code undoes (`trusted-renames.ts`); absent when none. */
+  readonly renamedBack?: RenamedBack;
 }
 
 /** Runner configuration: the baseline's decides how the trusted tests run. */

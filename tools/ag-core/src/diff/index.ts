@@ -4,3 +4,4 @@ export * from './git-path.js';
 export * from './model.js';
 export * from './ranges.js';
 export * from './read.js';
+export * from './identifier-renames.js';

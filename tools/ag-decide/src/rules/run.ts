@@ -192,7 +192,12 @@ function trustedReasons(
     packages.length === 0
       ? ''
       : `; the patch changes package files the trusted run does not take (${listForMessage(packages)}): if the patched code needs a dependency the baseline's installed packages lack, that is why it fails here`;
-  const where = `the baseline tree (its tests, runner configuration and installed packages) with the patch's other changes applied; held back from the patch: ${heldList}`;
+  const renamed = trusted.renamed_back;
+  const renamedNote =
+    renamed === undefined
+      ? ''
+      : `; the patched code's renames undone there: ${listForMessage(renamed.names.map((n) => `${n.patch} → ${n.baseline}`))} in ${listForMessage(renamed.files)}`;
+  const where = `the baseline tree (its tests, runner configuration and installed packages) with the patch's other changes applied; held back from the patch: ${heldList}${renamedNote}`;
   if (e === null) return fail(`the baseline's tests were not run against the patched code in ${where}${packageNote}`);
   if (!ranToVerdict(e)) {
     // Said apart when the suite could not run on the baseline either: not the patch's doing alone.

@@ -6,11 +6,11 @@
  * one whose only change is an identifier the source renames too (renames.ts).
  * @module
  */
-import type { ChangedFile } from '@adversary-gate/core';
+import { onlyRenamed, type ChangedFile } from '@adversary-gate/core';
 import { countAssertions } from './assertions.js';
 import type { TamperFinding } from './finding.js';
 import { carriesExpectation, normalised, quoted, shapeOf } from './literals.js';
-import { onlyRenamed } from './renames.js';
+
 import { testLanguage } from './test-files.js';
 
 /** What the expectation scan needs to know about the patch and the project. */

@@ -2,12 +2,14 @@
  * Tests whose title the patch reworded and whose body it left alone: a JS `test`/`it`/
  * `describe` (and their `.only`-free variants) whose title literal changed while everything
  * from the callback to its closing brace is the same text, or a Python `def test_…` renamed
- * with its parameters and body unchanged. Such a pair is a rename, not a lost test and a new
- * one: ag-decide does not hold on it (TEST_RENAMED stays for every other pair).
+ * with its parameters and body unchanged. A body whose lines differ only by identifiers the
+ * patch's code renames (ag-core's `sourceRenames`: the call sites of a rename refactor) is the
+ * same body. Such a pair is a rename, not a lost test and a new one: ag-decide does not hold on
+ * it (TEST_RENAMED stays for every other pair).
  * @module
  */
 
-import type { ChangedFile, RetitledTest } from '@adversary-gate/core';
+import { onlyRenamed, sourceRenames, type ChangedFile, type RetitledTest } from '@adversary-gate/core';
 import type { SideReader } from './config-scan.js';
 import { testLanguage } from './test-files.js';
 
@@ -78,22 +80,39 @@ function byTitle(tests: readonly Titled[]): Map<string, string> {
   return new Map(tests.filter((t) => counts.get(t.title) === 1).map((t) => [t.title, t.body]));
 }
 
+/** True when `after` is `before`, line for line, but for identifiers `renames` names (`old\0new`). */
+function sameBody(before: string, after: string, renames: ReadonlySet<string>): boolean {
+  if (before === after) return true;
+  if (renames.size === 0) return false;
+  const a = before.split('\n');
+  const b = after.split('\n');
+  return a.length === b.length && a.every((line, i) => line === b[i] || onlyRenamed(line, b[i]!, renames));
+}
+
 /**
  * The reworded titles between the baseline's and the patch's text of one test file: a title
- * gone from the patch and a title new on it whose bodies are the same text, each body found
- * once among the gone and once among the new (so a pair is never a guess).
+ * gone from the patch and a title new on it whose bodies are the same (`sameBody`), each body
+ * matched once among the gone and once among the new (so a pair is never a guess).
  */
-export function retitledTests(path: string, before: string, after: string, lang: 'js' | 'py'): RetitledTest[] {
+export function retitledTests(
+  path: string,
+  before: string,
+  after: string,
+  lang: 'js' | 'py',
+  renames: ReadonlySet<string> = new Set(),
+): RetitledTest[] {
   const read = lang === 'js' ? jsTitled : pyTitled;
   const was = byTitle(read(before));
   const now = byTitle(read(after));
   const gone = [...was].filter(([title]) => !now.has(title));
   const added = [...now].filter(([title]) => !was.has(title));
-  const once = (list: [string, string][], body: string) => list.filter(([, b]) => b === body).length === 1;
+  const matches = (list: [string, string][], body: string, old: boolean) =>
+    list.filter(([, b]) => (old ? sameBody(b, body, renames) : sameBody(body, b, renames))).length;
   const out: RetitledTest[] = [];
   for (const [from, body] of gone) {
-    const match = added.find(([, b]) => b === body);
-    if (match !== undefined && once(gone, body) && once(added, body)) out.push({ path, from, to: match[0] });
+    const match = added.find(([, b]) => sameBody(body, b, renames));
+    if (match !== undefined && matches(gone, match[1], true) === 1 && matches(added, body, false) === 1)
+      out.push({ path, from, to: match[0] });
   }
   return out.sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
 }
@@ -105,12 +124,13 @@ export async function findRetitled(
   read: SideReader,
 ): Promise<RetitledTest[]> {
   const out: RetitledTest[] = [];
+  const renames = sourceRenames(files, isTestFile);
   for (const f of files) {
     const lang = testLanguage(f.path);
     if (f.status !== 'modified' || f.binary || lang === null || !isTestFile(f.path)) continue;
     const [before, after] = await Promise.all([read('baseline', f.path), read('patch', f.path)]);
     if (!Buffer.isBuffer(before) || !Buffer.isBuffer(after)) continue;
-    out.push(...retitledTests(f.path, before.toString('utf8'), after.toString('utf8'), lang));
+    out.push(...retitledTests(f.path, before.toString('utf8'), after.toString('utf8'), lang, renames));
   }
   return out;
 }

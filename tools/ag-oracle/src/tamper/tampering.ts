@@ -2,12 +2,11 @@
  * All test tampering visible in a diff, checked against both trees where bytes matter.
  * @module
  */
-import { retiredTests, type ChangedFile } from '@adversary-gate/core';
+import { retiredTests, sourceRenames, type ChangedFile } from '@adversary-gate/core';
 import { scanRunnerConfig, type SideReader } from './config-scan.js';
 import { scanChangedFile, type TestFileRules } from './diff-scan.js';
 import { expectationFindings, type ExpectationRules } from './expectations.js';
 import { moduleNamesOf } from './fixture-conftest.js';
-import { sourceRenames } from './renames.js';
 import { sortFindings, type TamperFinding } from './finding.js';
 import { placeholderFindings } from './placeholders.js';
 import { assertionRedefinedFindings } from './assert-redefined.js';

@@ -3,6 +3,7 @@
  * @module
  */
 import picomatch from 'picomatch';
+import { codeLanguage } from '@adversary-gate/core';
 
 const JS = '{js,mjs,cjs,jsx,ts,mts,cts,tsx}';
 
@@ -37,9 +38,7 @@ export function isRunnableTest(path: string): boolean {
 
 /** The language whose markers and assertions apply to `path`, or null. */
 export function testLanguage(path: string): 'js' | 'py' | null {
-  if (/\.(?:[cm]?[jt]sx?)$/i.test(path)) return 'js';
-  if (/\.pyi?$/i.test(path)) return 'py';
-  return null;
+  return codeLanguage(path);
 }
 
 /**
