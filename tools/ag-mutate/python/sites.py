@@ -26,6 +26,12 @@ BIN_SWAPS = {
 BIT_SWAPS = {
     ast.BitOr: ("|", "&"), ast.BitAnd: ("&", "|"), ast.BitXor: ("^", "&"), ast.LShift: ("<<", ">>"), ast.RShift: (">>", "<<"),
 }
+# str methods swapped for their mirror (as the JavaScript engine's MethodExpression).
+METHOD_SWAPS = {
+    "startswith": "endswith", "endswith": "startswith", "lstrip": "rstrip", "rstrip": "lstrip",
+    "upper": "lower", "lower": "upper", "find": "rfind", "rfind": "find", "index": "rindex", "rindex": "index",
+    "ljust": "rjust", "rjust": "ljust",
+}
 ARID_ROOTS = {"print", "logging", "logger", "log", "warnings", "metrics", "telemetry"}
 RE_FUNCS = {"compile", "match", "search", "fullmatch", "sub", "subn", "split", "findall", "finditer"}
 CLASS_ESCAPES = {"d": "D", "D": "d", "w": "W", "W": "w", "s": "S", "S": "s", "b": "B", "B": "b"}
@@ -236,6 +242,17 @@ class Collector:
                         for to in swap:
                             self.add(span[0], span[1], "EqualityOperator", 2, to)
                 left = right
+            if len(node.ops) == 1 and isinstance(node.ops[0], ast.In) and is_plain_str(node.left):
+                # `"lit" in s` (containment) → `s.startswith("lit")`: a test whose strings hold the
+                # literal only at their start cannot tell the two apart.
+                ls, le = self.off.node(node.left)
+                rs, re_ = self.off.node(node.comparators[0])
+                self.add(s, e, "MethodExpression", 6, "(" + self.text[rs:re_] + ").startswith(" + self.text[ls:le] + ")")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in METHOD_SWAPS:
+            fe = self.off.node(node.func)[1]
+            at = fe - len(node.func.attr)
+            if self.text[at:fe] == node.func.attr:
+                self.add(at, fe, "MethodExpression", 6, METHOD_SWAPS[node.func.attr])
         elif isinstance(node, ast.BoolOp):
             word = "and" if isinstance(node.op, ast.And) else "or"
             to = "or" if word == "and" else "and"
@@ -337,6 +354,10 @@ class Collector:
 
     def text_op(self, op):
         return {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!=", ast.Is: "is", ast.In: "in"}[type(op)]
+
+
+def is_plain_str(node):
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
 
 
 def is_str(node):

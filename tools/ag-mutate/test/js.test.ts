@@ -42,6 +42,12 @@ test('the operators of the bench notes are generated', (t) => {
     t.true(got.includes(want), want);
 });
 
+test("a string literal's containment is mutated to a prefix test; a computed argument's is not", (t) => {
+  const got = pairs('a.js', "export const free = (id, tag) => id.includes('test') || id.includes(tag);\n");
+  t.true(got.includes('MethodExpression:includes->startsWith'));
+  t.is(got.filter((p) => p.startsWith('MethodExpression:includes')).length, 1);
+});
+
 test('only sites starting on the given lines are listed', (t) => {
   const sites = jsSites('a.js', 'const a = 1 + 2;\nconst b = 3 - 4;\n', new Set([2]));
   t.true(sites.length > 0);

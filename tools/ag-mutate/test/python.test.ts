@@ -40,6 +40,24 @@ test('Python operators include is/in, and/or, not, break/continue and literals',
     t.true(got.includes(want), want);
 });
 
+test('str methods are swapped for their mirror, and containment of a literal for a prefix test', async (t) => {
+  const code = `def f(name, ids):
+    if "test" in name or name.startswith("qa_"):
+        return name.upper().rstrip()
+    return 1 in ids
+`;
+  const got = await pairs(code);
+  for (const want of [
+    'MethodExpression:"test" in name->(name).startswith("test")',
+    'MethodExpression:startswith->endswith',
+    'MethodExpression:upper->lower',
+    'MethodExpression:rstrip->lstrip',
+  ])
+    t.true(got.includes(want), want);
+  // a number's containment is no string's prefix
+  t.false(got.some((p) => p.startsWith('MethodExpression:1 in ids')));
+});
+
 test('an early bare return is removed; one in tail position, which ends the function anyway, is not', async (t) => {
   const code = `def f(xs, n):
     if not xs:

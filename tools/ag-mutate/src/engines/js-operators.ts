@@ -288,6 +288,13 @@ export function sitesOf(
       ) {
         const to = METHOD_SWAPS.get(callee.property.name);
         if (to !== undefined) add(callee.property.start!, callee.property.end!, 'MethodExpression', 6, to);
+        // A literal's containment → a prefix test: strings that hold it only at their start cannot tell them apart.
+        if (
+          callee.property.name === 'includes' &&
+          node.arguments.length === 1 &&
+          node.arguments[0]!.type === 'StringLiteral'
+        )
+          add(callee.property.start!, callee.property.end!, 'MethodExpression', 6, 'startsWith');
       }
       break;
     }
