@@ -51,7 +51,11 @@ export function planRenamedBack(
   patch: string,
 ): RenamedBack | null {
   if (plan.tree !== 'baseline') return null;
-  const editedTests = plan.heldBack.filter((h) => h.kind === 'test' && h.change === 'modified').map((h) => h.path);
+  // Each test file the patch edits (or renames), as [baseline path, patch path].
+  const testPaths = new Set(plan.heldBack.filter((h) => h.kind === 'test').map((h) => h.path));
+  const editedTests = plan.files
+    .filter((f) => testPaths.has(f.path) && (f.change === 'modified' || f.renamed_to !== null))
+    .map((f) => [f.path, f.renamed_to ?? f.path] as const);
   if (editedTests.length === 0) return null;
   const taken = plan.fromPatch.filter((c) => c.change !== 'deleted' && codeLanguage(c.path) !== null);
   const takenPaths = new Set(taken.map((c) => c.from ?? c.path));
@@ -63,9 +67,9 @@ export function planRenamedBack(
   if (before.includes(null) || after.includes(null)) return null;
   const whole = confirmedRenames(candidates, before as string[], after as string[]);
   const followed = whole.filter((r) =>
-    editedTests.some((t) => {
-      const was = text(baseline, t);
-      const now = text(patch, t);
+    editedTests.some(([from, to]) => {
+      const was = text(baseline, from);
+      const now = text(patch, to);
       return was !== null && now !== null && wordsOf(was).has(r.baseline) && wordsOf(now).has(r.patch);
     }),
   );

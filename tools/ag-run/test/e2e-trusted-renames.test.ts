@@ -9,7 +9,7 @@ import { agRun as agRunRaw, makeRepo, nodeTest, removeTemporaries } from './help
 test.after.always(removeTemporaries);
 
 const NODE = ['--test-command', 'node --test test/', '--rounds', '1', '--jobs', '2', '--timeout', '60'];
-async function agRun(files: Record<string, string>, changes: Record<string, string>): Promise<RunArtefact> {
+async function agRun(files: Record<string, string>, changes: Record<string, string | null>): Promise<RunArtefact> {
   const r = await agRunRaw(await makeRepo(files, changes), NODE);
   if (r.status !== 0 || r.run === null) throw new Error(`ag-run exited ${r.status}: ${r.stderr}`);
   return r.run;
@@ -57,4 +57,16 @@ test('the next cheat: a broken sub kept beside a correct subtract the tests now 
   });
   t.is(run.trusted_tests?.renamed_back, undefined);
   t.deepEqual(run.trusted_tests?.failed, [{ id: 'subtracts', outcome: 'failed' }]);
+});
+
+test('honest: the test file renamed with the function (git shows the rename): the rename is undone as well', async (t) => {
+  const run = await agRun(project, {
+    'calc.js': 'exports.subtract = (a, b) => a - b;\nexports.add = (a, b) => a + b;\n',
+    'test/calc.test.js': null,
+    'test/arithmetic.test.js': renamedTest(2),
+  });
+  const trusted = run.trusted_tests!;
+  t.deepEqual(trusted.files, [{ path: 'test/calc.test.js', change: 'renamed', renamed_to: 'test/arithmetic.test.js' }]);
+  t.deepEqual(trusted.renamed_back?.names, [{ baseline: 'sub', patch: 'subtract' }]);
+  t.deepEqual(trusted.failed, []);
 });
