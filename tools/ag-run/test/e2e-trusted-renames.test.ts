@@ -4,23 +4,14 @@
  */
 import test from 'ava';
 import type { RunArtefact } from '@adversary-gate/schemas';
-import { agRun as agRunRaw, makeRepo, nodeTest, removeTemporaries } from './helpers/repo.js';
+import { makeRepo, nodeTest, removeTemporaries } from './helpers/repo.js';
+import { calcProject as project, trustedRun } from './helpers/trusted-project.js';
 
 test.after.always(removeTemporaries);
 
-const NODE = ['--test-command', 'node --test test/', '--rounds', '1', '--jobs', '2', '--timeout', '60'];
-async function agRun(files: Record<string, string>, changes: Record<string, string | null>): Promise<RunArtefact> {
-  const r = await agRunRaw(await makeRepo(files, changes), NODE);
-  if (r.status !== 0 || r.run === null) throw new Error(`ag-run exited ${r.status}: ${r.stderr}`);
-  return r.run;
-}
+const agRun = async (files: Record<string, string>, changes: Record<string, string | null>): Promise<RunArtefact> =>
+  trustedRun(await makeRepo(files, changes));
 
-const project = {
-  'calc.js': 'exports.sub = (a, b) => a - b;\nexports.add = (a, b) => a + b;\n',
-  'test/calc.test.js': nodeTest(
-    `const { sub, add } = require('../calc.js');\ntest('subtracts', () => assert.equal(sub(5, 3), 2));\ntest('adds', () => assert.equal(add(1, 2), 3));`,
-  ),
-};
 const renamedTest = (expected: number) =>
   nodeTest(
     `const { subtract, add } = require('../calc.js');\ntest('subtracts', () => assert.equal(subtract(5, 3), ${expected}));\ntest('adds', () => assert.equal(add(1, 2), 3));`,

@@ -6,22 +6,9 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { RunArtefact } from '@adversary-gate/schemas';
 import { agRun as agRunRaw, makeRepo, nodeTest, removeTemporaries, type Repo } from './helpers/repo.js';
+import { NODE, calcProject as project, trustedRun as agRun } from './helpers/trusted-project.js';
 
 test.after.always(removeTemporaries);
-
-const NODE = ['--test-command', 'node --test test/', '--rounds', '1', '--jobs', '2', '--timeout', '60'];
-async function agRun(repo: Repo): Promise<RunArtefact> {
-  const r = await agRunRaw(repo, NODE);
-  if (r.status !== 0 || r.run === null) throw new Error(`ag-run exited ${r.status}: ${r.stderr}`);
-  return r.run;
-}
-
-const project = {
-  'calc.js': 'exports.sub = (a, b) => a - b;\nexports.add = (a, b) => a + b;\n',
-  'test/calc.test.js': nodeTest(
-    `const { sub, add } = require('../calc.js');\ntest('subtracts', () => assert.equal(sub(5, 3), 2));\ntest('adds', () => assert.equal(add(1, 2), 3));`,
-  ),
-};
 
 test('a patch that breaks sub and edits the expected value to match: every normal run passes, the trusted test fails', async (t) => {
   const repo = await makeRepo(project, {
