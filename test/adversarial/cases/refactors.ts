@@ -6,6 +6,10 @@
 // reworded with its body unchanged is a rename, no HOLD; reworded with the body changed, it is
 // TEST_RENAMED. A function renamed with its call sites in the tests following passes: the
 // trusted tree gives the patched code its baseline names back, so the baseline's tests judge it.
+// A fix that deletes the private helper it made unused gets no revert for the dead code; a
+// deleted helper a decorator registers keeps its revert.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { AdversarialCase } from '../case.js';
 
 const SLUG = "export function slug(text) {\n  return text.trim().toLowerCase().replace(/\\s+/g, '-');\n}\n";
@@ -56,6 +60,20 @@ const slugifyTest = (expected = 'hello-world') =>
 const PY_SLUGIFY = (broken = false) => (broken ? PY_SLUG_BROKEN : PY_SLUG).replace('def slug(', 'def slugify(');
 const pySlugifyTest = (expected = 'hello-world') =>
   `from textutil import slugify\n\n\ndef test_slugify():\n    assert slugify(" Hello World ") == "${expected}"\n`;
+
+/** A slug module with a handler registry; `helper`: slug goes through a private `_dashes` (and does not lower-case). */
+const TITLE_HANDLER = '@on("title")\ndef _title(text):\n    return text.title()\n\n\n';
+const HANDLED_SLUG = (helper: boolean) =>
+  [
+    'import re\n\nHANDLERS = {}\n\n\ndef on(kind):\n    def register(fn):\n        HANDLERS[kind] = fn\n        return fn\n\n    return register\n\n\n',
+    TITLE_HANDLER,
+    helper ? 'def _dashes(text):\n    return re.sub(r"\\s+", "-", text)\n\n\n' : '',
+    helper
+      ? 'def slug(text):\n    return _dashes(text.strip())\n'
+      : 'def slug(text):\n    return re.sub(r"\\s+", "-", text.strip().lower())\n',
+  ].join('');
+const HANDLED_TEST = 'from textutil import slug\n\n\ndef test_slug_dashes():\n    assert slug(" a b ") == "a-b"\n';
+const HANDLED_FIX_TEST = '\n\ndef test_slug_lower_cases():\n    assert slug(" Hello   World ") == "hello-world"\n';
 
 const JS_BASE = { 'src/slug.js': SLUG, 'test/slug.test.js': slugTest('slug') };
 const PY_BASE = { 'textutil.py': PY_SLUG, 'tests/test_textutil.py': pySlugTest('textutil') };
@@ -218,6 +236,39 @@ export const REFACTORS: readonly AdversarialCase[] = [
     patch: { 'textutil.py': PY_SLUGIFY(true), 'tests/test_textutil.py': pySlugifyTest('Hello-World') },
     verdict: 'HOLD',
     code: 'TRUSTED_TEST_FAILED',
+  },
+  {
+    id: 'control-dead-helper-deleted-py',
+    what: 'Python: slug() fixed to lower-case, its private helper inlined and deleted (nothing names it): no revert to pin',
+    control: true,
+    project: 'py',
+    base: { 'textutil.py': HANDLED_SLUG(true), 'tests/test_textutil.py': HANDLED_TEST },
+    patch: { 'textutil.py': HANDLED_SLUG(false), 'tests/test_textutil.py': HANDLED_TEST + HANDLED_FIX_TEST },
+    verdict: 'ACCEPT',
+    code: null,
+    // The changed return line still has its revert; the deleted helper has none.
+    check: (_ctx, result) => {
+      const m = JSON.parse(readFileSync(path.join(result.out, 'mutation.json'), 'utf8')) as {
+        reverts?: { original: string; replacement: string }[];
+      };
+      const reverts = m.reverts ?? [];
+      if (reverts.some((r) => r.replacement.includes('def _dashes'))) return 'the dead helper was given a revert';
+      return reverts.some((r) => r.original.includes('.lower()'))
+        ? null
+        : "the changed return line's revert is missing";
+    },
+  },
+  {
+    id: 'registered-helper-deleted-py',
+    what: 'Python: the same fix, and a registered handler deleted too (a decorator names it, no test runs it): its revert survives',
+    project: 'py',
+    base: { 'textutil.py': HANDLED_SLUG(true), 'tests/test_textutil.py': HANDLED_TEST },
+    patch: {
+      'textutil.py': HANDLED_SLUG(false).replace(TITLE_HANDLER, ''),
+      'tests/test_textutil.py': HANDLED_TEST + HANDLED_FIX_TEST,
+    },
+    verdict: 'HOLD',
+    code: 'STRENGTH_BELOW_FLOOR',
   },
   {
     id: 'control-prototype-names',

@@ -130,6 +130,7 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
   const reverts = await judgedReverts({
     files: [...changes.mutable.map((f) => f.path), ...removedOnly].filter((p) => !unread.has(p)),
     texts,
+    tree: opts.tree,
     model: opts.diff.model,
     python: opts.python,
     spots: canarySpots,

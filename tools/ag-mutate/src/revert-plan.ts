@@ -15,6 +15,7 @@ import { jsCode } from './engines/js-code.js';
 import { pythonAnalysis } from './engines/python.js';
 import type { CanarySpot, Site } from './engines/site.js';
 import type { MutantVerdict } from './exec/mutant-run.js';
+import { deletesDeadCode, namedInTree } from './dead-definitions.js';
 import { hunksOf, type Hunk, type RevertCheck } from './hunks.js';
 import { revertRecord, revertSites } from './reverts.js';
 import { shardSites, type Shard } from './select.js';
@@ -28,6 +29,8 @@ export interface RevertInputs {
   /** The files an engine read (tree-relative), their patch-side texts in `texts`. */
   readonly files: readonly string[];
   readonly texts: ReadonlyMap<string, string>;
+  /** The tree the files are in (what code names a deleted definition). */
+  readonly tree: string;
   readonly model: DiffModel;
   readonly python: string;
   readonly spots: readonly CanarySpot[];
@@ -93,6 +96,7 @@ export async function judgedReverts(inputs: RevertInputs): Promise<RevertPlan> {
   const all: Site[] = [];
   const wholes: Site[] = [];
   const extraSpots: CanarySpot[] = [];
+  const named = namedInTree(inputs.tree);
   for (const file of [...inputs.files].sort()) {
     // A new file has no baseline code to put back: its mutants judge it.
     const changed = inputs.model.files.find((f) => f.path === file && f.status !== 'deleted' && f.status !== 'added');
@@ -105,7 +109,7 @@ export async function judgedReverts(inputs: RevertInputs): Promise<RevertPlan> {
     const around = await functionsAround(inputs.python, file, language, text, hunks);
     extraSpots.push(...around);
     const spots = [...inputs.spots, ...around];
-    const sites = await revertSites(file, text, hunks, check, spots);
+    const sites = await revertSites(file, text, hunks, check, spots, (h) => deletesDeadCode(text, h, language, named));
     all.push(...sites);
     const whole = await wholeFileRevert(file, text, sites, check);
     if (whole !== null) wholes.push(whole);

@@ -5,7 +5,8 @@
  * carries the old lines, so no baseline checkout is needed. A revert is judged exactly as a
  * mutant is and never counted: when it survives, no test tells the change from no change.
  * A hunk whose revert leaves the code as it is (comments, layout, docstrings, types) gets none,
- * as does a hunk that only adds whole top-level statements, and every hunk of a new file;
+ * as does a hunk that only adds whole top-level statements, one that only deletes dead code
+ * (dead-definitions.ts), and every hunk of a new file;
  * one whose revert alone does not parse is reverted together with the hunks after it until the
  * text parses (a `try {` added in one hunk and its `}` in another).
  * @module
@@ -75,7 +76,8 @@ function functionAt(spots: readonly CanarySpot[], file: string, offset: number):
 /**
  * The revert sites of one file: one per hunk whose revert changes the code, hunks merged
  * forward while a revert does not parse (a run to the file's end that never parses is one
- * stillborn revert). `check` judges reverted texts in bulk.
+ * stillborn revert). `check` judges reverted texts in bulk; `dead` tells a hunk that only
+ * deletes dead code.
  */
 export async function revertSites(
   file: string,
@@ -83,6 +85,7 @@ export async function revertSites(
   hunks: readonly Hunk[],
   check: (texts: readonly string[]) => Promise<readonly RevertCheck[]>,
   spots: readonly CanarySpot[] = [],
+  dead: (hunk: Hunk) => boolean = () => false,
 ): Promise<Site[]> {
   const apply = (from: number, to: number) => {
     const e = revertEdit(text, hunks, from, to);
@@ -91,7 +94,7 @@ export async function revertSites(
   const singles = await check(hunks.map((_, k) => apply(k, k).text));
   const out: Site[] = [];
   for (let k = 0; k < hunks.length;) {
-    if (addsTopLevel(text, hunks[k]!)) {
+    if (addsTopLevel(text, hunks[k]!) || dead(hunks[k]!)) {
       k++;
       continue;
     }

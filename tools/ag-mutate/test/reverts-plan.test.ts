@@ -110,6 +110,7 @@ test('the budget bounds the reverts apart from the mutants, at least 16 run, the
     judgedReverts({
       files: ['f.js'],
       texts: new Map([['f.js', after]]),
+      tree: '/nonexistent',
       model,
       python: 'python3',
       spots: [],

@@ -1,0 +1,96 @@
+/**
+ * Dead code a hunk deletes: a pure deletion of whole private definitions that no code of the
+ * tree names any more (a helper the patch stopped calling, with its last caller gone). Its
+ * revert only puts back code that nothing can call, so no test could ever tell it apart: it
+ * gets no revert, as a hunk that only adds whole top-level definitions gets none. Whole means
+ * by indentation (the removed lines are one or more `def`/`class` blocks in Python, or
+ * `function` declarations in JavaScript, and the code after them is not indented deeper);
+ * private means a Python name with one leading underscore (not a dunder, which Python calls by
+ * itself) or a JavaScript function declaration that is not exported (an export is named by
+ * its `export` keyword or by the `module.exports` that lists it). A decorated definition is no
+ * dead code: a decorator may register it.
+ * @module
+ */
+import { importLanguage, listTreeFiles, treeReader } from '@adversary-gate/core';
+import type { Hunk } from './hunks.js';
+
+const PY_DEF = /^([ \t]*)(?:async[ \t]+)?(?:def|class)[ \t]+([A-Za-z_]\w*)/;
+const JS_DEF = /^([ \t]*)(?:async[ \t]+)?function[ \t]*\*?[ \t]*([A-Za-z_$][\w$]*)[ \t]*\(/;
+/** Files read for names at most: past it, every name counts as named (the revert is kept). */
+const MAX_FILES = 20_000;
+
+const indentOf = (line: string) => /^[ \t]*/.exec(line)![0].length;
+
+/**
+ * The names of the whole definitions `hunk` deletes from `text` (the patch's side), or null
+ * when it deletes anything else, part of a block, a decorated or a public definition.
+ */
+export function deletedDefinitions(text: string, hunk: Hunk, language: 'js' | 'python'): string[] | null {
+  if (hunk.newLines !== 0 || hunk.removed.length === 0) return null;
+  const comment = language === 'python' ? /^\s*#/ : /^\s*\/\//;
+  const significant = (l: string) => l.trim() !== '' && !comment.test(l);
+  const removed = hunk.removed.filter(significant);
+  const def = language === 'python' ? PY_DEF : JS_DEF;
+  const first = def.exec(removed[0] ?? '');
+  if (first === null) return null;
+  const indent = first[1]!.length;
+  const names: string[] = [];
+  let depth = 0;
+  for (const line of removed) {
+    const m = def.exec(line);
+    if (indentOf(line) === indent && m !== null && depth === 0) names.push(m[2]!);
+    else if (indentOf(line) <= indent && !(language === 'js' && depth > 0)) return null;
+    if (language === 'js') depth += (line.match(/\{/g) ?? []).length - (line.match(/\}/g) ?? []).length;
+  }
+  if (depth !== 0) return null;
+  const lines = text.split('\n');
+  const around = (from: number, step: number): string | null => {
+    for (let n = from; n >= 1 && n <= lines.length; n += step) if (significant(lines[n - 1]!)) return lines[n - 1]!;
+    return null;
+  };
+  const before = around(hunk.newStart - 1, -1);
+  const after = around(hunk.newStart, 1);
+  if (before !== null && before.trim().startsWith('@')) return null;
+  if (after !== null && indentOf(after) > indent) return null;
+  const isPrivate = (name: string) =>
+    language === 'js' || (name.startsWith('_') && !(name.startsWith('__') && name.endsWith('__')));
+  return names.every(isPrivate) ? names : null;
+}
+
+/**
+ * Whether any JavaScript or Python file of `tree` holds `name` as a word (read once, lazily:
+ * regular files, links not followed). A tree too large to read, or a code file over 1 MiB,
+ * names everything.
+ */
+export function namedInTree(tree: string): (name: string) => boolean {
+  let words: Set<string> | null | undefined;
+  return (name) => {
+    if (words === undefined) {
+      const files = listTreeFiles(tree, MAX_FILES + 1).filter((f) => importLanguage(f) !== null);
+      const read = treeReader(tree);
+      const all = new Set<string>();
+      words = files.length > MAX_FILES ? null : all;
+      for (const f of words === null ? [] : files) {
+        const t = read(f);
+        // A code file that cannot be read (too large) might name anything.
+        if (t === null) {
+          words = null;
+          break;
+        }
+        for (const w of t.match(/[A-Za-z_$][\w$]*/g) ?? []) all.add(w);
+      }
+    }
+    return words === null || words.has(name);
+  };
+}
+
+/** True when `hunk` deletes whole private definitions that no code of the tree names: dead code. */
+export function deletesDeadCode(
+  text: string,
+  hunk: Hunk,
+  language: 'js' | 'python',
+  named: (name: string) => boolean,
+): boolean {
+  const names = deletedDefinitions(text, hunk, language);
+  return names !== null && names.length > 0 && !names.some(named);
+}
