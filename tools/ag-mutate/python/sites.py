@@ -288,6 +288,13 @@ class Collector:
         elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None and not isinstance(node.value, (ast.Constant, ast.Lambda)):
             vs, ve = self.off.node(node.value)
             self.add(vs, ve, "AssignedValue", 6, "None")
+        elif (isinstance(node, ast.AnnAssign) and isinstance(parent, ast.ClassDef) and isinstance(node.value, ast.Constant)
+              and node.value.value is None):
+            # A class field whose default is None (a dataclass's `pre: Optional[str] = None`): no literal
+            # to mutate, so the default itself goes (the field becomes required, or the attribute unset).
+            _, ae = self.off.node(node.annotation)
+            _, ve = self.off.node(node.value)
+            self.add(ae, ve, "AssignedValue", 6, "")
         elif isinstance(node, (ast.Assert, ast.Delete)):
             self.add(s, e, "StatementRemoval", 5, "pass")
         elif isinstance(node, (ast.For, ast.AsyncFor)):
