@@ -8,7 +8,9 @@
  * as does a hunk that only adds whole top-level statements, one that only deletes dead code
  * (dead-definitions.ts), and every hunk of a new file;
  * one whose revert alone does not parse is reverted together with the hunks after it until the
- * text parses (a `try {` added in one hunk and its `}` in another).
+ * text parses (a `try {` added in one hunk and its `}` in another); one whose revert loses a
+ * top-level name both sides define (a class header in one hunk, its body in another) is widened
+ * over the hunks around it, the narrowest run that keeps every such name and parses.
  * @module
  */
 import { createHash } from 'node:crypto';
@@ -17,7 +19,9 @@ import type { MutantVerdict } from './exec/mutant-run.js';
 import { hunkHeader, revertEdit, type Hunk, type RevertCheck } from './hunks.js';
 import { judgedFields } from './judged-record.js';
 import { lineStarts, shorten, type CanarySpot, type Site } from './engines/site.js';
+import { languageOf } from './changes.js';
 import { narrowedRevert } from './revert-narrow.js';
+import { keepsSharedNames } from './top-level-names.js';
 
 /**
  * The lines a Python tracer must see run for a revert: the replaced lines and the first code
@@ -92,6 +96,8 @@ export async function revertSites(
     return { edit: e, text: text.slice(0, e.start) + e.replacement + text.slice(e.end) };
   };
   const singles = await check(hunks.map((_, k) => apply(k, k).text));
+  const language = languageOf(file);
+  const whole = language === null ? null : keepsSharedNames(text, apply(0, hunks.length - 1).text, language);
   const out: Site[] = [];
   for (let k = 0; k < hunks.length;) {
     if (addsTopLevel(text, hunks[k]!) || dead(hunks[k]!)) {
@@ -113,10 +119,44 @@ export async function revertSites(
       to++;
       verdict = (await check([apply(k, to).text]))[0]!;
     }
-    if (!verdict.same) out.push(revertSite(file, text, hunks, k, to, apply(k, to).edit, verdict.parses, spots));
+    let from = k;
+    if (verdict.parses && whole !== null && !whole(apply(k, to).text)) {
+      const widened = await wholeWindow(hunks.length, k, to, (j, t) => apply(j, t).text, whole, check);
+      if (widened !== null) ({ from, to, verdict } = widened);
+    }
+    if (!verdict.same) out.push(revertSite(file, text, hunks, from, to, apply(from, to).edit, verdict.parses, spots));
     k = to + 1;
   }
   return out;
+}
+
+/** Widest run of hunks a widened revert spans. */
+const MAX_WINDOW = 12;
+
+/**
+ * The narrowest run of hunks `[from, to]` around `[k, last]` whose revert keeps every shared
+ * top-level name and parses (the narrowest first, then the one reaching back least); null when
+ * none within {@link MAX_WINDOW} does.
+ */
+async function wholeWindow(
+  count: number,
+  k: number,
+  last: number,
+  textOf: (from: number, to: number) => string,
+  whole: (text: string) => boolean,
+  check: (texts: readonly string[]) => Promise<readonly RevertCheck[]>,
+): Promise<{ from: number; to: number; verdict: RevertCheck } | null> {
+  const windows: { from: number; to: number; text: string }[] = [];
+  for (let from = k; from >= 0 && last - from < MAX_WINDOW; from--)
+    for (let to = last; to < count && to - from < MAX_WINDOW; to++) {
+      if (from === k && to === last) continue;
+      const text = textOf(from, to);
+      if (whole(text)) windows.push({ from, to, text });
+    }
+  windows.sort((a, b) => a.to - a.from - (b.to - b.from) || b.from - a.from);
+  const verdicts = await check(windows.map((w) => w.text));
+  const i = verdicts.findIndex((v) => v.parses);
+  return i < 0 ? null : { from: windows[i]!.from, to: windows[i]!.to, verdict: verdicts[i]! };
 }
 
 function revertSite(

@@ -12,8 +12,9 @@ import { shorten, type Site } from './engines/site.js';
 import { hunkHeader, type Hunk, type RevertCheck } from './hunks.js';
 
 /**
- * The whole-file revert of `file` (patch text `text`) from its hunk reverts `singles`, or null:
- * fewer than two compile, or together they do not parse or leave the code as it is.
+ * The whole-file revert of `file` (patch text `text`) from its hunk reverts `singles` (one
+ * inside a wider one counts as that one), or null: fewer than two compile, two overlap in part,
+ * or together they do not parse or leave the code as it is.
  */
 export async function wholeFileRevert(
   file: string,
@@ -21,9 +22,18 @@ export async function wholeFileRevert(
   singles: readonly Site[],
   check: (texts: readonly string[]) => Promise<readonly RevertCheck[]>,
 ): Promise<Site | null> {
-  const parts = singles.filter((s) => s.parses && s.revert !== undefined).sort((a, b) => a.start - b.start);
+  const sorted = singles
+    .filter((s) => s.parses && s.revert !== undefined)
+    .sort((a, b) => a.start - b.start || b.end - a.end);
+  // A revert widened over its neighbours holds theirs: the widest stands for them.
+  const parts: Site[] = [];
+  for (const s of sorted) {
+    const prev = parts.at(-1);
+    if (prev !== undefined && s.end <= prev.end) continue;
+    if (prev !== undefined && s.start < prev.end) return null;
+    parts.push(s);
+  }
   if (parts.length < 2) return null;
-  for (let i = 1; i < parts.length; i++) if (parts[i]!.start < parts[i - 1]!.end) return null;
   const first = parts[0]!;
   const last = parts.at(-1)!;
   let replacement = '';

@@ -1,6 +1,9 @@
 // Hunks and their reverts, without running anything: `-U0` hunks from a diff's line numbers,
 // the baseline text put back, comment-only hunks skipped, hunks that only parse together merged.
 import test from 'ava';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { parseUnifiedDiff } from '@adversary-gate/core';
 import { jsCode } from '../src/engines/js-code.js';
 import { judgedReverts, REVERT_BUDGET_FLOOR } from '../src/revert-plan.js';
@@ -256,4 +259,42 @@ test('a new function before a changed exports line: the exports line alone is pu
   t.is(reverted, after.replace('module.exports = { a, slugify };', 'module.exports = { a };'));
   t.true(reverted.includes('function slugify'), 'the new function stays');
   t.is(before.split('\n').length, 6);
+});
+
+test('Python: a revert that loses a top-level name both sides define is widened over its neighbours until it keeps it', async (t) => {
+  // A class rewritten as a dataclass: the class header changes in one hunk, its methods in
+  // others. The header hunk's revert alone would nest the old methods in `_order` and leave
+  // no `Version` (it compiles, and fails to load).
+  const before = `import re\n\n\nclass Version:\n    def __init__(self, major):\n        self.major = major\n\n    def _key(self):\n        return (self.major,)\n\n    def __eq__(self, other):\n        return self._key() == other._key()\n\n    def __lt__(self, other):\n        return self._key() < other._key()\n\n\ndef parse(text):\n    return Version(int(text))\n`;
+  const after = `import re\nfrom dataclasses import dataclass\n\n\ndef _order(v):\n    return (v.major, 1)\n\n\n@dataclass(frozen=True)\nclass Version:\n    major: int\n\n    def __lt__(self, other):\n        return _order(self) < _order(other)\n\n\ndef parse(text):\n    return Version(int(text))\n`;
+  const dir = mkdtempSync(path.join(tmpdir(), 'ag-widen-'));
+  try {
+    writeFileSync(path.join(dir, 'm.py'), after);
+    const model = parseUnifiedDiff(diffOf(before, after).replace(/f\.js/g, 'm.py'));
+    const plan = await judgedReverts({
+      files: ['m.py'],
+      texts: new Map([['m.py', after]]),
+      tree: dir,
+      model,
+      python: '/usr/bin/python3',
+      spots: [],
+      max: null,
+      shard: null,
+    });
+    const reverted = plan.run.map((s) => after.slice(0, s.start) + s.replacement + after.slice(s.end));
+    t.true(
+      reverted.every((r) => /^class Version:/m.test(r)),
+      'every revert keeps class Version',
+    );
+    t.true(
+      plan.run.some((s) => s.revert!.scope === 'file'),
+      'the whole-file revert is still made',
+    );
+    t.false(
+      reverted.some((r) => r.includes('def _key') && !r.includes('def __eq__')),
+      'the dead _key() alone gets no revert',
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
