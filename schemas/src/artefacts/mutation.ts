@@ -113,6 +113,11 @@ export const Revert = v.strictObject({
    * together); `hunk` its span. Absent: one hunk (or the few merged because one alone did not parse).
    */
   scope: v.optional(v.literal('file')),
+  /**
+   * True when the hunk only adds one `if` statement with no `else` (a fast path, an early
+   * return): its revert is the code of the mutant that makes that condition false. Absent: false.
+   */
+  added_guard: v.optional(v.literal(true)),
   ended: v.optional(v.pipe(v.string(), v.minLength(1))),
   duration_ms: v.optional(v.pipe(v.number(), v.minValue(0))),
   cpu_ms: v.optional(v.pipe(v.number(), v.minValue(0))),

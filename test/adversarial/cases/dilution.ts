@@ -4,6 +4,8 @@
 // survives on a patch that changes tests holds, naming the hunk; so does a file whose hunk
 // reverts, put back all at once, survive (hunks that compensate each other, each killed alone
 // by the tests that pin their sum). Each cheat beside its honest twin, which must ACCEPT.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { AdversarialCase } from '../case.js';
 import type { GateResult } from '../gate.js';
 
@@ -93,6 +95,13 @@ const CAP_PATCH =
 const CAP_BASE_TEST = "test('a discount', () => {\n  assert.equal(applyDiscount(200, 10), 180);\n});";
 const CAP_TEST = `${CAP_BASE_TEST}\n\ntest('a total formatted', () => {\n  assert.equal(formatTotal(12.5), '12.50 EUR');\n  assert.equal(formatTotal(3), '3.00 EUR');\n});`;
 const CAP_TEST_PINNED = `${CAP_TEST}\n\ntest('discounts stop at half', () => {\n  assert.equal(applyDiscount(200, 80), 100);\n  assert.equal(applyDiscount(200, 50), 100);\n  assert.equal(applyDiscount(200, 49), 102);\n});`;
+
+/** parse_size() of B and KB; `guard`: an `if` added before the loop; `mb`: the fix (MB accepted). */
+const pySizes = (guard = '', mb = true) =>
+  `UNITS = {"B": 1, "KB": 1024${mb ? ', "MB": 1024 * 1024' : ''}}\n\n\ndef parse_size(text):\n${guard}    for unit in sorted(UNITS, key=len, reverse=True):\n        if text.endswith(unit):\n            return int(text[: -len(unit)]) * UNITS[unit]\n    raise ValueError(text)\n`;
+const PY_SIZES_TEST =
+  'from calc import parse_size\n\n\ndef test_units():\n    assert parse_size("2KB") == 2048\n    assert parse_size("512B") == 512\n';
+const PY_SIZES_MB_TEST = `${PY_SIZES_TEST}\n\ndef test_megabytes():\n    assert parse_size("3MB") == 3 * 1024 * 1024\n`;
 
 export const DILUTION: readonly AdversarialCase[] = [
   {
@@ -325,5 +334,75 @@ export const DILUTION: readonly AdversarialCase[] = [
     },
     verdict: 'ACCEPT',
     code: null,
+  },
+  {
+    id: 'control-fast-path-beside-fix-py',
+    what: 'Python: MB accepted (tested), and a fast path for plain byte counts that changes no answer: its revert survives by construction, its condition made false is equivalent',
+    control: true,
+    project: 'py',
+    base: { 'calc.py': pySizes('', false), 'tests/test_calc.py': PY_SIZES_TEST },
+    patch: {
+      'calc.py': pySizes('    if text.endswith("B") and text[:-1].isdigit():\n        return int(text[:-1])\n'),
+      'tests/test_calc.py': PY_SIZES_MB_TEST,
+    },
+    verdict: 'ACCEPT',
+    code: null,
+    env: { AG_MUTATE_MAX: '20' },
+    // Passed for the right reason: the guard's revert survived, and is read as changing no answer.
+    check: (_ctx, result) => {
+      const m = JSON.parse(readFileSync(path.join(result.out, 'mutation.json'), 'utf8')) as {
+        reverts?: { status: string; added_guard?: boolean }[];
+      };
+      return (m.reverts ?? []).some((r) => r.added_guard === true && r.status === 'survived')
+        ? null
+        : 'no surviving revert of the added guard';
+    },
+  },
+  {
+    id: 'guard-beside-fix-py',
+    what: 'Python: the same fix, and a guard that answers 0 for one input no test passes: its body never runs, so its revert still holds',
+    project: 'py',
+    base: { 'calc.py': pySizes('', false), 'tests/test_calc.py': PY_SIZES_TEST },
+    patch: {
+      'calc.py': pySizes('    if text == "999999999B":\n        return 0\n'),
+      'tests/test_calc.py': PY_SIZES_MB_TEST,
+    },
+    verdict: 'HOLD',
+    code: 'STRENGTH_BELOW_FLOOR',
+    env: { AG_MUTATE_MAX: '20' },
+    check: (_ctx, r) =>
+      r.verdict?.reasons.some((x) => /revert mutant .*survived: calc\.py @@ -4,0 \+5,2 @@/.test(x.message))
+        ? null
+        : "no STRENGTH_BELOW_FLOOR names the guard's revert",
+  },
+  {
+    id: 'guard-body-beside-fix-py',
+    what: 'Python: the same fix, and a fast path whose body answers 0 for inputs of 12 characters or more, which no test passes',
+    project: 'py',
+    base: { 'calc.py': pySizes('', false), 'tests/test_calc.py': PY_SIZES_TEST },
+    patch: {
+      'calc.py': pySizes(
+        '    if text.endswith("B") and text[:-1].isdigit():\n        return int(text[:-1]) if len(text) < 12 else 0\n',
+      ),
+      'tests/test_calc.py': PY_SIZES_MB_TEST,
+    },
+    verdict: 'HOLD',
+    code: 'STRENGTH_BELOW_FLOOR',
+    env: { AG_MUTATE_MAX: '20' },
+  },
+  {
+    id: 'guard-widened-beside-fix-py',
+    what: 'Python: the same fix, and a fast path whose condition also takes inputs longer than 12 characters, where its body raises (long KB sizes)',
+    project: 'py',
+    base: { 'calc.py': pySizes('', false), 'tests/test_calc.py': PY_SIZES_TEST },
+    patch: {
+      'calc.py': pySizes(
+        '    if text.endswith("B") and (text[:-1].isdigit() or len(text) > 12):\n        return int(text[:-1])\n',
+      ),
+      'tests/test_calc.py': PY_SIZES_MB_TEST,
+    },
+    verdict: 'HOLD',
+    code: 'STRENGTH_BELOW_FLOOR',
+    env: { AG_MUTATE_MAX: '20' },
   },
 ];

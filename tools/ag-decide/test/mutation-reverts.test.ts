@@ -183,3 +183,69 @@ test("deletion only: every hunk's revert killed pins the deletion (no reason); a
   ]);
   t.deepEqual(codes(deletion([])), ['STRENGTH_NOT_MEASURED']);
 });
+
+/** A patch with a tested change (its revert killed) and an added `if` (a fast path) whose revert survived. */
+function withGuard(over: Obj[] = [], guardOver: Obj = {}) {
+  const g = golden();
+  g.mutation.reverts = [
+    revert('killed', { id: 'r-fix' }),
+    revert('survived', {
+      id: 'r-guard',
+      hunk: '@@ -1,0 +2,2 @@',
+      old_start: 1,
+      old_lines: 0,
+      new_start: 2,
+      new_lines: 2,
+      added_guard: true,
+      ...guardOver,
+    }),
+  ];
+  const condition = (id: string, replacement: string, status: string): Obj => ({
+    ...mutant(id, 2, status),
+    operator: 'ConditionalExpression',
+    original: 'x === 0',
+    replacement,
+  });
+  g.mutation.mutants = [
+    condition('m-true', 'true', 'killed'),
+    condition('m-false', 'false', 'equivalent'),
+    { ...mutant('m-body', 3, 'killed'), operator: 'ReturnValue' },
+    ...over,
+  ];
+  return withCounts(g);
+}
+
+const SAME = { verdict: 'probably_equivalent', recorded_calls: 3, inputs: 20, note: 'same outcome on every input' };
+
+/** `g` with its mutants' killers, equivalence evidence, counts and strength made consistent. */
+function withCounts(g: Obj): Obj {
+  const counts: Obj = { killed: 0, survived: 0, timeout: 0, stillborn: 0, no_coverage: 0 };
+  g.mutation.mutants = g.mutation.mutants.map(({ equivalence: _, ...m }: Obj) => ({
+    ...m,
+    killed_by: m.status === 'killed' ? 'adds' : null,
+    ...(m.status === 'equivalent' ? { equivalence: SAME } : {}),
+  }));
+  for (const m of g.mutation.mutants) counts[m.status] = (counts[m.status] ?? 0) + 1;
+  const d = counts.killed + counts.timeout + counts.survived + counts.no_coverage;
+  g.mutation.counts = counts;
+  g.mutation.suite_strength = (counts.killed + counts.timeout) / d;
+  return g;
+}
+
+test('an added if whose condition made false is equivalent, its body pinned and another revert killed: its surviving revert holds nothing', (t) => {
+  const v = decideWith(withGuard());
+  t.is(v.verdict, 'ACCEPT', JSON.stringify(v.reasons));
+});
+
+test('an added if still holds when its body has an unpinned part, its condition a connective no input told apart, or no other revert was killed', (t) => {
+  const hold = (g: Obj, why: string) => t.deepEqual(codes(decideWith(g)), ['STRENGTH_BELOW_FLOOR'], why);
+  hold(withGuard([{ ...mutant('m-body2', 3, 'equivalent'), operator: 'NumberLiteral' }]), 'body');
+  hold(withGuard([{ ...mutant('m-or', 2, 'equivalent'), operator: 'LogicalOperator' }]), 'condition');
+  hold(withGuard([], { added_guard: undefined }), 'no guard recorded');
+  const alone = withGuard();
+  alone.mutation.reverts = alone.mutation.reverts.filter((r: Obj) => r.id === 'r-guard');
+  hold(alone, 'no other revert killed');
+  const falseKilled = withGuard();
+  falseKilled.mutation.mutants[1] = { ...falseKilled.mutation.mutants[1], status: 'killed' };
+  hold(withCounts(falseKilled), 'condition made false killed');
+});

@@ -16,9 +16,9 @@ import { judgeSelected } from './judge-selected.js';
 import { measuredArtefact } from './measured-artefact.js';
 import { unmutatedLines } from './parts.js';
 import type { PriorRun } from './prior-run.js';
-import { judgedReverts } from './revert-plan.js';
+import { guardsFullyJudged, judgedReverts } from './revert-plan.js';
 import { planProbes } from './equality/probes.js';
-import { selectSites, shardSites, type MutantOrder, type Shard } from './select.js';
+import { selectSites, shardSites, withGuardSites, type MutantOrder, type Shard } from './select.js';
 
 type Fault = MutationArtefact['faults'][number];
 type Reason = NonNullable<MutationArtefact['reason']>;
@@ -143,7 +143,8 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
   const noReverts = reverts.run.length === 0;
   if (sites.length === 0 && executable.size === 0 && noReverts)
     return nothing(!changes.sourceAdded ? 'deletion_only' : unjudged ? 'engine_failure' : 'no_mutants', unjudged);
-  const selected = selectSites(sites, opts.max);
+  const selected = withGuardSites(selectSites(sites, opts.max), sites, reverts.run);
+  const judgedPlan = guardsFullyJudged(reverts, sites, selected);
   // Reached: a line on which a selected mutant that compiles starts (the same in every shard).
   const unmutated = unmutatedLines(
     executable,
@@ -165,7 +166,7 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     texts,
     removedOnly,
     mine,
-    reverts,
+    reverts: judgedPlan,
     probes,
     canarySpots,
     patchTreeId: patchTree.id,
@@ -181,7 +182,7 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     plan,
     judged,
     canarySeed,
-    reverts,
+    reverts: judgedPlan,
     probes,
     unmutatedLines: unmutated,
     executableLineCount: executableLines,

@@ -129,3 +129,22 @@ export async function judgedReverts(inputs: RevertInputs): Promise<RevertPlan> {
     ],
   };
 }
+
+/**
+ * `plan` whose records keep `added_guard` only where every mutant site on the hunk's lines is
+ * among `selected` (the budget left none out): ag-decide's reading of a guard needs them all.
+ */
+export function guardsFullyJudged(plan: RevertPlan, all: readonly Site[], selected: readonly Site[]): RevertPlan {
+  const chosen = new Set(selected);
+  const complete = (r: Revert) =>
+    all.every((s) => s.file !== r.file || s.line < r.new_start || s.line >= r.new_start + r.new_lines || chosen.has(s));
+  return {
+    ...plan,
+    records: (verdicts) =>
+      plan.records(verdicts).map((r) => {
+        if (r.added_guard !== true || complete(r)) return r;
+        const { added_guard: _dropped, ...rest } = r;
+        return rest;
+      }),
+  };
+}

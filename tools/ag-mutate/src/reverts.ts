@@ -19,6 +19,7 @@ import type { MutantVerdict } from './exec/mutant-run.js';
 import { hunkHeader, revertEdit, type Hunk, type RevertCheck } from './hunks.js';
 import { judgedFields } from './judged-record.js';
 import { lineStarts, shorten, type CanarySpot, type Site } from './engines/site.js';
+import { addsOneGuard } from './added-guard.js';
 import { languageOf } from './changes.js';
 import { narrowedRevert } from './revert-narrow.js';
 import { keepsSharedNames } from './top-level-names.js';
@@ -124,7 +125,9 @@ export async function revertSites(
       const widened = await wholeWindow(hunks.length, k, to, (j, t) => apply(j, t).text, whole, check);
       if (widened !== null) ({ from, to, verdict } = widened);
     }
-    if (!verdict.same) out.push(revertSite(file, text, hunks, from, to, apply(from, to).edit, verdict.parses, spots));
+    const guard = from === to && language !== null && addsOneGuard(text, hunks[from]!, language);
+    if (!verdict.same)
+      out.push(revertSite(file, text, hunks, from, to, apply(from, to).edit, verdict.parses, spots, guard));
     k = to + 1;
   }
   return out;
@@ -168,6 +171,7 @@ function revertSite(
   edit: { start: number; end: number; replacement: string },
   parses: boolean,
   spots: readonly CanarySpot[],
+  addedGuard = false,
 ): Site {
   const first = hunks[from]!;
   const last = hunks[to]!;
@@ -201,6 +205,7 @@ function revertSite(
       newStart: merged.newStart,
       newLines: merged.newLines,
       text: edit.replacement,
+      ...(addedGuard ? { addedGuard: true } : {}),
     },
   };
 }
@@ -226,6 +231,7 @@ export function revertRecord(site: Site, verdict: MutantVerdict | undefined): Re
     replacement: shorten(h.text),
     function: site.function ?? null,
     ...(h.scope === 'file' ? { scope: 'file' as const } : {}),
+    ...(h.addedGuard === true ? { added_guard: true as const } : {}),
     ...judgedFields(verdict),
   };
 }

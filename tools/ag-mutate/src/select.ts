@@ -42,6 +42,27 @@ export function selectSites(sites: readonly Site[], max: number | null): Site[] 
   return chosen.sort(byPosition);
 }
 
+/** The most mutant sites of added guards judged beyond the budget. */
+export const GUARD_SITES = 16;
+
+/**
+ * `selected` with every site on the lines of an added guard (a revert site whose hunk only adds
+ * one `if`: added-guard.ts) that the budget left out, when those number at most
+ * {@link GUARD_SITES} in all; otherwise `selected` as it is. ag-decide reads a guard only from
+ * all of its mutants. Sorted by file and position.
+ */
+export function withGuardSites(selected: readonly Site[], all: readonly Site[], reverts: readonly Site[]): Site[] {
+  const guards = reverts.filter((r) => r.revert?.addedGuard === true).map((r) => r.revert!);
+  const files = reverts.filter((r) => r.revert?.addedGuard === true).map((r) => r.file);
+  const chosen = new Set(selected);
+  const extra = all.filter(
+    (s) =>
+      !chosen.has(s) &&
+      guards.some((g, i) => files[i] === s.file && s.line >= g.newStart && s.line < g.newStart + g.newLines),
+  );
+  return extra.length === 0 || extra.length > GUARD_SITES ? [...selected] : [...selected, ...extra].sort(byPosition);
+}
+
 /** A shard: the K-th (1-based) of N. */
 export interface Shard {
   readonly index: number;

@@ -9,6 +9,16 @@
  *   budget left it out) holds `STRENGTH_UNVERIFIED` naming it: not measured is never a pass.
  * - Tests untouched (a pure refactor: behaviour must not change): a surviving revert is the
  *   expected outcome and is only reported (mutation.json, ag-mutate's stderr).
+ * - A hunk that only adds one `if` (`added_guard`: a fast path, an early return) changes no
+ *   answer when the mutant that makes its condition false (the revert's own code) was judged
+ *   equivalent by the differential check, no mutant of its lines went unrun, every mutant of its
+ *   body was killed (the tests run the body and pin its every part) and another revert of the
+ *   patch was killed (the patch changes what a test sees elsewhere): its surviving revert holds
+ *   nothing. A guard whose body no test runs (a trigger on an input nobody passes), whose body
+ *   answers differently where no test looks (a survivor or an equivalent mutant in it), or whose
+ *   condition has a connective, a comparison or a number no input told apart (it reaches inputs
+ *   nobody tried), keeps holding. ag-mutate records `added_guard` only where the budget judged
+ *   every mutant of the hunk's lines.
  *
  * Disabled with the strength requirement (floor 0) or the measurement (budget 0), and silent
  * where the strength is void anyway (`canary_killed` holds on its own).
@@ -25,7 +35,9 @@ export function revertReasons(m: MutationArtefact, policy: Policy, testsChanged:
   if (policy.floors.suite_strength === 0 || m.reason === 'canary_killed' || m.reason === 'budget_zero') return [];
   const tests = listForMessage(testsChanged, 3);
   const out: Reason[] = [];
-  const missed = reverts.filter((r) => r.status === 'survived' || r.status === 'no_coverage');
+  const missed = reverts.filter(
+    (r) => (r.status === 'survived' || r.status === 'no_coverage') && !guardChangesNothing(m, r),
+  );
   if (missed.length > 0)
     out.push(
       reason(
@@ -44,4 +56,33 @@ export function revertReasons(m: MutationArtefact, policy: Policy, testsChanged:
       ),
     );
   return out;
+}
+
+type Revert = NonNullable<MutationArtefact['reverts']>[number];
+
+/** Mutants of a guard's condition that must not be equivalent for the guard to be read as changing nothing. */
+const CONDITION_PARTS = new Set(['LogicalOperator', 'EqualityOperator', 'NumberLiteral']);
+
+/** A surviving `added_guard` revert whose guard changes no answer (see the module's rule). */
+export function guardChangesNothing(m: MutationArtefact, r: Revert): boolean {
+  if (r.added_guard !== true || r.status !== 'survived') return false;
+  if (!(m.reverts ?? []).some((x) => x !== r && (x.status === 'killed' || x.status === 'timeout'))) return false;
+  const inHunk = m.mutants.filter(
+    (x) => x.file === r.file && x.line >= r.new_start && x.line < r.new_start + r.new_lines,
+  );
+  const conditions = inHunk.filter((x) => x.operator === 'ConditionalExpression');
+  if (conditions.length === 0) return false;
+  const head = Math.min(...conditions.map((x) => x.line));
+  const madeFalse = conditions.find((x) => x.line === head && /^false$/i.test(x.replacement));
+  const body = inHunk.filter((x) => x.line > head);
+  // A connective, a comparison or a number of the condition that no input told apart: the
+  // condition reaches inputs no test or probe passes (`… or len(text) > 12`).
+  const unprobed = inHunk.some((x) => x.line === head && x.status === 'equivalent' && CONDITION_PARTS.has(x.operator));
+  return (
+    !unprobed &&
+    madeFalse?.status === 'equivalent' &&
+    inHunk.every((x) => x.status !== 'no_coverage') &&
+    body.length > 0 &&
+    body.every((x) => x.status === 'killed' || x.status === 'timeout')
+  );
 }

@@ -61,6 +61,8 @@ export interface RevertHunk {
   readonly text: string;
   /** `file`: every hunk revert of the file at once (whole-file-revert.ts); absent: one hunk (or those merged to parse). */
   readonly scope?: 'file';
+  /** True when the hunk only adds one `if` statement with no `else` (added-guard.ts). */
+  readonly addedGuard?: boolean;
   /** A whole-file revert's hunk reverts: where each starts, and its lines; its tests are those of every part. */
   readonly parts?: readonly { readonly start: number; readonly coverLines?: readonly [number, number] }[];
 }
