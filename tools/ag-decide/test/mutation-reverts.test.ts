@@ -248,4 +248,6 @@ test('an added if still holds when its body has an unpinned part, its condition 
   const falseKilled = withGuard();
   falseKilled.mutation.mutants[1] = { ...falseKilled.mutation.mutants[1], status: 'killed' };
   hold(withCounts(falseKilled), 'condition made false killed');
+  // the flag on a hunk that also removes lines is no guard: the evidence is refused
+  t.deepEqual(codes(decideWith(withGuard([], { old_lines: 1 }))), ['EVIDENCE_INVALID']);
 });
