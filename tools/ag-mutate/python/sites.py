@@ -288,10 +288,11 @@ class Collector:
         elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None and not isinstance(node.value, (ast.Constant, ast.Lambda)):
             vs, ve = self.off.node(node.value)
             self.add(vs, ve, "AssignedValue", 6, "None")
-        elif (isinstance(node, ast.AnnAssign) and isinstance(parent, ast.ClassDef) and isinstance(node.value, ast.Constant)
-              and node.value.value is None):
-            # A class field whose default is None (a dataclass's `pre: Optional[str] = None`): no literal
-            # to mutate, so the default itself goes (the field becomes required, or the attribute unset).
+        elif (isinstance(node, ast.AnnAssign) and isinstance(parent, ast.ClassDef) and is_dataclass(parent)
+              and isinstance(node.value, ast.Constant) and node.value.value is None):
+            # A dataclass field whose default is None (`pre: Optional[str] = None`): no literal to
+            # mutate, so the default itself goes (the field becomes required). A plain class's
+            # annotated default is left alone: __init__ often sets it anyway (an equivalent mutant).
             _, ae = self.off.node(node.annotation)
             _, ve = self.off.node(node.value)
             self.add(ae, ve, "AssignedValue", 6, "")
@@ -361,6 +362,16 @@ class Collector:
 
     def text_op(self, op):
         return {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!=", ast.Is: "is", ast.In: "in"}[type(op)]
+
+
+def is_dataclass(cls):
+    """True when a class is decorated `@dataclass`, `@dataclasses.dataclass` or `@dataclass(...)`."""
+    for d in cls.decorator_list:
+        target = d.func if isinstance(d, ast.Call) else d
+        name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", None)
+        if name == "dataclass":
+            return True
+    return False
 
 
 def is_plain_str(node):

@@ -58,9 +58,10 @@ test('str methods are swapped for their mirror, and containment of a literal for
   t.false(got.some((p) => p.startsWith('MethodExpression:1 in ids')));
 });
 
-test("a class field's None default is removed (it has no literal to mutate); a type-breaking mutant", async (t) => {
-  const code = 'class V:\n    major: int\n    pre: str = None\n';
+test("a dataclass field's None default is removed (it has no literal to mutate); a type-breaking mutant", async (t) => {
+  const code = '@dataclasses.dataclass\nclass V:\n    major: int\n    pre: str = None\n';
   t.deepEqual(await pairs(code), ['AssignedValue: = None->']);
+  t.deepEqual(await pairs(code.replace('@dataclasses.dataclass\n', '')), [], 'a plain class: left alone');
   const sites = (await pythonSites(PY, [{ path: 'm.py', text: code, lines: all(code) }])).get('m.py');
   t.true(Array.isArray(sites) && sites.every((s) => s.breaksType === true));
 });
