@@ -7,17 +7,15 @@
  * @module
  */
 import type { Language } from './changes.js';
-import type { Hunk } from './hunks.js';
-
-const indentOf = (line: string) => /^[ \t]*/.exec(line)![0].length;
+import { codeLineFrom, indentOf, isCodeLine, type Hunk } from './hunks.js';
 
 /** True when `hunk` (of the patch's `text`) adds exactly one `if` statement with no `else`, inside a block. */
 export function addsOneGuard(text: string, hunk: Hunk, language: Language): boolean {
   if (hunk.removed.length > 0 || hunk.newLines === 0) return false;
   const lines = text.split('\n');
-  const comment = language === 'python' ? /^\s*#/ : /^\s*\/\//;
-  const significant = (l: string | undefined) => l !== undefined && l.trim() !== '' && !comment.test(l);
-  const added = lines.slice(hunk.newStart - 1, hunk.newStart - 1 + hunk.newLines).filter(significant);
+  const added = lines
+    .slice(hunk.newStart - 1, hunk.newStart - 1 + hunk.newLines)
+    .filter((l) => isCodeLine(l, language));
   const head = added[0];
   if (head === undefined || !(language === 'python' ? /^\s*if\b[^#]*:/ : /^\s*if\s*\(/).test(head)) return false;
   const indent = indentOf(head);
@@ -31,8 +29,6 @@ export function addsOneGuard(text: string, hunk: Hunk, language: Language): bool
     }
   }
   if (depth !== 0) return false;
-  let next = hunk.newStart + hunk.newLines;
-  while (next <= lines.length && !significant(lines[next - 1])) next++;
-  const after = lines[next - 1];
-  return after === undefined || (indentOf(after) <= indent && !/^\s*(else|elif)\b/.test(after));
+  const after = codeLineFrom(lines, hunk.newStart + hunk.newLines, 1, language);
+  return after === null || (indentOf(after) <= indent && !/^\s*(else|elif)\b/.test(after));
 }

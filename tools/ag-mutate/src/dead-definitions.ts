@@ -11,15 +11,13 @@
  * dead code: a decorator may register it.
  * @module
  */
-import { importLanguage, listTreeFiles, treeReader } from '@adversary-gate/core';
-import type { Hunk } from './hunks.js';
+import { importLanguage, listTreeFiles, treeReader, wordsOf } from '@adversary-gate/core';
+import { codeLineFrom, indentOf, isCodeLine, type Hunk } from './hunks.js';
 
 const PY_DEF = /^([ \t]*)(?:async[ \t]+)?(?:def|class)[ \t]+([A-Za-z_]\w*)/;
 const JS_DEF = /^([ \t]*)(?:async[ \t]+)?function[ \t]*\*?[ \t]*([A-Za-z_$][\w$]*)[ \t]*\(/;
 /** Files read for names at most: past it, every name counts as named (the revert is kept). */
 const MAX_FILES = 20_000;
-
-const indentOf = (line: string) => /^[ \t]*/.exec(line)![0].length;
 
 /**
  * The names of the whole definitions `hunk` deletes from `text` (the patch's side), or null
@@ -27,9 +25,7 @@ const indentOf = (line: string) => /^[ \t]*/.exec(line)![0].length;
  */
 export function deletedDefinitions(text: string, hunk: Hunk, language: 'js' | 'python'): string[] | null {
   if (hunk.newLines !== 0 || hunk.removed.length === 0) return null;
-  const comment = language === 'python' ? /^\s*#/ : /^\s*\/\//;
-  const significant = (l: string) => l.trim() !== '' && !comment.test(l);
-  const removed = hunk.removed.filter(significant);
+  const removed = hunk.removed.filter((l) => isCodeLine(l, language));
   const def = language === 'python' ? PY_DEF : JS_DEF;
   const first = def.exec(removed[0] ?? '');
   if (first === null) return null;
@@ -44,12 +40,8 @@ export function deletedDefinitions(text: string, hunk: Hunk, language: 'js' | 'p
   }
   if (depth !== 0) return null;
   const lines = text.split('\n');
-  const around = (from: number, step: number): string | null => {
-    for (let n = from; n >= 1 && n <= lines.length; n += step) if (significant(lines[n - 1]!)) return lines[n - 1]!;
-    return null;
-  };
-  const before = around(hunk.newStart - 1, -1);
-  const after = around(hunk.newStart, 1);
+  const before = codeLineFrom(lines, hunk.newStart - 1, -1, language);
+  const after = codeLineFrom(lines, hunk.newStart, 1, language);
   if (before !== null && before.trim().startsWith('@')) return null;
   if (after !== null && indentOf(after) > indent) return null;
   const isPrivate = (name: string) =>
@@ -77,7 +69,7 @@ export function namedInTree(tree: string): (name: string) => boolean {
           words = null;
           break;
         }
-        for (const w of t.match(/[A-Za-z_$][\w$]*/g) ?? []) all.add(w);
+        for (const w of wordsOf(t)) all.add(w);
       }
     }
     return words === null || words.has(name);

@@ -5,6 +5,7 @@
  * @module
  */
 import type { ChangedFile } from '@adversary-gate/core';
+import type { Language } from './changes.js';
 import { lineStarts } from './engines/site.js';
 
 /** One hunk: old-side and new-side first line (1-based) and line count, as the lines are (not git's header numbers). */
@@ -103,4 +104,21 @@ export function revertEdit(
 export interface RevertCheck {
   readonly parses: boolean;
   readonly same: boolean;
+}
+
+/** The width of a line's leading blanks. */
+export function indentOf(line: string): number {
+  return /^[ \t]*/.exec(line)![0].length;
+}
+
+/** True for a line that holds code: not blank, not a comment alone. */
+export function isCodeLine(line: string | undefined, language: Language): boolean {
+  return line !== undefined && line.trim() !== '' && !(language === 'python' ? /^\s*#/ : /^\s*\/\//).test(line);
+}
+
+/** The first code line of `lines` from line `from` (1-based) on, walking by `step` (1: down, -1: up); null when none. */
+export function codeLineFrom(lines: readonly string[], from: number, step: 1 | -1, language: Language): string | null {
+  for (let n = from; n >= 1 && n <= lines.length; n += step)
+    if (isCodeLine(lines[n - 1], language)) return lines[n - 1]!;
+  return null;
 }

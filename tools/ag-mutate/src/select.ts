@@ -52,14 +52,13 @@ export const GUARD_SITES = 16;
  * all of its mutants. Sorted by file and position.
  */
 export function withGuardSites(selected: readonly Site[], all: readonly Site[], reverts: readonly Site[]): Site[] {
-  const guards = reverts.filter((r) => r.revert?.addedGuard === true).map((r) => r.revert!);
-  const files = reverts.filter((r) => r.revert?.addedGuard === true).map((r) => r.file);
+  const guards = reverts.filter((r) => r.revert?.addedGuard === true);
   const chosen = new Set(selected);
-  const extra = all.filter(
-    (s) =>
-      !chosen.has(s) &&
-      guards.some((g, i) => files[i] === s.file && s.line >= g.newStart && s.line < g.newStart + g.newLines),
-  );
+  const onGuard = (s: Site) =>
+    guards.some(
+      (g) => g.file === s.file && s.line >= g.revert!.newStart && s.line < g.revert!.newStart + g.revert!.newLines,
+    );
+  const extra = all.filter((s) => !chosen.has(s) && onGuard(s));
   return extra.length === 0 || extra.length > GUARD_SITES ? [...selected] : [...selected, ...extra].sort(byPosition);
 }
 

@@ -6,7 +6,15 @@
 import { promises as fs } from 'node:fs';
 import picomatch from 'picomatch';
 import * as v from 'valibot';
-import { gitTreeId, InputError, isWithin, normaliseRepoPath, readDiff, UsageError } from '@adversary-gate/core';
+import {
+  gitTreeId,
+  InputError,
+  isWithin,
+  normaliseRepoPath,
+  readDiff,
+  sourceRenames,
+  UsageError,
+} from '@adversary-gate/core';
 import { oracleClasses } from './classes.js';
 import { OracleArtefact, SCHEMA_VERSION, sha256 } from '@adversary-gate/schemas';
 import type { Fault } from './faults.js';
@@ -96,20 +104,20 @@ export async function measureOracle(options: OracleOptions): Promise<OracleArtef
   const fixtures = await measureFixtures(options.baseline, options.patch, fixtureRoots);
   const frozen = frozenOnlyCoverage(files, classify, freeze?.entries ?? []);
   const isGolden = picomatch([...oracle.golden], { dot: true });
+  const isTestFile = (p: string) => classify(p) === 'test' || isRunnableTest(p);
+  // The code's identifier renames, read once for the expectation scan and the reworded titles.
+  const renames = sourceRenames(files, isTestFile);
   const tampering = await findTampering(files, {
     sourceChanged: cls.sourceChanged,
     importedBySource: cls.importedByBaseline,
     isRecordedExpectation: (p) => (isGolden(p) ? 'golden' : isSnapshot(p) ? 'snapshot' : null),
-    isTestFile: (p) => classify(p) === 'test' || isRunnableTest(p),
+    isTestFile,
     isRunnableTest: cls.isRunnableTest,
     existsOnBaseline: (p) => existsInTree(options.baseline, p),
     read: (side, p) => readTreeFile(tree(side), p),
+    renames,
   });
-  const retitled = await findRetitled(
-    files,
-    (p) => classify(p) === 'test' || isRunnableTest(p),
-    (side, p) => readTreeFile(tree(side), p),
-  );
+  const retitled = await findRetitled(files, isTestFile, (side, p) => readTreeFile(tree(side), p), renames);
   const faults: Fault[] = [
     ...fixtures.faults,
     ...(await diffTreeMismatch(files, (side, p) => existsInTree(tree(side), p))),

@@ -35,9 +35,17 @@ export interface RenamedBack {
 /** Largest file read for renames: a bigger one leaves the renames undone (the trusted run then shows the names missing). */
 const MAX_BYTES = 1024 * 1024;
 
-function text(root: string, rel: string): string | null {
-  const read = readInside(root, rel, MAX_BYTES + 1);
-  return read.ok && read.data.length <= MAX_BYTES ? read.data.toString('utf8') : null;
+/** Reads files of the two trees as text, each once (null: unreadable or too large). */
+function reader(baseline: string, patch: string): (root: 'baseline' | 'patch', rel: string) => string | null {
+  const seen = new Map<string, string | null>();
+  return (root, rel) => {
+    const key = `${root}\0${rel}`;
+    if (!seen.has(key)) {
+      const read = readInside(root === 'baseline' ? baseline : patch, rel, MAX_BYTES + 1);
+      seen.set(key, read.ok && read.data.length <= MAX_BYTES ? read.data.toString('utf8') : null);
+    }
+    return seen.get(key)!;
+  };
 }
 
 /**
@@ -51,6 +59,7 @@ export function planRenamedBack(
   patch: string,
 ): RenamedBack | null {
   if (plan.tree !== 'baseline') return null;
+  const text = reader(baseline, patch);
   // Each test file the patch edits (or renames), as [baseline path, patch path].
   const testPaths = new Set(plan.heldBack.filter((h) => h.kind === 'test').map((h) => h.path));
   const editedTests = plan.files
@@ -62,22 +71,24 @@ export function planRenamedBack(
   const code = diff.files.filter((f) => !f.binary && codeLanguage(f.path) !== null && takenPaths.has(f.path));
   const candidates = sourceRenames(code, () => false);
   if (candidates.size === 0) return null;
-  const before = code.filter((f) => f.oldPath !== null && f.status !== 'copied').map((f) => text(baseline, f.oldPath!));
-  const after = code.map((f) => text(patch, f.path));
+  const before = code
+    .filter((f) => f.oldPath !== null && f.status !== 'copied')
+    .map((f) => text('baseline', f.oldPath!));
+  const after = code.map((f) => text('patch', f.path));
   if (before.includes(null) || after.includes(null)) return null;
   const whole = confirmedRenames(candidates, before as string[], after as string[]);
-  const followed = whole.filter((r) =>
-    editedTests.some(([from, to]) => {
-      const was = text(baseline, from);
-      const now = text(patch, to);
-      return was !== null && now !== null && wordsOf(was).has(r.baseline) && wordsOf(now).has(r.patch);
-    }),
-  );
+  // Each edited test file's words on both sides, read once for every rename.
+  const tests = editedTests.map(([from, to]) => {
+    const was = text('baseline', from);
+    const now = text('patch', to);
+    return was === null || now === null ? null : { was: wordsOf(was), now: wordsOf(now) };
+  });
+  const followed = whole.filter((r) => tests.some((t) => t !== null && t.was.has(r.baseline) && t.now.has(r.patch)));
   if (followed.length === 0) return null;
   const names = new Set(followed.map((r) => r.patch));
   const files = taken
     .filter((c) => {
-      const t = text(patch, c.from ?? c.path);
+      const t = text('patch', c.from ?? c.path);
       const lang = codeLanguage(c.path)!;
       return t !== null && codeIdentifiers(t, lang).some(([s, e]) => names.has(t.slice(s, e)));
     })

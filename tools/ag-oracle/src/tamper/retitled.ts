@@ -122,9 +122,9 @@ export async function findRetitled(
   files: readonly ChangedFile[],
   isTestFile: (path: string) => boolean,
   read: SideReader,
+  renames: ReadonlySet<string> = sourceRenames(files, isTestFile),
 ): Promise<RetitledTest[]> {
   const out: RetitledTest[] = [];
-  const renames = sourceRenames(files, isTestFile);
   for (const f of files) {
     const lang = testLanguage(f.path);
     if (f.status !== 'modified' || f.binary || lang === null || !isTestFile(f.path)) continue;

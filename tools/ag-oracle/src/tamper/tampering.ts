@@ -18,6 +18,8 @@ export interface TamperContext extends TestFileRules, ExpectationRules {
   /** True when a repository path exists on the baseline tree. */
   readonly existsOnBaseline: (path: string) => Promise<boolean>;
   readonly read: SideReader;
+  /** The code's identifier renames (ag-core's `sourceRenames`), when the caller read them already. */
+  readonly renames?: ReadonlySet<string>;
 }
 
 /**
@@ -33,7 +35,7 @@ export async function findTampering(files: readonly ChangedFile[], ctx: TamperCo
   const changedModules = new Set(
     files.filter((f) => f.status !== 'deleted' && ctx.isTestFile(f.path)).flatMap((f) => moduleNamesOf(f.path)),
   );
-  const renames = sourceRenames(files, ctx.isTestFile);
+  const renames = ctx.renames ?? sourceRenames(files, ctx.isTestFile);
   for (const file of files) {
     const existed = file.status === 'modified' || file.status === 'renamed' || (await ctx.existsOnBaseline(file.path));
     findings.push(...scanChangedFile(file, ctx, existed));
