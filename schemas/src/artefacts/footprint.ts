@@ -11,10 +11,13 @@ import { Count, RelPath } from '../primitives.js';
  * `stateful`: the same call answers differently the second time, and the patch made it so (the
  * function is new, or the baseline's version answers the same twice); `runner_dependent`: the
  * function answers differently when the test runner is loaded; `special_case`: the patch changes
- * the answer at this recorded call and at none of the neighbouring inputs.
+ * the answer at this recorded call and at none of the neighbouring inputs; `mock_contradicted`: a
+ * collaborator of the function (a function of the project it calls) was replaced in the tests by
+ * one whose answer at this call (`call` names the collaborator's call) cannot be the real one's,
+ * which answers a value of another kind (a float where it answers an int, a key it never has).
  */
 export const FootprintFinding = v.strictObject({
-  kind: v.picklist(['stateful', 'runner_dependent', 'special_case']),
+  kind: v.picklist(['stateful', 'runner_dependent', 'special_case', 'mock_contradicted']),
   call: v.pipe(v.string(), v.minLength(1)),
   detail: v.string(),
 });

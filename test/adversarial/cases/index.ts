@@ -5,6 +5,7 @@ import type { AdversarialCase } from '../case.js';
 import { CONFIG_AND_EVIDENCE } from './config-and-evidence.js';
 import { CONTROLS } from './controls.js';
 import { FOOTPRINT } from './footprint.js';
+import { MOCKS } from './mocks.js';
 import { FORGED, FORGED_OPEN } from './forged.js';
 import { FOUND, PENDING as FOUND_PENDING } from './found.js';
 import { COVERAGE_AND_MUTATION } from './coverage-and-mutation.js';
@@ -27,15 +28,17 @@ import { WHAT_RUNS } from './what-runs.js';
 
 /**
  * The patched code itself (issue 37): cheats whose own code produces the signal the gate
- * believes, each beside its honest twin, in JavaScript and Python. One section, in six files (five classes)
- * by mechanism: the baseline's tests in the baseline's environment, the behaviour footprint,
+ * believes, each beside its honest twin, in JavaScript and Python. One section, in seven files (five classes)
+ * by mechanism: the baseline's tests in the baseline's environment, the behaviour footprint
+ * (with the mocks it judges against the real collaborators),
  * the perturbed environment, what runs as code, and kills and equality the tests cannot forge
  * (with equality a new field loosens).
  * `AG_ADV_SET=patched-code` runs exactly it.
  */
 const PATCHED_CODE: readonly (readonly AdversarialCase[])[] = [
   TRUSTED_TREE,
-  FOOTPRINT,
+  // One class: mocks are judged by the footprint's recording run and judge, as its cheats are.
+  [...FOOTPRINT, ...MOCKS],
   PERTURBED,
   WHAT_RUNS,
   // One class: equality a new field loosens is judged by the same equality probes as forged.ts's.

@@ -16,6 +16,9 @@ printed output or module data, which a patch could vary everywhere to hide a dif
   neighbours (ag_mutate_equiv's, with the constants of both versions and the keys of the
   module's tables the function reads).
 
+- the collaborators the tests replaced: the real one (ag_mutate_contract.py) on the calls its
+  replacement answered in the tests, twice, each time in a forked process.
+
 Beside the answers it reports what the rules need to know of the function: its parameters and
 the constants of the baseline's version. Nothing is decided here: ag-mutate's rules
 (src/apart/rules.ts) tell state the patch added, a dependence on the test runner and a special
@@ -27,6 +30,7 @@ import os
 import sys
 
 from ag_mutate_equiv import (
+    call_text as _call_text,
     _compiled,
     _constants,
     _copy,
@@ -38,6 +42,7 @@ from ag_mutate_equiv import (
     in_child,
     literal_facts,
 )
+from ag_mutate_contract import declared_raises, real_answers, resolve
 from ag_mutate_record import find_def
 
 MAX_TIMEOUTS = 2
@@ -109,12 +114,34 @@ def _table_keys(node, namespace):
     return ints, strs
 
 
-def footprint(f, calls, unique, namespace, module_note):
+def _contracts(substitutes, namespace):
+    """Each replaced collaborator's real answers on the calls its replacement answered in the tests."""
+    out = []
+    for sub in substitutes:
+        entry = {"name": sub["name"], "problem": None, "unpicklable": sub["unpicklable"], "mock_answers": sub["mock_answers"], "raises": [], "calls": []}
+        try:
+            real = resolve(namespace, sub["name"])
+        except Exception as error:
+            entry["problem"] = "the real %s could not be found: %s" % (sub["name"], error)
+            out.append(entry)
+            continue
+        entry["raises"] = declared_raises(real)
+        inputs = [args for args, _ in sub["calls"]]
+        first = in_child(lambda: real_answers(real, inputs, namespace))
+        second = in_child(lambda: real_answers(real, inputs, namespace))
+        for i, (args, shape) in enumerate(sub["calls"]):
+            real_pair = None if first is None or second is None else [first[i], second[i]]
+            entry["calls"].append({"text": _call_text(sub["name"], args), "mock": shape, "real": real_pair})
+        out.append(entry)
+    return out
+
+
+def footprint(f, calls, unique, namespace, module_note, substitutes=()):
     """The footprint's answers for one function: `calls` are every recorded call (repeats kept),
     unpickled, `unique` the distinct ones. `problem` says why nothing could be asked (the module
     could not be imported, the function could not be read again); with no call, nothing is."""
     path, qualname = f["file"], f["qualname"]
-    out = {"problem": None, "parameters": None, "baseline_literals": None, "twice": None, "runner": None, "special": None}
+    out = {"problem": None, "parameters": None, "baseline_literals": None, "twice": None, "runner": None, "special": None, "contracts": []}
     if namespace is None or not calls:
         out["problem"] = module_note
         return out
@@ -134,6 +161,7 @@ def footprint(f, calls, unique, namespace, module_note):
     patched = lambda: _live(namespace, qualname)  # noqa: E731
     baseline = (lambda: _compiled(f["baseline"], path, qualname, namespace)) if old is not None else None
     out["parameters"] = parameters(node)
+    out["contracts"] = _contracts(substitutes, namespace)
     out["baseline_literals"] = literal_facts(old) if old is not None else None
 
     # State: the recorded sequence, each call twice, in two runs (and once on the baseline's version).

@@ -65,6 +65,19 @@ def _load(datas, namespace):
     return calls, failed
 
 
+def _substitutes(record, namespace):
+    """The collaborators the tests replaced, their recorded calls loaded: [{"name", "calls": [(args, shape)], "unpicklable", "mock_answers"}]."""
+    out = []
+    for sub in record.get("substitutes", []):
+        calls, failed = [], 0
+        for data, shape in sub["calls"]:
+            loaded, bad = _load([data], namespace)
+            failed += bad
+            calls.extend((args, shape) for args in loaded)
+        out.append({"name": sub["name"], "calls": calls, "unpicklable": sub["unpicklable"] + failed, "mock_answers": sub["mock_answers"]})
+    return out
+
+
 def main(spec_path):
     with open(spec_path) as r:
         spec = json.load(r)
@@ -86,6 +99,7 @@ def main(spec_path):
             except BaseException as error:
                 module_note = "module %s could not be imported outside the tests: %s: %s" % (rec["module"], type(error).__name__, str(error)[:300])
         calls, failed = _load(rec["calls"], namespace) if namespace is not None else ([], 0)
+        substitutes = _substitutes(rec, namespace) if namespace is not None else []
         unique = distinct(calls, namespace)
         qualname = f["qualname"]
         functions.append({
@@ -97,7 +111,7 @@ def main(spec_path):
             "calls": [call_text(qualname, args) for args in calls],
             "distinct": [{"text": call_text(qualname, args), "args": arg_facts(args)} for args in unique],
             "equivalence": measure_mutants(unique, namespace, f, spec["min_distinct_calls"]) if f["mutants"] else None,
-            "footprint": footprint(f, calls, unique, namespace, module_note) if f["footprint"] else None,
+            "footprint": footprint(f, calls, unique, namespace, module_note, substitutes) if f["footprint"] else None,
         })
     out = {"runner_free": runner_free(), "functions": functions}
     tmp = spec["out"] + ".tmp"

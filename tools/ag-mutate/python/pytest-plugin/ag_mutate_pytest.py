@@ -171,6 +171,11 @@ def pytest_runtest_protocol(item, nextitem):
     _tracer.current = ""
 
 
+def pytest_collection_finish(session):
+    if _recorder is not None:
+        _recorder.snapshot()
+
+
 def pytest_sessionfinish(session, exitstatus):
     if _tracer is not None:
         _tracer.stop()

@@ -9,8 +9,14 @@ a reference to the module's name for it, so the judge's fresh import gives the s
 A call whose arguments cannot be pickled, or take more than MAX_CALL_BYTES pickled, is
 counted and skipped.
 
+Beside the calls, each function's collaborators the tests replaced are watched
+(ag_mutate_contract.py): the project's functions it names are noted before the first test
+runs, and a replacement found in place when the function is entered is wrapped, where it
+sits, by a witness recording the calls made of it and the shape of each answer.
+
 At the end of the session, `out` gets (pickle) {"executable", "sys_path", "functions":
-[{"module", "calls": [bytes], "unpicklable", "observed"}]}. Nothing is judged here: the
+[{"module", "calls": [bytes], "unpicklable", "observed", "substitutes": [{"name", "calls":
+[[bytes, shape]], "unpicklable", "mock_answers"}]}]}. Nothing is judged here: the
 judge runs in a fresh interpreter, outside the test process (the interpreter named in
 `out`.json, {"executable"}).
 """
@@ -20,6 +26,8 @@ import json
 import os
 import pickle
 import sys
+
+from ag_mutate_contract import MAX_CALLS_PER_COLLABORATOR, Witness, collaborators, current, is_witness, put
 
 OBSERVE = "__ag_mutate_observe__"
 MAX_CALLS = 60
@@ -122,6 +130,9 @@ class Recorder:
         self.modules = [None] * len(self.functions)
         self.unpicklable = [0] * len(self.functions)
         self.observed = [0] * len(self.functions)
+        self.root = os.path.realpath(os.getcwd())
+        self.watched = [None] * len(self.functions)
+        self.substitutes = [{} for _ in self.functions]
         by_file = {}
         for index, f in enumerate(self.functions):
             by_file.setdefault(os.path.realpath(f["file"]), []).append((index, f["qualname"]))
@@ -138,11 +149,67 @@ class Recorder:
 
         self.finder = CompilingFinder({real: own(targets) for real, targets in by_file.items()})
 
+    def snapshot(self):
+        """Each loaded function's collaborators as they are before any test runs (a function whose
+        module loads later is noted when it is first entered)."""
+        modules = {}
+        for module in list(sys.modules.values()):
+            path = getattr(module, "__file__", None)
+            if isinstance(path, str):
+                modules.setdefault(os.path.realpath(path), module)
+        for index, f in enumerate(self.functions):
+            module = modules.get(os.path.realpath(f["file"]))
+            if module is None or self.watched[index] is not None:
+                continue
+            try:
+                fn = _function(module.__dict__, f["qualname"])
+                self.watched[index] = collaborators(fn, module.__dict__, self.root)
+            except Exception:
+                self.watched[index] = {}
+
+    def _watch(self, index, namespace):
+        """Wraps each collaborator of function `index` that a test replaced by a witness of its calls."""
+        watched = self.watched[index]
+        if watched is None:
+            fn = _function(namespace, self.functions[index]["qualname"])
+            watched = self.watched[index] = collaborators(fn, namespace, self.root)
+        for name, (holder, attr, original) in watched.items():
+            now = current(holder, attr)
+            if now is None or now is original or is_witness(now):
+                continue
+            put(holder, attr, Witness(now, self._noter(index, name, namespace)))
+
+    def _noter(self, index, name, namespace):
+        entry = self.substitutes[index].setdefault(name, {"name": name, "calls": [], "unpicklable": 0, "mock_answers": 0})
+        seen = set()
+
+        def note(args, kwargs, answer):
+            if len(entry["calls"]) >= MAX_CALLS_PER_COLLABORATOR:
+                return
+            if answer["t"] == "mock":
+                entry["mock_answers"] += 1
+                return
+            try:
+                data = dump_call((list(args), dict(kwargs)), namespace)
+            except Exception:
+                entry["unpicklable"] += 1
+                return
+            key = (data, json.dumps(answer, sort_keys=True))
+            if key not in seen and len(data) <= MAX_CALL_BYTES:
+                seen.add(key)
+                entry["calls"].append([data, answer])
+
+        return note
+
     def observe(self, index):
         self.observed[index] += 1
+        frame = sys._getframe(1)
+        try:
+            self._watch(index, frame.f_globals)
+        except Exception:
+            pass
         if len(self.calls[index]) >= MAX_CALLS:
             return
-        frame = sys._getframe(1)
         if self.modules[index] is None:
             self.modules[index] = frame.f_globals.get("__name__")
         try:
@@ -165,7 +232,13 @@ class Recorder:
             "executable": sys.executable,
             "sys_path": [p for p in sys.path if isinstance(p, str)],
             "functions": [
-                {"module": self.modules[i], "calls": self.calls[i], "unpicklable": self.unpicklable[i], "observed": self.observed[i]}
+                {
+                    "module": self.modules[i],
+                    "calls": self.calls[i],
+                    "unpicklable": self.unpicklable[i],
+                    "observed": self.observed[i],
+                    "substitutes": list(self.substitutes[i].values()),
+                }
                 for i in range(len(self.functions))
             ],
         }

@@ -31,6 +31,7 @@ export function pythonFootprint(f: FunctionAnswers): Measures | undefined {
       twice: fp.twice ?? { first: null, second: null, old: null },
       runner: fp.runner,
       ...(fp.special !== null ? { special: fp.special } : {}),
+      contracts: fp.contracts,
     },
     PYTHON,
   );

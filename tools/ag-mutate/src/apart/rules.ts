@@ -1,8 +1,9 @@
 /**
  * What the answers of a judge apart from the tests mean, for Python and JavaScript alike: the
- * behaviour footprint's three findings and the survivors' differential check, decided here and
- * nowhere else, from the raw outcomes the judges measured (Python's ag_mutate_judge.py, read in
- * py-evidence.ts; JavaScript's runtime/js-judge.cjs, read in js-plan.ts). The judges decide
+ * behaviour footprint's findings (a replaced collaborator's in contract-rules.ts) and the
+ * survivors' differential check, decided here and nowhere else, from the raw outcomes the
+ * judges measured (Python's ag_mutate_judge.py, read in py-evidence.ts; JavaScript's
+ * runtime/js-judge.cjs, read in js-plan.ts). The judges decide
  * nothing: they call, and report what each call answered and what its arguments were.
  *
  * An outcome is text: `value …` or `raise …` (what a caller gets back: the value, or the
@@ -12,6 +13,7 @@
  * @module
  */
 import type { FootprintFunction, Mutant } from '@adversary-gate/schemas';
+import { contractFindings, type Contract } from './contract-rules.js';
 import { boundary, takesArguments, trivial, type ArgFact, type Literals, type Parameters } from './argument-rules.js';
 
 /** Neighbours on which a version must return normally before a special case is named. */
@@ -95,6 +97,8 @@ export interface FootprintEvidence {
   } | null;
   /** The distinct calls then their neighbours, once, on the patch's and the baseline's versions (absent: no baseline). */
   readonly special?: { readonly patched: readonly string[] | null; readonly old: readonly string[] | null };
+  /** The collaborators the tests replaced, with the real ones' answers (absent: not watched, as in JavaScript). */
+  readonly contracts?: readonly Contract[];
 }
 
 type Measures = Pick<FootprintFunction, 'measured' | 'note' | 'repeats' | 'baseline' | 'findings'>;
@@ -188,6 +192,12 @@ export function footprintFindings(e: FootprintEvidence, language: Language): Mea
             });
       }
     }
+  }
+  // Replaced collaborators: a replacement whose answer cannot be the real one's.
+  if (e.contracts !== undefined) {
+    const c = contractFindings(e.contracts, MAX_FINDINGS);
+    findings.push(...c.findings);
+    notes.push(...c.notes);
   }
   return {
     measured: notes.length === 0,

@@ -34,8 +34,8 @@ import { orderTests, type TestUnit } from './test-map.js';
 
 /** The time one version of a function may take on all its inputs (s), as ag_mutate_equiv.py allows it. */
 const VERSION_SECONDS = 30;
-/** The forked versions the footprint runs per function (state twice and the baseline's, the module again thrice, baseline and patch). */
-const FOOTPRINT_VERSIONS = 8;
+/** The forked versions the footprint runs per function (state twice and the baseline's, the module again thrice, baseline and patch, a replaced collaborator twice). */
+const FOOTPRINT_VERSIONS = 10;
 const JUDGE = path.join(PYTEST_PLUGIN_DIR, 'ag_mutate_judge.py');
 
 /** What the judge answered: the survivors' answers by site index, the footprint (absent: no changed Python function), and the time of each step. */
@@ -213,7 +213,14 @@ export async function judgeApart(
     const own = asked.find((a) => a.file === f.file && a.qualname === f.qualname);
     if (measures !== undefined) footprints.push({ file: own?.rel ?? f.file, function: f.qualname, ...measures });
   }
-  const notes = [...(parsed.runner_free ? [] : ['pytest was loaded in the judge (the code under test imports it)'])];
+  const notes = [
+    ...(parsed.runner_free ? [] : ['pytest was loaded in the judge (the code under test imports it)']),
+    ...(recorded.exitCode === 0
+      ? []
+      : [
+          `the recording run ended with exit ${recorded.exitCode ?? recorded.signal ?? '?'} (a test failed while its calls were recorded: the calls may be incomplete)`,
+        ]),
+  ];
   return {
     answers,
     phases,

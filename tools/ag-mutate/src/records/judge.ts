@@ -5,6 +5,7 @@
  * @module
  */
 import * as v from 'valibot';
+import type { Shape as ShapeType } from '../apart/contract-rules.js';
 
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const IntText = v.pipe(v.string(), v.regex(/^-?\d+$/));
@@ -24,6 +25,32 @@ const ArgFact = v.variant('kind', [
   v.strictObject({ kind: v.literal('other') }),
 ]);
 
+/** A value's shape (ag_mutate_contract.py; apart/contract-rules.ts's Shape). */
+const Shape: v.GenericSchema<ShapeType> = v.lazy(() =>
+  v.variant('t', [
+    v.strictObject({ t: v.picklist(['none', 'bool', 'int', 'float', 'complex', 'str', 'bytes', 'mock', 'iter']) }),
+    v.strictObject({ t: v.picklist(['seq', 'set']), items: v.array(Shape) }),
+    v.strictObject({ t: v.literal('map'), keys: v.nullable(v.record(v.string(), Shape)), items: v.array(Shape) }),
+    v.strictObject({ t: v.picklist(['object', 'raise']), type: v.string() }),
+  ]),
+);
+
+/** A replaced collaborator: the calls its replacement answered in the tests, and the real one's two answers to each. */
+const Contract = v.strictObject({
+  name: v.pipe(v.string(), v.minLength(1)),
+  problem: v.nullable(v.string()),
+  unpicklable: Count,
+  mock_answers: Count,
+  raises: v.array(v.string()),
+  calls: v.array(
+    v.strictObject({
+      text: v.string(),
+      mock: Shape,
+      real: v.nullable(v.array(v.strictObject({ answer: v.string(), shape: v.nullable(Shape) }))),
+    }),
+  ),
+});
+
 /** The footprint's answers (ag_mutate_footprint.py); all null but `problem` when nothing could be asked. */
 const FootprintAnswers = v.strictObject({
   /** Why nothing could be asked: the module could not be imported, the function read again. */
@@ -35,6 +62,8 @@ const FootprintAnswers = v.strictObject({
   runner: v.nullable(v.strictObject({ plain: Answers, again: Answers, marked: Answers })),
   /** The distinct recorded calls then their neighbours (null: no baseline version). */
   special: v.nullable(v.strictObject({ patched: Answers, old: Answers })),
+  /** The collaborators the tests replaced, judged against the real ones. */
+  contracts: v.array(Contract),
 });
 
 /** The survivors' check's outcomes (ag_mutate_equiv.py's measure_mutants), mutants by site index. */
