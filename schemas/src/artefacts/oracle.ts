@@ -103,10 +103,19 @@ export const OracleArtefact = v.strictObject({
   loaded_as_code: v.optional(v.array(v.strictObject({ path: RelPath, loaded_by: RelPath }))),
   /**
    * Tests whose title the patch reworded with the body unchanged, by test file (absent when
-   * there are none): a rename pair of run.json that is one of these is no TEST_RENAMED.
+   * there are none): a rename pair of run.json that is one of these is no TEST_RENAMED. In a
+   * test file the patch moved (git's rename), `from_path` is its baseline path, and a test
+   * whose title and body stayed is listed with `from` equal to `to`.
    */
   retitled_tests: v.optional(
-    v.array(v.strictObject({ path: RelPath, from: v.pipe(v.string(), v.minLength(1)), to: v.string() })),
+    v.array(
+      v.strictObject({
+        path: RelPath,
+        from_path: v.optional(RelPath),
+        from: v.pipe(v.string(), v.minLength(1)),
+        to: v.string(),
+      }),
+    ),
   ),
 });
 

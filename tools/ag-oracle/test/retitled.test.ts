@@ -53,3 +53,15 @@ test('a title that follows a rename the code makes, with the body changed only b
     [],
   );
 });
+
+test('a moved test file: tests that kept title and body are listed from the old path, a changed body is not', (t) => {
+  const before =
+    'from shop.helpers import slug\n\n\ndef test_slug():\n    assert slug("a b") == "a-b"\n\n\ndef test_empty():\n    assert slug("") == ""\n';
+  const after =
+    'from shop.text.normalize import slug\n\n\ndef test_slug():\n    assert slug("a b") == "a-b"\n\n\ndef test_empty():\n    assert slug("") is not None\n';
+  t.deepEqual(retitledTests('tests/test_normalize.py', before, after, 'py', new Set(), 'tests/test_helpers.py'), [
+    { path: 'tests/test_normalize.py', from_path: 'tests/test_helpers.py', from: 'test_slug', to: 'test_slug' },
+  ]);
+  // In place (not moved), an unchanged test is no retitle.
+  t.deepEqual(retitledTests('tests/test_helpers.py', before, after, 'py'), []);
+});

@@ -3,7 +3,13 @@
  * outside the tree copies.
  * @module
  */
-import { alwaysRed, interpreterSentence, isRetitle, type RetitledTest, type TestSighting } from '@adversary-gate/core';
+import {
+  alwaysRed,
+  interpreterSentence,
+  unexplainedRenames,
+  type RetitledTest,
+  type TestSighting,
+} from '@adversary-gate/core';
 import type { Execution, Reason, RunArtefact } from '@adversary-gate/schemas';
 import { listForMessage, reason } from '../reasons.js';
 
@@ -96,7 +102,7 @@ export function runReasons(run: RunArtefact, retitled: readonly RetitledTest[] =
         ),
       );
     }
-    const renamed = (deltas.tests_renamed ?? []).filter((r) => !retitled.some((t) => isRetitle(r, t)));
+    const renamed = unexplainedRenames(deltas.tests_renamed ?? [], retitled);
     const failedTrusted = new Set((run.trusted_tests?.failed ?? []).map((f) => f.id));
     if (renamed.length > 0) {
       out.push(

@@ -1,5 +1,6 @@
 /**
- * Tests whose title the patch reworded and whose body it left alone: a JS `test`/`it`/
+ * Tests whose title the patch reworded and whose body it left alone (or whose file it moved,
+ * git's rename, keeping title and body): a JS `test`/`it`/
  * `describe` (and their `.only`-free variants) whose title literal changed while everything
  * from the callback to its closing brace is the same text, or a Python `def test_…` renamed
  * with its parameters and body unchanged. A body whose lines differ only by identifiers the
@@ -100,10 +101,20 @@ export function retitledTests(
   after: string,
   lang: 'js' | 'py',
   renames: ReadonlySet<string> = new Set(),
+  fromPath?: string,
 ): RetitledTest[] {
   const read = lang === 'js' ? jsTitled : pyTitled;
   const was = byTitle(read(before));
   const now = byTitle(read(after));
+  // A test file the patch moved: each test whose title and body both stayed is one reworded id.
+  const kept: RetitledTest[] =
+    fromPath === undefined
+      ? []
+      : [...was].flatMap(([title, body]) =>
+          now.has(title) && sameBody(body, now.get(title)!, renames)
+            ? [{ path, from_path: fromPath, from: title, to: title }]
+            : [],
+        );
   const gone = [...was].filter(([title]) => !now.has(title));
   const added = [...now].filter(([title]) => !was.has(title));
   const matches = (list: [string, string][], body: string, old: boolean) =>
@@ -112,12 +123,15 @@ export function retitledTests(
   for (const [from, body] of gone) {
     const match = added.find(([, b]) => sameBody(body, b, renames));
     if (match !== undefined && matches(gone, match[1], true) === 1 && matches(added, body, false) === 1)
-      out.push({ path, from, to: match[0] });
+      out.push({ path, ...(fromPath === undefined ? {} : { from_path: fromPath }), from, to: match[0] });
   }
-  return out.sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
+  return [...kept, ...out].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
 }
 
-/** The reworded titles of every test file the patch modifies (a text file on both sides). */
+/**
+ * The reworded titles of every test file the patch modifies or moves (a text file on both sides;
+ * a moved file's kept titles too, each with the baseline's path as `from_path`).
+ */
 export async function findRetitled(
   files: readonly ChangedFile[],
   isTestFile: (path: string) => boolean,
@@ -127,10 +141,21 @@ export async function findRetitled(
   const out: RetitledTest[] = [];
   for (const f of files) {
     const lang = testLanguage(f.path);
-    if (f.status !== 'modified' || f.binary || lang === null || !isTestFile(f.path)) continue;
-    const [before, after] = await Promise.all([read('baseline', f.path), read('patch', f.path)]);
+    const moved = f.status === 'renamed' && f.oldPath !== null && f.oldPath !== f.path;
+    if ((f.status !== 'modified' && !moved) || f.binary || lang === null || !isTestFile(f.path)) continue;
+    const from = moved ? f.oldPath! : f.path;
+    const [before, after] = await Promise.all([read('baseline', from), read('patch', f.path)]);
     if (!Buffer.isBuffer(before) || !Buffer.isBuffer(after)) continue;
-    out.push(...retitledTests(f.path, before.toString('utf8'), after.toString('utf8'), lang, renames));
+    out.push(
+      ...retitledTests(
+        f.path,
+        before.toString('utf8'),
+        after.toString('utf8'),
+        lang,
+        renames,
+        moved ? from : undefined,
+      ),
+    );
   }
   return out;
 }
