@@ -16,6 +16,7 @@ import { pythonAnalysis } from './engines/python.js';
 import type { CanarySpot, Site } from './engines/site.js';
 import type { MutantVerdict } from './exec/mutant-run.js';
 import { deletesDeadCode, namedInTree } from './dead-definitions.js';
+import { followsMove, movedNames } from './moved-imports.js';
 import { hunksOf, type Hunk, type RevertCheck } from './hunks.js';
 import { revertRecord, revertSites } from './reverts.js';
 import { shardSites, type Shard } from './select.js';
@@ -109,7 +110,15 @@ export async function judgedReverts(inputs: RevertInputs): Promise<RevertPlan> {
     const around = await functionsAround(inputs.python, file, language, text, hunks);
     extraSpots.push(...around);
     const spots = [...inputs.spots, ...around];
-    const sites = await revertSites(file, text, hunks, check, spots, (h) => deletesDeadCode(text, h, language, named));
+    const moved = movedNames(inputs.model, file);
+    const sites = await revertSites(
+      file,
+      text,
+      hunks,
+      check,
+      spots,
+      (h) => deletesDeadCode(text, h, language, named) || followsMove(text, h, moved, language),
+    );
     all.push(...sites);
     const whole = await wholeFileRevert(file, text, sites, check);
     if (whole !== null) wholes.push(whole);

@@ -6,7 +6,8 @@
  * mutant is and never counted: when it survives, no test tells the change from no change.
  * A hunk whose revert leaves the code as it is (comments, layout, docstrings, types) gets none,
  * as does a hunk that only adds whole top-level statements, one that only deletes dead code
- * (dead-definitions.ts), and every hunk of a new file;
+ * (dead-definitions.ts) or only follows a moved file's new name (moved-imports.ts), and every
+ * hunk of a new file;
  * one whose revert alone does not parse is reverted together with the hunks after it until the
  * text parses (a `try {` added in one hunk and its `}` in another); one whose revert loses a
  * top-level name both sides define (a class header in one hunk, its body in another) is widened
@@ -81,8 +82,9 @@ function functionAt(spots: readonly CanarySpot[], file: string, offset: number):
 /**
  * The revert sites of one file: one per hunk whose revert changes the code, hunks merged
  * forward while a revert does not parse (a run to the file's end that never parses is one
- * stillborn revert). `check` judges reverted texts in bulk; `dead` tells a hunk that only
- * deletes dead code.
+ * stillborn revert). `check` judges reverted texts in bulk; `dead` tells a hunk whose revert
+ * puts back nothing a test could tell: one that only deletes dead code (dead-definitions.ts),
+ * or only follows a moved file's new name (moved-imports.ts).
  */
 export async function revertSites(
   file: string,
