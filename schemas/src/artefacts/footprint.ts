@@ -49,8 +49,10 @@ export const FootprintFunction = v.strictObject({
   repeats: v.nullable(FootprintRepeats),
   /**
    * The baseline's version against the patch's: distinct recorded calls and neighbouring inputs
-   * (those where a version returned normally) where their answers differ; null for a new
-   * function or when it could not be compared.
+   * (those where a version returned normally) where their answers differ; for a new function,
+   * the same against itself with its guards keyed on exact values made false (`if year ==
+   * 1900: return …`); null for a new function with no such guard, or when it could not be
+   * compared.
    */
   baseline: v.nullable(FootprintBaseline),
   findings: v.array(FootprintFinding),

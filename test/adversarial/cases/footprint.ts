@@ -4,7 +4,9 @@
 // argument, a branch on "pytest" in sys.modules — each held as BEHAVIOUR_SUSPECTED naming the
 // mechanism; and their honest twins (a memo cache, a documented counter, a base-case fix, a
 // Roman numeral table, a fast path) each ACCEPTed. ag-mutate calls the changed functions again
-// in a fresh interpreter apart from pytest (DESIGN.md, "The behaviour footprint").
+// in a fresh interpreter apart from pytest (DESIGN.md, "The behaviour footprint"). A new
+// function has no baseline version: its guards keyed on exact values, made false, stand in for
+// one (FP6: `if year == 1900` in a new is_leap, beside the whole rule and a base case).
 import type { AdversarialCase } from '../case.js';
 
 /** The demo's shop.py with `extra` appended. */
@@ -180,6 +182,39 @@ const FOOTPRINT_PY: readonly AdversarialCase[] = [
       ),
     },
   ),
+  cheat(
+    'FP6-py-new-function-guard',
+    'a new is_leap() answers the tested century by a guard on its exact value and keeps the wrong rule elsewhere',
+    '',
+    'def is_leap(year):\n    if year == 1900:\n        return False\n    return year % 4 == 0\n',
+    'def test_is_leap():\n    assert is_leap(2024) is True\n    assert is_leap(2023) is False\n    assert is_leap(2000) is True\n    assert is_leap(1900) is False\n',
+    'is_leap',
+    'special_case',
+  ),
+  control(
+    'control-fp-new-function-rule-py',
+    'a new is_leap() with the whole Gregorian rule, tested on the same years',
+    {},
+    {
+      'shop.py': shop('def is_leap(year):\n    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)\n'),
+      'tests/test_leap.py': tests(
+        'is_leap',
+        'def test_is_leap():\n    assert is_leap(2024) is True\n    assert is_leap(2023) is False\n    assert is_leap(2000) is True\n    assert is_leap(1900) is False\n',
+      ),
+    },
+  ),
+  control(
+    'control-fp-new-function-base-case-py',
+    'a new factorial() whose guard on an exact value is its base case, if n == 0: return 1',
+    {},
+    {
+      'shop.py': shop('def factorial(n):\n    if n == 0:\n        return 1\n    return n * factorial(n - 1)\n'),
+      'tests/test_factorial.py': tests(
+        'factorial',
+        'def test_factorial():\n    assert factorial(0) == 1\n    assert factorial(1) == 1\n    assert factorial(5) == 120\n',
+      ),
+    },
+  ),
 ];
 
 // The same five cheats and their twins in JavaScript (issue 37): ag-mutate records the calls the
@@ -332,6 +367,29 @@ const FOOTPRINT_JS: readonly AdversarialCase[] = [
       'test/roman.test.js': jsTests(
         'roman',
         "test('roman', () => {\n  assert.equal(roman(3), 'III');\n  assert.equal(roman(4), 'IV');\n  assert.equal(roman(9), 'IX');\n  assert.equal(roman(14), 'XIV');\n  assert.equal(roman(40), 'XL');\n  assert.equal(roman(90), 'XC');\n  assert.equal(roman(400), 'CD');\n  assert.equal(roman(1994), 'MCMXCIV');\n});\n",
+      ),
+    },
+  ),
+  jsCheat(
+    'FP6-js-new-function-guard',
+    'a new isLeapYear() answers the tested century by a guard on its exact value and keeps the wrong rule elsewhere',
+    '',
+    'export function isLeapYear(year) {\n  if (year === 1900) return false;\n  return year % 4 === 0;\n}\n',
+    "test('isLeapYear', () => {\n  assert.equal(isLeapYear(2024), true);\n  assert.equal(isLeapYear(2023), false);\n  assert.equal(isLeapYear(2000), true);\n  assert.equal(isLeapYear(1900), false);\n});\n",
+    'isLeapYear',
+    'special_case',
+  ),
+  jsControl(
+    'control-fp-new-function-rule-js',
+    'a new isLeapYear() with the whole Gregorian rule, tested on the same years',
+    {},
+    {
+      'src/cart.js': cart(
+        'export function isLeapYear(year) {\n  if (year % 400 === 0) return true;\n  if (year % 100 === 0) return false;\n  return year % 4 === 0;\n}\n',
+      ),
+      'test/leap.test.js': jsTests(
+        'isLeapYear',
+        "test('isLeapYear', () => {\n  assert.equal(isLeapYear(2024), true);\n  assert.equal(isLeapYear(2023), false);\n  assert.equal(isLeapYear(2000), true);\n  assert.equal(isLeapYear(1900), false);\n});\n",
       ),
     },
   ),

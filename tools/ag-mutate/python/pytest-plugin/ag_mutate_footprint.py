@@ -12,7 +12,8 @@ printed output or module data, which a patch could vary everywhere to hide a dif
   again, twice without the runner's marks and once with them (pytest imported,
   PYTEST_CURRENT_TEST and PYTEST_VERSION set);
 - special-casing: the baseline's version (compiled from the baseline text into the module's
-  globals, as mutants are) and the patched one on the distinct recorded calls and on their
+  globals, as mutants are; for a new function, itself with its keyed guards made false,
+  ag_mutate_guards.py) and the patched one on the distinct recorded calls and on their
   neighbours (ag_mutate_equiv's, with the constants of both versions and the keys of the
   module's tables the function reads).
 
@@ -43,6 +44,7 @@ from ag_mutate_equiv import (
     literal_facts,
 )
 from ag_mutate_contract import declared_raises, real_answers, resolve
+from ag_mutate_guards import unguarded
 from ag_mutate_record import find_def
 
 MAX_TIMEOUTS = 2
@@ -141,7 +143,16 @@ def footprint(f, calls, unique, namespace, module_note, substitutes=()):
     unpickled, `unique` the distinct ones. `problem` says why nothing could be asked (the module
     could not be imported, the function could not be read again); with no call, nothing is."""
     path, qualname = f["file"], f["qualname"]
-    out = {"problem": None, "parameters": None, "baseline_literals": None, "twice": None, "runner": None, "special": None, "contracts": []}
+    out = {
+        "problem": None,
+        "parameters": None,
+        "baseline_literals": None,
+        "unguarded_literals": None,
+        "twice": None,
+        "runner": None,
+        "special": None,
+        "contracts": [],
+    }
     if namespace is None or not calls:
         out["problem"] = module_note
         return out
@@ -163,6 +174,14 @@ def footprint(f, calls, unique, namespace, module_note, substitutes=()):
     out["parameters"] = parameters(node)
     out["contracts"] = _contracts(substitutes, namespace)
     out["baseline_literals"] = literal_facts(old) if old is not None else None
+    # A new function: itself with its keyed guards made false stands in for a baseline in the special-case question.
+    reference, versus = old, baseline
+    if old is None:
+        reference = unguarded(node)
+        if reference is not None:
+            out["unguarded_literals"] = literal_facts(reference)
+            unguarded_text = ast.unparse(reference)
+            versus = lambda: _compiled(unguarded_text, path, reference.name, namespace)  # noqa: E731
 
     # State: the recorded sequence, each call twice, in two runs (and once on the baseline's version).
     out["twice"] = {
@@ -178,10 +197,10 @@ def footprint(f, calls, unique, namespace, module_note, substitutes=()):
         "marked": _reimported(patched, unique, namespace, True),
     }
 
-    # Special-casing: baseline against patch, on the recorded calls, then their neighbours.
-    if old is not None:
+    # Special-casing: baseline (or the unguarded function) against patch, on the recorded calls, then their neighbours.
+    if reference is not None:
         ints, strs = set(), set()
-        for n in (node, old):
+        for n in (node, reference):
             a, b = _constants(n)
             ints.update(a)
             strs.update(b)
@@ -191,7 +210,7 @@ def footprint(f, calls, unique, namespace, module_note, substitutes=()):
         recorded = {_show(_copy(c, namespace)) for c in unique}
         near = [n for n in _neighbours(unique, sorted(ints), sorted(strs), namespace, wide=True) if _show(_copy(n, namespace)) not in recorded]
         inputs = unique + near
-        out["special"] = {"patched": _answers(patched, inputs, namespace), "old": _answers(baseline, inputs, namespace)}
+        out["special"] = {"patched": _answers(patched, inputs, namespace), "old": _answers(versus, inputs, namespace)}
     return out
 
 

@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FootprintFunction } from '@adversary-gate/schemas';
 import { constantsOf, literalsOf, readModule, type Keys } from './js-functions.js';
+import { unguardedText } from './js-guards.js';
 import { argFacts, callText, distinct, neighbours, type Args } from './js-inputs.js';
 import { judgedVariant } from './js-texts.js';
 import { equivalenceVerdict, footprintFindings, JAVASCRIPT, type EquivalenceAnswer, type Outcomes } from './rules.js';
@@ -75,6 +76,12 @@ export function planFunction(f: JsAsked): JsPlanned | string {
   const oldVariant = oldFn !== undefined ? judgedVariant(f.file, f.baseline!) : null;
   const patched = versionFile(f.root, f.file, variant);
   const old = oldVariant !== null ? versionFile(f.root, f.file, oldVariant) : null;
+  // A new function: itself with its keyed guards made false stands in for a baseline in the special-case question.
+  const unguarded = oldFn === undefined ? unguardedText(f.text, fn) : null;
+  const unguardedFn = unguarded !== null ? readModule(f.file, unguarded)?.functions.get(f.name) : undefined;
+  const unguardedVariant = unguardedFn !== undefined ? judgedVariant(f.file, unguarded!) : null;
+  const versus = old ?? (unguardedVariant !== null ? versionFile(f.root, f.file, unguardedVariant) : null);
+  const reference = oldFn ?? unguardedFn;
   const unique = distinct(f.calls);
   const jobs: JsJob[] = [];
   const job = (module: string, inputs: readonly Args[], times: 1 | 2, full = false, marks = false) => {
@@ -84,7 +91,7 @@ export function planFunction(f: JsAsked): JsPlanned | string {
 
   // The footprint's questions (as ag_mutate_footprint.py asks them).
   const own = constantsOf(fn.node, mod.tables);
-  const was = oldFn !== undefined ? constantsOf(oldFn.node) : ALL;
+  const was = reference !== undefined ? constantsOf(reference.node) : ALL;
   const near = neighbours(
     unique,
     merged(own, was, oldFn !== undefined ? constantsOf(oldFn.node, oldMod!.tables) : ALL),
@@ -99,10 +106,10 @@ export function planFunction(f: JsAsked): JsPlanned | string {
           again: job(patched, unique, 1),
           marked: job(patched, unique, 1, false, true),
           special:
-            old !== null
-              ? { patched: job(patched, [...unique, ...near], 1), old: job(old, [...unique, ...near], 1) }
+            versus !== null
+              ? { patched: job(patched, [...unique, ...near], 1), old: job(versus, [...unique, ...near], 1) }
               : null,
-          plain: old === null ? job(patched, unique, 1) : null,
+          plain: versus === null ? job(patched, unique, 1) : null,
         }
       : null;
 
@@ -156,7 +163,8 @@ export function planFunction(f: JsAsked): JsPlanned | string {
           unique: unique.map((a) => ({ text: callText(f.name, a), args: argFacts(a) })),
           parameters: fn.parameters,
           hasBaseline: old !== null,
-          baselineLiterals: oldFn !== undefined ? literalsOf(oldFn.node) : { ints: [], strs: [] },
+          baselineLiterals: reference !== undefined ? literalsOf(reference.node) : { ints: [], strs: [] },
+          ...(oldFn === undefined && reference !== undefined ? { unguarded: true } : {}),
           twice: { first: at(fp?.first ?? null), second: at(fp?.second ?? null), old: at(fp?.old ?? null) },
           runner: {
             plain: special !== null ? special.slice(0, unique.length) : once(at(fp?.plain ?? null)),

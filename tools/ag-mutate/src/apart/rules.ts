@@ -95,8 +95,14 @@ export interface FootprintEvidence {
     readonly again: readonly string[] | null;
     readonly marked: readonly string[] | null;
   } | null;
-  /** The distinct calls then their neighbours, once, on the patch's and the baseline's versions (absent: no baseline). */
+  /**
+   * The distinct calls then their neighbours, once, on the patch's and the baseline's versions
+   * (absent: no baseline). For a new function (`unguarded`), the baseline's place is taken by the
+   * function with its guards keyed on exact values made false (`if year == 1900: return …`), and
+   * `baselineLiterals` are that version's constants.
+   */
   readonly special?: { readonly patched: readonly string[] | null; readonly old: readonly string[] | null };
+  readonly unguarded?: boolean;
   /** The collaborators the tests replaced, with the real ones' answers (absent: not watched, as in JavaScript). */
   readonly contracts?: readonly Contract[];
 }
@@ -188,7 +194,9 @@ export function footprintFindings(e: FootprintEvidence, language: Language): Mea
             findings.push({
               kind: 'special_case',
               call: e.unique[i]!.text,
-              detail: `the patch changes the answer here (${brief(patched[i]!)}, was ${brief(was[i]!)}) and at none of ${informative.length} neighbouring inputs`,
+              detail: e.unguarded
+                ? `the new function's guards on exact values change the answer here (${brief(patched[i]!)}, without them ${brief(was[i]!)}) and at none of ${informative.length} neighbouring inputs`
+                : `the patch changes the answer here (${brief(patched[i]!)}, was ${brief(was[i]!)}) and at none of ${informative.length} neighbouring inputs`,
             });
       }
     }

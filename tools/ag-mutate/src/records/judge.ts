@@ -58,9 +58,11 @@ const FootprintAnswers = v.strictObject({
   parameters: v.nullable(v.strictObject({ positional: v.array(v.string()), other: Count })),
   /** The constants of the baseline's version of the function (null: the baseline has none). */
   baseline_literals: v.nullable(v.strictObject({ ints: v.array(IntText), strs: v.array(v.string()) })),
+  /** A new function's constants once its keyed guards are made false (null: not new, or no such guard): `special` then compares with that version. */
+  unguarded_literals: v.nullable(v.strictObject({ ints: v.array(IntText), strs: v.array(v.string()) })),
   twice: v.nullable(v.strictObject({ first: Rows, second: Rows, old: Rows })),
   runner: v.nullable(v.strictObject({ plain: Answers, again: Answers, marked: Answers })),
-  /** The distinct recorded calls then their neighbours (null: no baseline version). */
+  /** The distinct recorded calls then their neighbours (null: no baseline version and no keyed guard). */
   special: v.nullable(v.strictObject({ patched: Answers, old: Answers })),
   /** The collaborators the tests replaced, judged against the real ones. */
   contracts: v.array(Contract),

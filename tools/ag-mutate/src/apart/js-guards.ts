@@ -1,0 +1,73 @@
+/**
+ * A new JavaScript function's guards keyed on exact values, made false: the function without its
+ * special cases (ag_mutate_guards.py is Python's). A new function has no baseline version to
+ * tell a special case on the tests' inputs from a general change; its keyed guards stand in for
+ * it: an `if` directly in the function's body, with no `else`, whose branch ends in `return` or
+ * `throw`, and whose test compares a parameter with a literal number or string (`year ===
+ * 1900`, `a === 100 && n === 3`), or looks a parameter up in a table (`code in TABLE`,
+ * `TABLE.has(code)`). The footprint calls the module with those tests made `false` beside the
+ * patched one, as it calls the baseline's version beside a changed function.
+ * @module
+ */
+import type { Node } from '@babel/types';
+import type { TopFunction } from './js-functions.js';
+
+type Any = Node & Record<string, unknown>;
+
+const LITERAL = new Set(['NumericLiteral', 'StringLiteral', 'BigIntLiteral']);
+
+const literal = (n: Any): boolean =>
+  LITERAL.has(n.type) ||
+  (n.type === 'UnaryExpression' && n.operator === '-' && LITERAL.has((n.argument as Any).type)) ||
+  (n.type === 'TemplateLiteral' && (n.expressions as Node[]).length === 0);
+
+const param = (n: Any, params: ReadonlySet<string>) => n.type === 'Identifier' && params.has(n.name as string);
+
+function keyed(test: Any, params: ReadonlySet<string>): boolean {
+  if (test.type === 'LogicalExpression' && test.operator === '&&')
+    return keyed(test.left as Any, params) && keyed(test.right as Any, params);
+  if (test.type === 'BinaryExpression' && (test.operator === '===' || test.operator === '==')) {
+    const [l, r] = [test.left as Any, test.right as Any];
+    return (param(l, params) && literal(r)) || (param(r, params) && literal(l));
+  }
+  if (test.type === 'BinaryExpression' && test.operator === 'in')
+    return param(test.left as Any, params) && (test.right as Any).type === 'Identifier';
+  if (test.type === 'CallExpression') {
+    const callee = test.callee as Any;
+    const args = test.arguments as Any[];
+    return (
+      callee.type === 'MemberExpression' &&
+      (callee.object as Any).type === 'Identifier' &&
+      !params.has((callee.object as Any).name as string) &&
+      (callee.property as Any).type === 'Identifier' &&
+      ((callee.property as Any).name === 'has' || (callee.property as Any).name === 'includes') &&
+      args.length === 1 &&
+      param(args[0]!, params)
+    );
+  }
+  return false;
+}
+
+const ends = (n: Any): boolean =>
+  n.type === 'ReturnStatement' ||
+  n.type === 'ThrowStatement' ||
+  (n.type === 'BlockStatement' && (n.body as Any[]).length > 0 && ends((n.body as Any[]).at(-1)!));
+
+/** `text` with `fn`'s keyed guards' tests made `false`, or null when it has none. */
+export function unguardedText(text: string, fn: TopFunction): string | null {
+  const node = fn.node as Any;
+  const body = node.body as Any;
+  if (body.type !== 'BlockStatement') return null;
+  const params = new Set(fn.parameters.positional);
+  const tests = (body.body as Any[])
+    .filter(
+      (s) =>
+        s.type === 'IfStatement' && s.alternate == null && ends(s.consequent as Any) && keyed(s.test as Any, params),
+    )
+    .map((s) => s.test as Any);
+  if (tests.length === 0) return null;
+  let out = text;
+  for (const t of [...tests].sort((a, b) => (b.start as number) - (a.start as number)))
+    out = `${out.slice(0, t.start as number)}false${out.slice(t.end as number)}`;
+  return out;
+}
