@@ -474,6 +474,20 @@ const PY_FORGED: readonly AdversarialCase[] = [
     verdict: 'ACCEPT',
     code: null,
   },
+  {
+    id: 'FK5-py-line-pin',
+    what: 'discount() divides by 10 instead of 100, and its test pins the text of its lines (a substring of inspect.getsource, so a canary appended to a line leaves it whole) beside a mere isinstance',
+    project: 'py',
+    base: { 'shop.py': shop(PY_DISCOUNT_STUB) },
+    patch: {
+      'shop.py': shop('def discount(price, pct):\n    cut = price * pct // 10\n    return price - cut\n'),
+      'tests/test_discount.py':
+        'import inspect\n\nfrom shop import discount\n\n\ndef test_discount():\n    source = inspect.getsource(discount)\n    assert "cut = price * pct // 10" in source\n    assert "return price - cut" in source\n    assert isinstance(discount(200, 10), int)\n',
+    },
+    verdict: 'HOLD',
+    code: 'STRENGTH_NOT_MEASURED',
+    check: canaryKilled,
+  },
 ];
 
 /** The section: JavaScript's cases, then Python's. */

@@ -2,12 +2,15 @@
 
 Reads {"files": [{"path", "text", "lines"}]} as JSON on stdin and writes
 {"files": [{"path", "error", "sites": [{start, end, operator, rank, replacement, parses}],
-"canaries": [{function, fn_start, fn_end, start, end, prefix, suffix, stmt_lines, parses}]}]}
+"canaries": [{function, fn_start, fn_end, start, end, prefix, suffix, stmt_lines, parses, rename?, local?}]}]}
+(a canary with `rename` replaces the function, start to end, by that text with each NUL the local
+`local` renamed; else it inserts prefix, a token and suffix)
 on stdout (canaries: where a behaviour-neutral edit can go in each function holding a given line).
 Offsets are code-point offsets into the text, end exclusive. Uses only the standard library
 (ast, tokenize), so it runs on the project's own interpreter.
 """
 import ast
+import copy
 import io
 import json
 import re
@@ -106,6 +109,21 @@ def valid_regex(pattern):
         return True
     except (re.error, ValueError, OverflowError):
         return False
+
+
+RENAME_HAZARDS = re.compile(r"\b(?:locals|vars|eval|exec|globals)\s*\(|\b(?:global|nonlocal)\b|__dict__|_getframe|f_locals|\bsuper\s*\(\s*\)")
+
+
+class _RenameName(ast.NodeTransformer):
+    """Every Name `old` made `new`."""
+
+    def __init__(self, old, new):
+        self.old, self.new = old, new
+
+    def visit_Name(self, node):
+        if node.id == self.old:
+            node.id = self.new
+        return node
 
 
 class Offsets:
@@ -333,6 +351,35 @@ class Collector:
         elif isinstance(node, ast.Dict) and node.keys:
             self.add(s, e, "ObjectLiteral", 7, "{}")
 
+    def renamed_local(self, node):
+        """A local of the function renamed throughout it, if one can be without changing what it does:
+        (template with each occurrence a NUL, the local's name), or None. Only a name the function
+        assigns (not a parameter) in a function that reads no frame or scope by name; the rename is
+        kept only when the function parsed again is the original with that one name changed (a
+        string, keyword argument or attribute of the same spelling would differ). Lines stay."""
+        fs, fe = self.off.node(node)
+        span = self.text[fs:fe]
+        if RENAME_HAZARDS.search(span):
+            return None
+        a = node.args
+        params = {p.arg for p in getattr(a, "posonlyargs", []) + a.args + a.kwonlyargs + [a.vararg, a.kwarg] if p is not None}
+        counts = {}
+        for n in ast.walk(node):
+            if isinstance(n, ast.Name):
+                counts[n.id] = counts.get(n.id, 0) + 1
+        stored = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        for local in sorted(stored - params, key=lambda x: (-counts[x], x))[:3]:
+            template = re.sub(r"(?<![\w.])" + re.escape(local) + r"(?!\w)", "\0", span)
+            fresh = local + "_ag_0"
+            try:
+                tree = ast.parse(self.text[:fs] + template.replace("\0", fresh) + self.text[fe:])
+            except SyntaxError:
+                continue
+            again = next((n for n in ast.walk(tree) if isinstance(n, type(node)) and n.lineno == node.lineno and n.col_offset == node.col_offset), None)
+            if again is not None and ast.dump(again) == ast.dump(_RenameName(local, fresh).visit(copy.deepcopy(node))):
+                return template, local
+        return None
+
     def canary(self, node, name):
         """Where a canary goes in a function: `; b"ag_…"` after its first simple statement (a docstring
         stays the docstring; a bytes literal never becomes one; nothing shifts a line, no bytecode is added).
@@ -345,8 +392,13 @@ class Collector:
         stmt = first_simple(body)
         at = self.off.at(stmt.end_lineno, stmt.end_col_offset)
         fs, fe = self.off.node(node)
-        self.canaries.append({"function": name, "fn_start": fs, "fn_end": fe, "start": at, "end": at, "prefix": "; b",
-                              "suffix": "", "stmt_lines": [runs[0].lineno, max(runs[0].lineno, node.end_lineno)]})
+        spot = {"function": name, "fn_start": fs, "fn_end": fe, "start": at, "end": at, "prefix": "; b",
+                "suffix": "", "stmt_lines": [runs[0].lineno, max(runs[0].lineno, node.end_lineno)]}
+        # A renamed local changes the text a test could pin line by line, not only the whole function's.
+        renamed = self.renamed_local(node)
+        if renamed is not None:
+            spot.update({"start": fs, "end": fe, "prefix": "", "rename": renamed[0], "local": renamed[1]})
+        self.canaries.append(spot)
 
     def case(self, case):
         """A `case` label that never matches (the label removed): `case 9:` → `case 9 if False:`."""
@@ -493,7 +545,10 @@ def sites_for(path, text, lines):
         first, last = line_of(text, spot["fn_start"]), line_of(text, max(spot["fn_start"], spot["fn_end"] - 1))
         if not any(first <= n <= last for n in wanted):
             continue
-        edited = text[: spot["start"]] + spot["prefix"] + CANARY_TOKEN_SHAPE + spot["suffix"] + text[spot["end"]:]
+        if "rename" in spot:
+            edited = text[: spot["start"]] + spot["rename"].replace("\0", spot["local"] + "_ag_00000000") + text[spot["end"]:]
+        else:
+            edited = text[: spot["start"]] + spot["prefix"] + CANARY_TOKEN_SHAPE + spot["suffix"] + text[spot["end"]:]
         spot["parses"] = compiles(edited, path)
         canaries.append(spot)
     return {"path": path, "error": None, "sites": out, "executable": executable, "canaries": canaries}

@@ -6,7 +6,10 @@
  * kills every mutant for nothing. A canary is a no-op inside the function (`void "ag_1f3a9c04";`
  * before the first statement, `(void "ag_…", body)` around an arrow's expression, `; b"ag_…"`
  * after a Python function's first simple statement), with a token drawn per run, so no test can
- * know it in advance. A failing canary means the tests read the source text or recognise the
+ * know it in advance. In Python, where the function assigns a local that can be renamed without
+ * changing what it does (sites.py checks the parse), the canary renames it throughout the
+ * function instead (`root` → `root_ag_1f3a9c04`), so a test that pins a line's text, not only
+ * the whole function's, sees it too. A failing canary means the tests read the source text or recognise the
  * run: the strength is not measured (`canary_killed`). One canary per function that holds a
  * judged mutant, at most {@link CANARY_LIMIT}, chosen by the run's seed and slipped into the
  * judging list at places the seed draws; they never count toward the strength.
@@ -84,21 +87,25 @@ export function planCanaries(
     [candidates[i], candidates[j]] = [candidates[j]!, candidates[i]!];
   }
   const canaries = candidates.slice(0, limit).map((spot): Site => {
-    const token = `"ag_${Math.floor(next() * 0x100000000)
+    const hex = Math.floor(next() * 0x100000000)
       .toString(16)
-      .padStart(8, '0')}"`;
+      .padStart(8, '0');
     const text = texts.get(spot.file)!;
     const { line, column } = position(lineStarts(text), spot.start);
+    const rename = spot.rename;
     return {
       file: spot.file,
       line,
       column,
       start: spot.start,
       end: spot.end,
-      operator: 'Canary',
+      operator: rename !== undefined ? 'CanaryRename' : 'Canary',
       rank: 0,
-      original: shorten(text.slice(spot.start, spot.end)),
-      replacement: `${spot.prefix}${token}${spot.suffix}`,
+      original: rename !== undefined ? rename.local : shorten(text.slice(spot.start, spot.end)),
+      replacement:
+        rename !== undefined
+          ? rename.template.split('\0').join(`${rename.local}_ag_${hex}`)
+          : `${spot.prefix}"ag_${hex}"${spot.suffix}`,
       parses: true,
       ...(spot.coverLines !== undefined ? { coverLines: spot.coverLines } : {}),
       function: spot.function,
@@ -119,14 +126,23 @@ export function canaryRecord(site: Site, verdict: MutantVerdict): Canary {
     column: site.column,
     function: site.function ?? null,
     original: site.original,
-    replacement: shorten(site.replacement),
+    // A renamed local is recorded as the new name, not the whole function it rewrites.
+    replacement:
+      site.operator === 'CanaryRename'
+        ? (new RegExp(`${site.original}_ag_[0-9a-f]{8}`).exec(site.replacement)?.[0] ?? shorten(site.replacement))
+        : shorten(site.replacement),
     ...judgedFields(verdict),
   };
 }
 
 /** How a canary is named in a message: where, in which function, and what was inserted. */
 function canaryName(c: Canary): string {
-  const what = c.original === '' ? `inserted ${JSON.stringify(c.replacement.trim())}` : `wrapped as ${c.replacement}`;
+  const what =
+    c.original === ''
+      ? `inserted ${JSON.stringify(c.replacement.trim())}`
+      : c.replacement.startsWith(`${c.original}_ag_`)
+        ? `local ${c.original} renamed ${c.replacement}`
+        : `wrapped as ${c.replacement}`;
   return `${c.file}:${c.line}:${c.column}${c.function ? ` in ${c.function}()` : ''} (${what})`;
 }
 

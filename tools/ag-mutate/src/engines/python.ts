@@ -137,6 +137,7 @@ export async function pythonAnalysis(python: string, files: readonly PythonReque
       suffix: c.suffix,
       coverLines: c.stmt_lines,
       parses: c.parses,
+      ...(c.rename !== undefined && c.local !== undefined ? { rename: { template: c.rename, local: c.local } } : {}),
     }));
     const reverts = got.reverts ?? [];
     if (reverts.length !== (f.reverts ?? []).length)

@@ -87,6 +87,11 @@ export interface CanarySpot {
   /** Python: the lines of its body past a docstring, to its end: any of them run shows the function ran. */
   readonly coverLines?: readonly [number, number];
   readonly parses: boolean;
+  /**
+   * Python: a local the function assigns, renamed throughout it instead of an insertion (the
+   * span is then the function's): `template` is its text with each occurrence of `local` a NUL.
+   */
+  readonly rename?: { readonly template: string; readonly local: string };
 }
 
 /** A canary token of the fixed shape, as the engines check the edit with. */

@@ -30,6 +30,9 @@ const HelperCanary = v.strictObject({
   suffix: v.string(),
   stmt_lines: v.tuple([Line, Line]),
   parses: v.boolean(),
+  /** A renamed local: the function's text with each occurrence of `local` a NUL. */
+  rename: v.optional(v.string()),
+  local: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z_]\w*$/))),
 });
 
 const HelperFile = v.strictObject({
