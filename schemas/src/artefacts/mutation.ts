@@ -33,6 +33,12 @@ export const StrengthNullReason = v.picklist([
   'no_source_changed',
   'budget_zero',
   'deletion_only',
+  /**
+   * The patch only removes lines of code, and every hunk needs no revert: it deletes whole
+   * private definitions no file of the tree names any more (dead code), or only follows a
+   * moved file's new name. Nothing a test could pin changed.
+   */
+  'dead_code_only',
   'baseline_red',
   'baseline_flaky',
   'no_mutants',

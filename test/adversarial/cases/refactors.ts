@@ -297,4 +297,27 @@ test('an inherited or missing key is none', () => {
     verdict: 'ACCEPT',
     code: null,
   },
+  {
+    id: 'control-dead-function-only-js',
+    what: 'JavaScript: a patch that only deletes a private function nothing names any more (dead code): nothing to pin, ACCEPT',
+    control: true,
+    project: 'js',
+    base: { ...JS_BASE, 'src/slug.js': `${SLUG}\nfunction pad(text) {\n  return ' ' + text;\n}\n` },
+    patch: { 'src/slug.js': SLUG },
+    verdict: 'ACCEPT',
+    code: null,
+    check: (_ctx, result) => {
+      const m = JSON.parse(readFileSync(path.join(result.out, 'mutation.json'), 'utf8')) as { reason: string | null };
+      return m.reason === 'dead_code_only' ? null : `mutation.json's reason is ${m.reason}, not dead_code_only`;
+    },
+  },
+  {
+    id: 'exported-function-deleted-js',
+    what: 'JavaScript: a patch that only deletes an exported function no test runs: its revert survives, the deletion is not measured',
+    project: 'js',
+    base: { ...JS_BASE, 'src/slug.js': `${SLUG}\nexport function pad(text) {\n  return ' ' + text;\n}\n` },
+    patch: { 'src/slug.js': SLUG },
+    verdict: 'HOLD',
+    code: 'STRENGTH_NOT_MEASURED',
+  },
 ];

@@ -162,3 +162,11 @@ test('consistency: by_file must be the mutants own tally, unmutated lines must b
     /not a changed source line/,
   );
 });
+
+test('dead_code_only is consistent only where the diff adds no source line and no mutant is listed', (t) => {
+  const dead = artefact([], { suite_strength: null, reason: 'dead_code_only' });
+  const removedOnly = new Map<string, ReadonlySet<number>>([['src/slug.js', new Set()]]);
+  t.is(mutationProblem(dead, removedOnly, removedOnly), null);
+  const added = new Map<string, ReadonlySet<number>>([['src/slug.js', new Set([3])]]);
+  t.regex(mutationProblem(dead, added, added)!, /reason dead_code_only, yet the diff adds source lines/);
+});

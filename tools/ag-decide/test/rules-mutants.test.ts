@@ -263,7 +263,7 @@ test('mutation: changed source no engine judged holds, whichever field says so',
   ]);
 });
 
-test('mutation: a null strength is disabled for budget 0, nothing for no source, and not measured otherwise', (t) => {
+test('mutation: a null strength is disabled for budget 0, nothing for no source or dead code only, and not measured otherwise', (t) => {
   const nul = (why: string | null) => (x: any) =>
     Object.assign(x, {
       suite_strength: null,
@@ -277,6 +277,8 @@ test('mutation: a null strength is disabled for budget 0, nothing for no source,
     disabled: ['suite_strength: mutation budget is 0 (measurement disabled)'],
   });
   t.deepEqual(mut(nul('no_source_changed')).reasons, []);
+  // Only dead code deleted: nothing a test could pin changed.
+  t.deepEqual(mut(nul('dead_code_only')).reasons, []);
   t.deepEqual(mut(nul('deletion_only')).reasons, [
     r('STRENGTH_NOT_MEASURED', 'mutation', 'suite strength was not measured (deletion_only)'),
   ]);

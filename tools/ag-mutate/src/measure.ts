@@ -141,8 +141,19 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
   const probes = await planProbes(changes.mutable, texts, opts.diff, opts.python, opts.shard, faults);
   const sitesMs = Math.round(performance.now() - sitesStarted);
   const noReverts = reverts.run.length === 0;
+  // Only dead code deleted (or imports following a moved file), in files an engine read: nothing to pin.
+  const deadOnly = reverts.noneNeeded && changes.deleted.length === 0 && changes.foreign.length === 0;
   if (sites.length === 0 && executable.size === 0 && noReverts)
-    return nothing(!changes.sourceAdded ? 'deletion_only' : unjudged ? 'engine_failure' : 'no_mutants', unjudged);
+    return nothing(
+      !changes.sourceAdded
+        ? deadOnly
+          ? 'dead_code_only'
+          : 'deletion_only'
+        : unjudged
+          ? 'engine_failure'
+          : 'no_mutants',
+      unjudged,
+    );
   const selected = withGuardSites(selectSites(sites, opts.max), sites, reverts.run);
   const judgedPlan = guardsFullyJudged(reverts, sites, selected);
   // Reached: a line on which a selected mutant that compiles starts (the same in every shard).

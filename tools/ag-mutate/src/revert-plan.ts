@@ -44,6 +44,8 @@ export interface RevertPlan {
   readonly run: readonly Site[];
   /** The functions around the hunks (where a canary can go), beyond those the mutants' engines listed. */
   readonly spots: readonly CanarySpot[];
+  /** Every hunk of the files planned needs no revert (it only deletes dead code or follows a moved file), and there was one. */
+  readonly noneNeeded: boolean;
   records(verdicts: ReadonlyMap<Site, MutantVerdict>): Revert[];
 }
 
@@ -98,6 +100,8 @@ export async function judgedReverts(inputs: RevertInputs): Promise<RevertPlan> {
   const wholes: Site[] = [];
   const extraSpots: CanarySpot[] = [];
   const named = namedInTree(inputs.tree);
+  let hunkCount = 0;
+  let unneeded = 0;
   for (const file of [...inputs.files].sort()) {
     // A new file has no baseline code to put back: its mutants judge it.
     const changed = inputs.model.files.find((f) => f.path === file && f.status !== 'deleted' && f.status !== 'added');
@@ -111,14 +115,12 @@ export async function judgedReverts(inputs: RevertInputs): Promise<RevertPlan> {
     extraSpots.push(...around);
     const spots = [...inputs.spots, ...around];
     const moved = movedNames(inputs.model, file);
-    const sites = await revertSites(
-      file,
-      text,
-      hunks,
-      check,
-      spots,
-      (h) => deletesDeadCode(text, h, language, named) || followsMove(text, h, moved, language),
-    );
+    hunkCount += hunks.length;
+    const sites = await revertSites(file, text, hunks, check, spots, (h) => {
+      const none = deletesDeadCode(text, h, language, named) || followsMove(text, h, moved, language);
+      if (none) unneeded++;
+      return none;
+    });
     all.push(...sites);
     const whole = await wholeFileRevert(file, text, sites, check);
     if (whole !== null) wholes.push(whole);
@@ -132,6 +134,7 @@ export async function judgedReverts(inputs: RevertInputs): Promise<RevertPlan> {
   return {
     run,
     spots: extraSpots,
+    noneNeeded: hunkCount > 0 && unneeded === hunkCount,
     records: (verdicts) => [
       ...run.map((site) => revertRecord(site, verdicts.get(site))),
       ...notRun.map((site) => revertRecord(site, undefined)),

@@ -38,6 +38,8 @@ export function mutationProblem(
     if (m.reason === null) return 'suite_strength is null without a reason';
     if (m.reason === 'no_source_changed' && sourceLines.size > 0)
       return `reason no_source_changed, yet the diff changes source: ${[...sourceLines.keys()][0]}`;
+    if (m.reason === 'dead_code_only' && ([...sourceLines.values()].some((l) => l.size > 0) || m.mutants.length > 0))
+      return 'reason dead_code_only, yet the diff adds source lines or mutants are listed';
     if (m.reason === 'no_executable_change' && m.mutants.length > 0)
       return `reason no_executable_change, yet ${m.mutants.length} mutants are listed`;
     if (m.reason === 'no_executable_change' && (m.unmutated_lines ?? []).length > 0)

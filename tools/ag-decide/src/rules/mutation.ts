@@ -124,7 +124,11 @@ export function mutationReasons(
       );
     } else if (m.reason === 'deletion_only' && deletionPinned(m)) {
       // Only removed lines, and every hunk's revert (the deleted code put back) was killed: the tests pin the deletion.
-    } else if (m.reason !== 'no_source_changed' && m.reason !== 'no_executable_change') {
+    } else if (
+      m.reason !== 'no_source_changed' &&
+      m.reason !== 'no_executable_change' &&
+      m.reason !== 'dead_code_only'
+    ) {
       reasons.push(reason('STRENGTH_NOT_MEASURED', 'mutation', `suite strength was not measured (${nullReason(m)})`));
     }
   } else if (floor > 0 && m.suite_strength < floor) {
