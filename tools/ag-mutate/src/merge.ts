@@ -16,6 +16,7 @@ const SHARED_REASONS: ReadonlySet<Reason> = new Set([
   'no_source_changed',
   'budget_zero',
   'deletion_only',
+  'dead_code_only',
   'no_executable_change',
   'engine_failure',
 ]);
