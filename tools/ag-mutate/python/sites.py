@@ -33,6 +33,7 @@ BIT_SWAPS = {
 METHOD_SWAPS = {
     "startswith": "endswith", "endswith": "startswith", "lstrip": "rstrip", "rstrip": "lstrip",
     "upper": "lower", "lower": "upper", "find": "rfind", "rfind": "find", "index": "rindex", "rindex": "index",
+    "ceil": "floor", "floor": "ceil",
     "ljust": "rjust", "rjust": "ljust",
 }
 ARID_ROOTS = {"print", "logging", "logger", "log", "warnings", "metrics", "telemetry"}

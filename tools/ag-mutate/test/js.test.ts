@@ -121,3 +121,12 @@ test('plain JavaScript that is not Flow either still fails with the JavaScript p
   t.true(error instanceof EngineParseError, String(error));
   t.notRegex(error.message, /flow/i);
 });
+
+test('a rounding call is swapped for the one that differs from it by one on the most inputs', (t) => {
+  const got = pairs(
+    'a.js',
+    'export const pages = (n, per) => [Math.round(n / per), Math.ceil(n / per), Math.floor(n)];\n',
+  );
+  for (const want of ['MethodExpression:round->ceil', 'MethodExpression:ceil->round', 'MethodExpression:floor->round'])
+    t.true(got.includes(want), want);
+});

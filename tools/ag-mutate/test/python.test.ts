@@ -58,6 +58,12 @@ test('str methods are swapped for their mirror, and containment of a literal for
   t.false(got.some((p) => p.startsWith('MethodExpression:1 in ids')));
 });
 
+test('math.ceil and math.floor are swapped for each other', async (t) => {
+  const got = await pairs('import math\n\n\ndef pages(n, per):\n    return math.ceil(n / per) + math.floor(n)\n');
+  t.true(got.includes('MethodExpression:ceil->floor'));
+  t.true(got.includes('MethodExpression:floor->ceil'));
+});
+
 test("a dataclass field's None default is removed (it has no literal to mutate); a type-breaking mutant", async (t) => {
   const code = '@dataclasses.dataclass\nclass V:\n    major: int\n    pre: str = None\n';
   t.deepEqual(await pairs(code), ['AssignedValue: = None->']);

@@ -79,6 +79,10 @@ const METHOD_SWAPS: ReadonlyMap<string, string> = new Map([
   ['lastIndexOf', 'indexOf'],
   ['padStart', 'padEnd'],
   ['padEnd', 'padStart'],
+  // Rounding: each to the one that differs from it on the most inputs it gets wrong by one.
+  ['round', 'ceil'],
+  ['ceil', 'round'],
+  ['floor', 'round'],
 ]);
 
 /** One replacement of a span of the text, before positions are computed. */
