@@ -84,7 +84,7 @@ test('a guard whose sites were not all judged is recorded without added_guard', 
     killed_by: null,
     added_guard: true as const,
   };
-  const plan: RevertPlan = { run: [guard], spots: [], records: () => [record] };
+  const plan: RevertPlan = { run: [guard], spots: [], noneNeeded: false, records: () => [record] };
   const all = [site(3), site(4)];
   t.is(guardsFullyJudged(plan, all, all).records(new Map())[0]!.added_guard, true);
   t.is(guardsFullyJudged(plan, all, [all[0]!]).records(new Map())[0]!.added_guard, undefined);

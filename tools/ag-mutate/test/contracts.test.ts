@@ -5,10 +5,7 @@
 // failure the real one declares are not. The tests still pass with the witnesses in place.
 import test from 'ava';
 import type { MutationArtefact } from '@adversary-gate/schemas';
-import { makeRepo } from './helpers/repo.js';
-import { measured } from './helpers/artefact.js';
-
-const PYTEST = '/usr/bin/python3 -m pytest -q -p no:cacheprovider';
+import { measuredPytest } from './helpers/artefact.js';
 
 const FX = `import time
 
@@ -136,37 +133,16 @@ def test_notify():
 let artefact: Promise<MutationArtefact> | undefined;
 
 function measure(t: import('ava').ExecutionContext): Promise<MutationArtefact> {
-  artefact ??= (async () => {
-    const repo = makeRepo(
-      {
-        'shop/__init__.py': '',
-        'shop/fx.py': FX,
-        'pytest.ini': '[pytest]\npythonpath = .\n',
-        'tests/test_fx.py': 'from shop.fx import rate\n\n\ndef test_rate():\n    assert rate("EUR") == 92\n',
-      },
-      { 'shop/convert.py': CONVERT, 'tests/test_convert.py': TESTS },
-    );
-    try {
-      return await measured(
-        t,
-        [
-          '--diff',
-          repo.diff,
-          '--tree',
-          repo.tree,
-          '--test-command',
-          PYTEST,
-          '--python',
-          '/usr/bin/python3',
-          '--max',
-          '1',
-        ],
-        repo.file('m.json'),
-      );
-    } finally {
-      repo.cleanup();
-    }
-  })();
+  artefact ??= measuredPytest(
+    t,
+    {
+      'shop/__init__.py': '',
+      'shop/fx.py': FX,
+      'pytest.ini': '[pytest]\npythonpath = .\n',
+      'tests/test_fx.py': 'from shop.fx import rate\n\n\ndef test_rate():\n    assert rate("EUR") == 92\n',
+    },
+    { 'shop/convert.py': CONVERT, 'tests/test_convert.py': TESTS },
+  );
   return artefact;
 }
 

@@ -6,7 +6,7 @@
 import test from 'ava';
 import type { MutationArtefact } from '@adversary-gate/schemas';
 import { makeRepo } from './helpers/repo.js';
-import { measured } from './helpers/artefact.js';
+import { measured, measuredPytest } from './helpers/artefact.js';
 
 const PYTEST = '/usr/bin/python3 -m pytest -q -p no:cacheprovider';
 
@@ -254,38 +254,16 @@ let artefact: Promise<MutationArtefact> | undefined;
 
 /** One ag-mutate run over the project (every function's footprint comes from it). */
 function measure(t: import('ava').ExecutionContext): Promise<MutationArtefact> {
-  artefact ??= (async () => {
-    const repo = makeRepo(
-      {
-        'core.py': BASE,
-        'tests/test_core.py': 'from core import total\n\n\ndef test_total():\n    assert total([1, 2]) == 3\n',
-        'tests/conftest.py': 'import sys, os\nsys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))\n',
-      },
-      { 'core.py': PATCH, 'tests/test_core.py': TESTS },
-    );
-    try {
-      return await measured(
-        t,
-        [
-          '--diff',
-          repo.diff,
-          '--tree',
-          repo.tree,
-          '--test-command',
-          PYTEST,
-          '--python',
-          '/usr/bin/python3',
-          '--jobs',
-          '2',
-          '--max',
-          '1',
-        ],
-        repo.file('m.json'),
-      );
-    } finally {
-      repo.cleanup();
-    }
-  })();
+  artefact ??= measuredPytest(
+    t,
+    {
+      'core.py': BASE,
+      'tests/test_core.py': 'from core import total\n\n\ndef test_total():\n    assert total([1, 2]) == 3\n',
+      'tests/conftest.py': 'import sys, os\nsys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))\n',
+    },
+    { 'core.py': PATCH, 'tests/test_core.py': TESTS },
+    ['--jobs', '2'],
+  );
   return artefact;
 }
 

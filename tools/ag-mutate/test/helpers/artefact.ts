@@ -1,7 +1,7 @@
 import type { ExecutionContext } from 'ava';
 import { readFileSync } from 'node:fs';
 import type { Mutant, MutationArtefact } from '@adversary-gate/schemas';
-import { runBin } from './repo.js';
+import { makeRepo, runBin, type Files } from './repo.js';
 
 /** The artefact ag-mutate wrote to `file`. */
 export const readArtefact = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as MutationArtefact;
@@ -15,4 +15,38 @@ export async function measured(t: ExecutionContext, args: readonly string[], out
   const r = await runBin([...args, '--out', out]);
   t.is(r.code, 0, r.stderr);
   return readArtefact(out);
+}
+
+/**
+ * One ag-mutate run over a Python repository (`base`, then `patch` committed on it) under pytest,
+ * with a budget of one mutant and `extra` flags; its artefact. The repository is removed after.
+ */
+export async function measuredPytest(
+  t: ExecutionContext,
+  base: Files,
+  patch: Files,
+  extra: readonly string[] = [],
+): Promise<MutationArtefact> {
+  const repo = makeRepo(base, patch);
+  try {
+    return await measured(
+      t,
+      [
+        '--diff',
+        repo.diff,
+        '--tree',
+        repo.tree,
+        '--test-command',
+        '/usr/bin/python3 -m pytest -q -p no:cacheprovider',
+        '--python',
+        '/usr/bin/python3',
+        '--max',
+        '1',
+        ...extra,
+      ],
+      repo.file('m.json'),
+    );
+  } finally {
+    repo.cleanup();
+  }
 }
