@@ -65,3 +65,30 @@ test('twice, under a file-size limit', () => {
 `;
   await measuresTwice(t, spec, '1');
 });
+
+test('every run as a fresh uid has a TMPDIR of its own: two runs at once never share a private temporary folder', async (t) => {
+  // pytest's tmp_path lives in TMPDIR/pytest-of-<user>, made 0700 by whichever uid comes first:
+  // in a shared /tmp the other run at once could not use it, and a canary or mutant failed for nothing.
+  const spec = `import test from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { twice } from '../src/twice.js';
+test('twice, in a private temporary folder', () => {
+  const tmp = process.env.TMPDIR;
+  if (process.getuid() !== 0 && ${JSON.stringify(runningAsRoot())}) {
+    assert.ok(tmp, 'TMPDIR is set');
+    const st = statSync(tmp);
+    assert.equal(st.uid, process.getuid());
+    assert.equal(st.mode & 0o777, 0o700);
+  }
+  if (tmp) {
+    const mine = path.join(tmp, 'pytest-of-unknown');
+    mkdirSync(mine, { recursive: true, mode: 0o700 });
+    writeFileSync(path.join(mine, 'x'), 'ok');
+  }
+  assert.equal(twice(2), 4);
+});
+`;
+  await measuresTwice(t, spec, '2');
+});

@@ -178,6 +178,10 @@ export class Workspace {
     const user = this.identity(i, range);
     // A fresh uid gets only the PATH entries it can search (else a missing program is EACCES).
     if (user !== null && !sandboxed && env.PATH !== undefined) env.PATH = searchablePath(env.PATH);
+    // And a TMPDIR of its own, as ag-run gives: two runs at once under two uids must not share
+    // a folder one of them makes private (pytest's /tmp/pytest-of-<user> for tmp_path).
+    const tmp = user !== null && !sandboxed ? this.runTmp(user) : null;
+    if (tmp !== null) env.TMPDIR = tmp;
     const r = await runProcess({
       argv: withLimits(this.argv(i, command, user, env), this.limits(timeoutMs, user)),
       cwd: this.copies[i]!.root,
@@ -194,6 +198,7 @@ export class Workspace {
     // Every process of the uid is gone: what it left in /tmp, /var/tmp and /dev/shm goes too,
     // before the next run (its copy, HOME and the scratch area are this folder's).
     if (user !== null) await this.sweep(user);
+    if (tmp !== null) rmSync(tmp, { recursive: true, force: true });
     if (
       sandboxed &&
       !r.timedOut &&
@@ -206,6 +211,14 @@ export class Workspace {
       return { ...r, spawnError: 'sandbox setup failed' };
     }
     return r;
+  }
+
+  /** A fresh temporary folder for one run of `user`, theirs alone (mode 0700). */
+  private runTmp(user: Identity): string {
+    const dir = mkdtempSync(path.join(this.dir, 'tmp-'));
+    chownSync(dir, user.uid, user.gid);
+    chmodSync(dir, 0o700);
+    return dir;
   }
 
   /**
