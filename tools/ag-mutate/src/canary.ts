@@ -93,6 +93,7 @@ export function planCanaries(
     const text = texts.get(spot.file)!;
     const { line, column } = position(lineStarts(text), spot.start);
     const rename = spot.rename;
+    const renamedTo = rename !== undefined ? `${rename.local}_ag_${hex}` : undefined;
     return {
       file: spot.file,
       line,
@@ -103,9 +104,8 @@ export function planCanaries(
       rank: 0,
       original: rename !== undefined ? rename.local : shorten(text.slice(spot.start, spot.end)),
       replacement:
-        rename !== undefined
-          ? rename.template.split('\0').join(`${rename.local}_ag_${hex}`)
-          : `${spot.prefix}"ag_${hex}"${spot.suffix}`,
+        rename !== undefined ? rename.template.split('\0').join(renamedTo!) : `${spot.prefix}"ag_${hex}"${spot.suffix}`,
+      ...(renamedTo !== undefined ? { renamedTo } : {}),
       parses: true,
       ...(spot.coverLines !== undefined ? { coverLines: spot.coverLines } : {}),
       function: spot.function,
@@ -127,10 +127,7 @@ export function canaryRecord(site: Site, verdict: MutantVerdict): Canary {
     function: site.function ?? null,
     original: site.original,
     // A renamed local is recorded as the new name, not the whole function it rewrites.
-    replacement:
-      site.operator === 'CanaryRename'
-        ? (new RegExp(`${site.original}_ag_[0-9a-f]{8}`).exec(site.replacement)?.[0] ?? shorten(site.replacement))
-        : shorten(site.replacement),
+    replacement: site.renamedTo ?? shorten(site.replacement),
     ...judgedFields(verdict),
   };
 }

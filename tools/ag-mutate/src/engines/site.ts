@@ -30,6 +30,8 @@ export interface Site {
   readonly function?: string | null;
   /** A canary (canary.ts): a behaviour-neutral edit judged as a mutant is, that must survive; never a mutant. */
   readonly canary?: boolean;
+  /** A canary that renames a local: the local's new name (the record names the rename, not the rewritten function). */
+  readonly renamedTo?: string;
   /** The mutant only breaks the value's type (a function body emptied, `return undefined`/`None`, a value → `undefined`/`None`). */
   readonly breaksType?: boolean;
   /** A revert mutant (reverts.ts): one hunk with the baseline's code put back; never counted. */
