@@ -43,6 +43,7 @@ JUNIT        ?=
 ROUNDS       ?= 3
 TIMEOUT      ?= 120
 MUTATE_MAX   ?= 20
+LINE_BUDGET  ?= 200
 PYTHON       ?= python3
 SANDBOX      ?= none
 POLICY       ?=
@@ -132,7 +133,7 @@ $(O)/mutation.json: $(O)/changes.diff $(O)/trees | $(O)/oracle.json $(O)/run.jso
 	-$(ARGS) $(WITH_POLICY) rm -f $(call q,$@); \
 	  if [ -f $(call q,$(OUT)/run.json) ]; then set -- "$$@" --run $(call q,$(OUT)/run.json); fi; \
 	  $(call q,$(BIN)/ag-mutate) --diff $(call q,$<) --tree $(call q,$(OUT)/patch) \
-	  --test-command $(call q,$(TEST_COMMAND)) --max $(call q,$(MUTATE_MAX)) --timeout $(call q,$(TIMEOUT)) \
+	  --test-command $(call q,$(TEST_COMMAND)) --max $(call q,$(MUTATE_MAX)) --line-budget $(call q,$(LINE_BUDGET)) --timeout $(call q,$(TIMEOUT)) \
 	  --python $(call q,$(PYTHON)) --sandbox $(call q,$(SANDBOX)) $(PASS_ARGS) "$$@" --quiet --out $(call q,$@)
 
 # Missing evidence is HOLD, never an error: ag-decide writes a verdict on every path, judged

@@ -54,7 +54,10 @@ const command = defineCommand({
       'Seconds for the whole run: past it the stage running is stopped and the verdict holds, naming it (default: 2 × the install timeout + 30 × the timeout)',
       'N',
     ),
-    'mutate-max': text('The mutant budget (default: 20)', 'N'),
+    'mutate-max': text(
+      'The mutant budget (default: 20, raised to one mutant per changed line for up to 200 lines)',
+      'N',
+    ),
     python: text('The interpreter for Python projects (default: python3)', 'PATH'),
     policy: text("A policy file outside the patch (default: the baseline's adversary-gate.json)", 'FILE'),
     sandbox: text('none or bwrap (default: none)', 'MODE'),

@@ -223,13 +223,24 @@ async function judge(
   if (measure()) {
     done = stage(
       'mutate',
-      `at most ${s.mutateMax} mutants${s.shard === undefined ? '' : `, shard ${s.shard.k}/${s.shard.n}`}`,
+      `${s.mutateLineBudget > 0 ? `${s.mutateMax} mutants or one per changed line` : `at most ${s.mutateMax} mutants`}${s.shard === undefined ? '' : `, shard ${s.shard.k}/${s.shard.n}`}`,
     );
     await measuring(
       'ag-mutate',
       withPolicy([
         ...['--diff', ws.diff, '--tree', ws.patch, '--test-command', commands.test],
-        ...['--max', String(s.mutateMax), '--timeout', String(s.timeout), '--python', s.python, '--sandbox', s.sandbox],
+        ...[
+          '--max',
+          String(s.mutateMax),
+          '--line-budget',
+          String(s.mutateLineBudget),
+          '--timeout',
+          String(s.timeout),
+          '--python',
+          s.python,
+          '--sandbox',
+          s.sandbox,
+        ],
         ...(s.shard !== undefined ? ['--shard', `${s.shard.k}/${s.shard.n}`] : []),
         ...s.passEnv.flatMap((n) => ['--pass-env', n]),
         // ag-run's full-suite run on the patch stands for ag-mutate's second baseline run.

@@ -30,6 +30,8 @@ export interface Settings {
   /** Where `deadline` came from, in words (`--deadline`/`AG_DEADLINE`, or the default as derived). */
   readonly deadlineSource: string;
   readonly mutateMax: number;
+  /** ag-mutate's `--line-budget`: the default budget also gives every changed line a mutant, up to this many lines; 0 when `--mutate-max` was set. */
+  readonly mutateLineBudget: number;
   readonly python: string;
   readonly policy?: string;
   readonly sandbox: 'none' | 'bwrap';
@@ -87,6 +89,11 @@ function nonEmpty(flags: Raw, env: NodeJS.ProcessEnv, name: Name): string | unde
   return v === undefined || v === '' ? undefined : v;
 }
 
+/** The default mutant budget, raised to one mutant per changed line for up to {@link DEFAULT_LINE_BUDGET} lines. */
+const DEFAULT_MUTANTS = 20;
+/** The most changed lines the default budget gives a mutant each: past it, a diff's strength leaves lines out (a HOLD). */
+const DEFAULT_LINE_BUDGET = 200;
+
 function whole(flags: Raw, env: NodeJS.ProcessEnv, name: Name, fallback: number, min: number): number {
   const v = nonEmpty(flags, env, name);
   if (v === undefined) return fallback;
@@ -142,7 +149,8 @@ export function readSettings(flags: Raw, env: NodeJS.ProcessEnv, who = 'ag-gate'
       nonEmpty(flags, env, 'deadline') === undefined
         ? `the default: 2 × the install timeout of ${installTimeout} s + 30 × the run timeout of ${timeout} s`
         : '--deadline (AG_DEADLINE)',
-    mutateMax: whole(flags, env, 'mutateMax', 20, 0),
+    mutateMax: whole(flags, env, 'mutateMax', DEFAULT_MUTANTS, 0),
+    mutateLineBudget: nonEmpty(flags, env, 'mutateMax') === undefined ? DEFAULT_LINE_BUDGET : 0,
     python: nonEmpty(flags, env, 'python') ?? 'python3',
     ...defined('policy', nonEmpty(flags, env, 'policy')),
     sandbox,

@@ -36,6 +36,9 @@ test('bad numbers, sandboxes and shards are usage errors naming the flag and the
   t.throws(() => readSettings({ sandbox: 'docker' }, {}), { message: /none or bwrap/ });
   t.throws(() => readSettings({}, { AG_MUTATE_SHARD: '3/2' }), { message: /K\/N with 1 <= K <= N/ });
   t.is(readSettings({ 'mutate-max': '0' }, {}).mutateMax, 0, 'a budget of 0 turns mutation off');
+  t.is(readSettings({}, {}).mutateLineBudget, 200, 'the default budget gives every changed line a mutant');
+  t.is(readSettings({ 'mutate-max': '4' }, {}).mutateLineBudget, 0, 'a budget given is the budget');
+  t.is(readSettings({}, { AG_MUTATE_MAX: '4' }).mutateLineBudget, 0, 'given as a variable too');
 });
 
 test('a shard is K/N with 1 <= K <= N', (t) => {

@@ -29,6 +29,7 @@ export async function loadMutateInputs(
     command: flags.command,
     mutantCommand: flags.mutantCommand,
     max: flags.max,
+    lineBudget: flags.lineBudget,
     jobs: flags.jobs,
     timeoutFactor: flags.timeoutFactor,
     baselineTimeoutMs: flags.baselineTimeoutMs,

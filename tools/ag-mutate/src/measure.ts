@@ -18,7 +18,7 @@ import { unmutatedLines } from './parts.js';
 import type { PriorRun } from './prior-run.js';
 import { guardsFullyJudged, judgedReverts } from './revert-plan.js';
 import { planProbes } from './equality/probes.js';
-import { selectSites, shardSites, withGuardSites, type MutantOrder, type Shard } from './select.js';
+import { effectiveBudget, selectSites, shardSites, withGuardSites, type MutantOrder, type Shard } from './select.js';
 
 type Fault = MutationArtefact['faults'][number];
 type Reason = NonNullable<MutationArtefact['reason']>;
@@ -32,6 +32,8 @@ export interface MutateOptions {
   readonly mutantCommand?: string;
   /** Mutant budget; null = every site. */
   readonly max: number | null;
+  /** `max` rises to one mutant per line with a site when those lines number at most this (`--line-budget`; default 0). */
+  readonly lineBudget?: number;
   readonly jobs: number;
   readonly timeoutFactor: number;
   readonly baselineTimeoutMs: number;
@@ -154,7 +156,11 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
           : 'no_mutants',
       unjudged,
     );
-  const selected = withGuardSites(selectSites(sites, opts.max), sites, reverts.run);
+  const selected = withGuardSites(
+    selectSites(sites, effectiveBudget(sites, opts.max, opts.lineBudget ?? 0)),
+    sites,
+    reverts.run,
+  );
   const judgedPlan = guardsFullyJudged(reverts, sites, selected);
   // Reached: a line on which a selected mutant that compiles starts (the same in every shard).
   const unmutated = unmutatedLines(

@@ -65,6 +65,12 @@ export const mutateArgs = {
       'Mutant budget, spread over the changed lines; the revert mutants have max(N, 16) of their own (0 disables the measurement; default: every site)',
     valueHint: 'N',
   },
+  'line-budget': {
+    type: 'string',
+    description:
+      'Past --max, every changed line gets its best-ranked mutant while the lines with a mutant number at most K (default 0: --max alone)',
+    valueHint: 'K',
+  },
   jobs: { type: 'string', description: 'Parallel tree copies (default: number of cores)', valueHint: 'N' },
   'timeout-factor': {
     type: 'string',
@@ -149,7 +155,16 @@ export interface OutputFlags {
 /** The flags that pass to `measureMutation` as they are. */
 type MeasuredAsGiven = Pick<
   MutateOptions,
-  'tree' | 'command' | 'max' | 'jobs' | 'timeoutFactor' | 'baselineTimeoutMs' | 'shard' | 'python' | 'passEnv'
+  | 'tree'
+  | 'command'
+  | 'max'
+  | 'lineBudget'
+  | 'jobs'
+  | 'timeoutFactor'
+  | 'baselineTimeoutMs'
+  | 'shard'
+  | 'python'
+  | 'passEnv'
 >;
 
 /** `ag-mutate`'s checked flags; the files they name are read by `loadMutateInputs`. */
@@ -185,6 +200,7 @@ export function parseMutateFlags(
   const command = requiredArg(args['test-command'], 'test-command');
   const tree = requiredArg(args.tree, 'tree');
   const max = intArg(args.max, 'max', 0) ?? null;
+  const lineBudget = intArg(args['line-budget'], 'line-budget', 0) ?? 0;
   const jobs = intArg(args.jobs, 'jobs', 1, 256) ?? Math.max(1, os.availableParallelism());
   const timeoutFactor = numberArg(args['timeout-factor'], 'timeout-factor', 1, 1000) ?? 2;
   const baselineTimeoutMs = (intArg(args.timeout, 'timeout', 1, 86400) ?? 600) * 1000;
@@ -206,6 +222,7 @@ export function parseMutateFlags(
     command,
     mutantCommand: optionalArg(args['mutant-command'], 'mutant-command'),
     max,
+    lineBudget,
     jobs,
     timeoutFactor,
     baselineTimeoutMs,

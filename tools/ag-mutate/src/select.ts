@@ -13,6 +13,17 @@ function byPosition(a: Site, b: Site): number {
 }
 
 /**
+ * The budget in effect: `max`, raised to one mutant per line with a site when those lines
+ * number at most `lineBudget` (`--line-budget`: a small budget never leaves a line of a
+ * modest patch unmeasured); null (every site) stays null.
+ */
+export function effectiveBudget(sites: readonly Site[], max: number | null, lineBudget: number): number | null {
+  if (max === null) return null;
+  const lines = new Set(sites.map((s) => `${s.file}\0${s.line}`)).size;
+  return lines <= lineBudget ? Math.max(max, lines) : max;
+}
+
+/**
  * Order sites round-robin over lines: round r takes the r-th best site of every line
  * (lower rank first, then position), lines in file and line order. The first `max` are
  * kept (all when max is null). The result is sorted by file and position.

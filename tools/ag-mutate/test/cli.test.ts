@@ -147,6 +147,23 @@ test('a deleted source file and .sql/.cpp beside JavaScript make the strength un
   t.regex(r.stderr, /UNVERIFIED/);
 });
 
+test('--line-budget gives every changed line a mutant past a small --max; without it lines are left out', async (t) => {
+  const repo = makeRepo(PKG, { 'src/price.js': PRICE, 'test/price.test.js': STRONG_TEST });
+  t.teardown(repo.cleanup);
+  t.is((await mutate(repo, NODE_TEST, ['--max', '1'], repo.file('small.json'))).code, 0);
+  const small = readArtefact(repo.file('small.json'));
+  t.is(small.mutants.length, 1);
+  t.deepEqual(small.unmutated_lines, [{ file: 'src/price.js', lines: [2, 3] }]);
+  const r = await mutate(repo, NODE_TEST, ['--max', '1', '--line-budget', '3'], repo.file('lines.json'));
+  t.is(r.code, 0, r.stderr);
+  const lines = readArtefact(repo.file('lines.json'));
+  t.deepEqual(lines.unmutated_lines, []);
+  t.deepEqual(new Set(lines.mutants.map((x) => x.line)), new Set([1, 2, 3]));
+  t.is(lines.budget, 1, 'the budget given is recorded');
+  t.is((await mutate(repo, NODE_TEST, ['--max', '1', '--line-budget', '2'], repo.file('over.json'))).code, 0);
+  t.is(readArtefact(repo.file('over.json')).mutants.length, 1, 'more lines than the line budget: --max alone');
+});
+
 test('a red baseline gives no score, with the reason, and runs no mutant', async (t) => {
   const failing = STRONG_TEST.replace('price(1, 3), 3', 'price(1, 3), 4');
   const repo = makeRepo(PKG, { 'src/price.js': PRICE, 'test/price.test.js': failing });

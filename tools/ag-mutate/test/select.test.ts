@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { Site } from '../src/engines/site.js';
-import { judgingOrder, parseShard, selectSites, shardSites } from '../src/select.js';
+import { effectiveBudget, judgingOrder, parseShard, selectSites, shardSites } from '../src/select.js';
 
 function site(file: string, line: number, start: number, rank: number, replacement = 'x'): Site {
   return {
@@ -45,6 +45,18 @@ test('the second round goes to the second-best of each line', (t) => {
 test('no budget keeps every site, sorted by position; selection ignores input order', (t) => {
   t.is(selectSites(SITES, null).length, SITES.length);
   t.deepEqual(selectSites([...SITES].reverse(), 4), selectSites(SITES, 4));
+});
+
+test('the line budget raises a small budget to one mutant per line, within its bound', (t) => {
+  t.is(effectiveBudget(SITES, 1, 0), 1, 'no line budget: --max alone');
+  t.is(effectiveBudget(SITES, 1, 3), 3, 'three lines within a line budget of 3: one each');
+  t.deepEqual(
+    selectSites(SITES, effectiveBudget(SITES, 1, 3)).map((s) => `${s.file}:${s.line}`),
+    ['a.js:1', 'a.js:2', 'b.js:1'],
+  );
+  t.is(effectiveBudget(SITES, 1, 2), 1, 'more lines than the line budget: --max alone');
+  t.is(effectiveBudget(SITES, 5, 3), 5, 'a larger --max stands');
+  t.is(effectiveBudget(SITES, null, 3), null, 'no --max: every site');
 });
 
 test('shards are disjoint, complete and deterministic', (t) => {
