@@ -42,6 +42,10 @@ test('the operators of the bench notes are generated', (t) => {
     t.true(got.includes(want), want);
 });
 
+test('an empty array literal gets an element, so a line like `const fields = []` has a mutant', (t) => {
+  t.deepEqual(pairs('a.js', 'const fields = [];\n'), ['ArrayDeclaration:[]->["Stryker was here"]']);
+});
+
 test("a string literal's containment is mutated to a prefix test; a computed argument's is not", (t) => {
   const got = pairs('a.js', "export const free = (id, tag) => id.includes('test') || id.includes(tag);\n");
   t.true(got.includes('MethodExpression:includes->startsWith'));
@@ -67,7 +71,12 @@ export { y } from 'other';
 let v: Array<'q'> = [] as string[];
 function h(p: 'lit' = 'd'): boolean { return p === 'lit'; }`;
   const sites = jsSites('a.ts', code, all(code));
-  t.deepEqual([...new Set(sites.map((s) => s.line))].sort(), [11]);
+  t.deepEqual([...new Set(sites.map((s) => s.line))].sort(), [10, 11]);
+  t.deepEqual(
+    sites.filter((s) => s.line === 10).map((s) => s.original),
+    ['[]'],
+    "line 10's value is mutated, its types are not",
+  );
   t.true(sites.every((s) => s.original !== "'lit'" || s.column > 30));
 });
 

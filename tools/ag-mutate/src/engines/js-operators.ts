@@ -269,7 +269,8 @@ export function sitesOf(
         add(s, e, 'StringLiteral', 7, '``');
       break;
     case 'ArrayExpression':
-      if (node.elements.length > 0) add(s, e, 'ArrayDeclaration', 7, '[]');
+      // An empty one gets an element (StrykerJS's form): `const fields = []` is a line a mutant reaches too.
+      add(s, e, 'ArrayDeclaration', 7, node.elements.length > 0 ? '[]' : '["Stryker was here"]');
       break;
     case 'ObjectExpression':
       if (node.properties.length > 0) add(s, e, 'ObjectLiteral', 7, '{}');
