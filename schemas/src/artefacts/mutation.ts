@@ -124,6 +124,13 @@ export const Revert = v.strictObject({
    * return): its revert is the code of the mutant that makes that condition false. Absent: false.
    */
   added_guard: v.optional(v.literal(true)),
+  /**
+   * A surviving revert of one hunk inside a named function, asked as a survivor is: called on
+   * every recorded call and its neighbours outside the tests, does the function answer as the
+   * patch's does? `probably_equivalent`: the hunk changes no answer any input tried shows (a
+   * memo cache, a variable extracted), so no test could tell it apart. Absent: not asked.
+   */
+  equivalence: v.optional(Equivalence),
   ended: v.optional(v.pipe(v.string(), v.minLength(1))),
   duration_ms: v.optional(v.pipe(v.number(), v.minValue(0))),
   cpu_ms: v.optional(v.pipe(v.number(), v.minValue(0))),

@@ -6,7 +6,9 @@
 import test from 'ava';
 import { parseUnifiedDiff } from '@adversary-gate/core';
 import { sha256 } from '@adversary-gate/schemas';
+import { DEFAULT_POLICY, type MutationArtefact } from '@adversary-gate/schemas';
 import { decide } from '../src/index.js';
+import { revertReasons } from '../src/rules/reverts.js';
 import {
   codes,
   decideWith,
@@ -47,6 +49,59 @@ test('tests changed and a revert survived: HOLD STRENGTH_BELOW_FLOOR naming the 
   const uncovered = golden();
   uncovered.mutation.reverts = [revert('no_coverage')];
   t.deepEqual(codes(decideWith(uncovered)), ['STRENGTH_BELOW_FLOOR']);
+});
+
+test('a surviving revert judged to change no answer holds nothing beside a killed revert; alone, or distinguished, it holds', (t) => {
+  const same = { verdict: 'probably_equivalent', recorded_calls: 4, inputs: 40, note: 'same outcome on every input' };
+  const cache = revert('survived', { id: 'r-cache', hunk: '@@ -5,0 +6,2 @@', equivalence: same });
+  const g = golden();
+  g.mutation.reverts = [revert('killed'), cache];
+  t.is(decideWith(g).verdict, 'ACCEPT', 'a memo cache beside a pinned fix');
+  const alone = golden();
+  alone.mutation.reverts = [cache];
+  t.deepEqual(codes(decideWith(alone)), ['STRENGTH_BELOW_FLOOR'], 'nothing else the tests see changed: no no-op fix');
+  const told = golden();
+  told.mutation.reverts = [
+    revert('killed'),
+    { ...cache, equivalence: { ...same, verdict: 'distinguished', note: 'a neighbour input differs' } },
+  ];
+  t.deepEqual(codes(decideWith(told)), ['STRENGTH_BELOW_FLOOR'], 'a hunk that changes an answer no test looks at');
+  const file = golden();
+  file.mutation.reverts = [revert('killed'), { ...cache, scope: 'file', function: null }];
+  t.deepEqual(codes(decideWith(file)), ['EVIDENCE_INVALID'], 'a whole file put back is never asked: a forged answer');
+  const guard = golden();
+  guard.mutation.reverts = [revert('killed'), { ...cache, added_guard: true, old_lines: 0 }];
+  t.deepEqual(codes(decideWith(guard)), ['STRENGTH_BELOW_FLOOR'], 'an added guard goes by its own rule');
+});
+
+test('a hunk judged to change no answer still holds when its own mutants show inputs that never reached it', (t) => {
+  const same = { verdict: 'probably_equivalent', recorded_calls: 4, inputs: 40, note: 'same outcome on every input' };
+  const cache = revert('survived', {
+    id: 'r-cache',
+    hunk: '@@ -5,0 +6,2 @@',
+    new_start: 6,
+    new_lines: 2,
+    equivalence: same,
+  });
+  const withMutants = (...ms: Obj[]) => {
+    const g = golden();
+    g.mutation.reverts = [revert('killed'), cache];
+    g.mutation.mutants = ms;
+    return revertReasons(g.mutation as MutationArtefact, DEFAULT_POLICY, ['test/calc.test.js']).map((r) => r.code);
+  };
+  const eq = (id: string, line: number, operator: string) => ({
+    ...mutant(id, line, 'equivalent'),
+    operator,
+    equivalence: { ...same },
+  });
+  t.deepEqual(withMutants(mutant('m1', 6, 'killed'), eq('m2', 7, 'AssignedValue')), []);
+  for (const [why, m] of [
+    ['a comparison no input told apart (`n > 12`)', eq('m2', 7, 'EqualityOperator')],
+    ['a number no input told apart', eq('m2', 7, 'NumberLiteral')],
+  ] as const)
+    t.deepEqual(withMutants(mutant('m1', 6, 'killed'), m), ['STRENGTH_BELOW_FLOOR'], why);
+  t.deepEqual(withMutants(mutant('m1', 6, 'no_coverage')), ['STRENGTH_BELOW_FLOOR'], 'a line of it no test runs');
+  t.deepEqual(withMutants(mutant('m1', 6, 'survived')), ['STRENGTH_BELOW_FLOOR'], 'a survivor the check told apart');
 });
 
 test('tests changed and a whole-file revert survived (hunks that compensate): HOLD naming the file at once', (t) => {
@@ -109,11 +164,12 @@ test('tests untouched (a refactor): a surviving revert is expected and only repo
   t.is(v.evidence.find((e) => e.kind === 'mutation')?.status, 'read');
 });
 
-test('forged reverts are EVIDENCE_INVALID: a killer on a survivor, a file outside the diff, an id twice', (t) => {
+test('forged reverts are EVIDENCE_INVALID: a killer on a survivor, a file outside the diff, an id twice, a killed one answered equivalent', (t) => {
   for (const bad of [
     revert('survived', { killed_by: 'x' }),
     revert('killed', { file: 'src/other.js' }),
     revert('killed', { id: 'm1' }),
+    revert('killed', { equivalence: { verdict: 'probably_equivalent', recorded_calls: 1, inputs: 1, note: 'x' } }),
   ]) {
     const g = golden();
     g.mutation.reverts = [bad];

@@ -1,12 +1,13 @@
 'use strict';
 // One version of a changed JavaScript function, called in a fresh Node process that is no test
 // runner (started by runtime/js-judge.cjs over IPC). The job: {module, kind, name, inputs,
-// start, times, full, marks}. It loads `module` (a copy of the file that hands its top-level
+// start, times, full, marks, own}. It loads `module` (a copy of the file that hands its top-level
 // functions and data to `globalThis[Symbol.for('ag-mutate.judge')]`, src/apart/variants.ts),
 // then calls `name` with each input from `start` (a fresh decoding of the arguments each time),
 // `times` times in a row, and sends {i, outcomes} per input, then {done}. An outcome is what the
 // caller gets back (`value …` or `raise …`) and, with `full`, ` | args …` (the arguments after
-// the call) ` | module …` (the module's data after it) ` | printed …` (what it wrote).
+// the call) ` | module …` (the module's data after it, but for the data only `name` names)
+// ` | printed …` (what it wrote).
 const { pathToFileURL } = require('node:url');
 const { decode, show, answerText, attempt } = require('./js-values.cjs');
 
@@ -63,7 +64,10 @@ async function run(job) {
       if (job.full) {
         let state = '?';
         try {
-          state = show(handed.state());
+          const data = handed.state();
+          // The data only this function names shows in its answers: it is not compared apart.
+          for (const name of job.own ?? []) delete data[name];
+          state = show(data);
         } catch {
           // a module whose data cannot be read: the same '?' on every side
         }

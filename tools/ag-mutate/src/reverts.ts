@@ -234,6 +234,7 @@ export function revertRecord(site: Site, verdict: MutantVerdict | undefined): Re
     function: site.function ?? null,
     ...(h.scope === 'file' ? { scope: 'file' as const } : {}),
     ...(h.addedGuard === true ? { added_guard: true as const } : {}),
+    ...(verdict?.equivalence !== undefined ? { equivalence: verdict.equivalence } : {}),
     ...judgedFields(verdict),
   };
 }

@@ -69,7 +69,10 @@ export function revertLines(m: MutationArtefact): string {
   };
   return (m.reverts ?? [])
     .filter((r) => what[r.status] !== undefined)
-    .map((r) => `${name}: revert of ${revertName(r)} ${what[r.status]}\n`)
+    .map(
+      (r) =>
+        `${name}: revert of ${revertName(r)} ${what[r.status]}${r.equivalence?.verdict === 'probably_equivalent' ? `; the hunk changes no answer the judge found (${r.equivalence.note})` : ''}\n`,
+    )
     .join('');
 }
 

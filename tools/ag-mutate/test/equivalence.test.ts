@@ -2,7 +2,8 @@
 // (the same answer either way) is `equivalent` and counts neither way; a survivor that a
 // call near the tests' own tells apart (a boundary), that drops a side effect on the module
 // or on an argument, or whose function the tests call too seldom, stays a survivor, with
-// the evidence beside it. The check runs apart from pytest: a branch on "pytest" in
+// the evidence beside it; a memo only its function names and reads is judged by that
+// function's answers alone. The check runs apart from pytest: a branch on "pytest" in
 // sys.modules cannot make a survivor look equivalent.
 import test from 'ava';
 import { strengthOfMutants } from '@adversary-gate/core';
@@ -59,9 +60,19 @@ def once(x):
 
 def scaled(x):
     return x * 3 if "pytest" in sys.modules else x * 2
+
+
+_squares = {}
+
+
+def square(x):
+    if x in _squares:
+        return _squares[x]
+    _squares.update({x: x * x})
+    return x * x
 `;
 
-const TESTS = `from core import last, clamp, record, Cart, once, scaled
+const TESTS = `from core import last, clamp, record, Cart, once, scaled, square
 
 
 def test_last():
@@ -100,6 +111,13 @@ def test_scaled():
     assert scaled(1) == 3
     assert scaled(2) == 6
     assert scaled(5) == 15
+
+
+def test_square():
+    assert square(3) == 9
+    assert square(3) == 9
+    assert square(4) == 16
+    assert square(-2) == 4
 `;
 
 const FILES: Files = {
@@ -147,6 +165,8 @@ test('a fast-path switch is probably equivalent; a boundary, a dropped side effe
   t.regex(boundary.equivalence?.note ?? '', /clamp\(10, /);
   // A side effect on the module, and one on an argument (self), are outcomes.
   t.is(at(m, '_log.append(x)', 'pass').equivalence?.verdict, 'distinguished');
+  // But a memo only square names and reads shows in square's answers alone: not filling it changes none.
+  t.is(at(m, '_squares.update({x: x * x})', 'pass').status, 'equivalent');
   t.is(at(m, 'self.items.append(x)', 'pass').equivalence?.verdict, 'distinguished');
   // One call is too few to conclude anything.
   const seldom = at(m, '-', '+');

@@ -8,6 +8,7 @@ import test from 'ava';
 import type { MutationArtefact } from '@adversary-gate/schemas';
 import { makeRepo } from './helpers/repo.js';
 import { findMutant, measured } from './helpers/artefact.js';
+import { readModule } from '../src/apart/js-functions.js';
 
 const BASE = `'use strict';
 
@@ -288,11 +289,41 @@ test('a JavaScript survivor equivalent under .test() is probably equivalent; one
   const regex = findMutant(m, 69, '/\\d/');
   t.is(regex.status, 'equivalent', JSON.stringify(regex));
   t.is(regex.equivalence?.verdict, 'probably_equivalent');
-  t.is(m.counts.equivalent, 2, 'the regex mutant and fib skipping its memo');
+  t.is(m.counts.equivalent, 3, 'the regex mutant, fib skipping its memo and fib not filling it');
+  t.is(findMutant(m, 35, ';').status, 'equivalent', 'the memo only fib names is judged by its answers');
   const boundary = findMutant(m, 73, '>');
   t.is(boundary.status, 'survived', JSON.stringify(boundary));
   t.is(boundary.equivalence?.verdict, 'distinguished');
   t.regex(boundary.equivalence?.note ?? '', /neighbour input differs: fee\(10\)/);
+});
+
+test("data only one function names is that function's own; data another reads, or the exports name, is not", (t) => {
+  const mod = readModule(
+    'm.js',
+    `const memo = new Map();
+const cache = {};
+let hits = 0;
+const log = [];
+const shared = [];
+export const LIMIT = 3;
+let exported = 0;
+function f(x) {
+  if (memo.has(x)) { hits++; return memo.get(x); }
+  memo.set(x, x * 2);
+  log.push(x);
+  shared.push(x);
+  return x * 2;
+}
+function g(k) { if (!(k in cache)) cache[k] = k + 1; return cache[k] + shared.length + LIMIT; }
+const h = () => { const memo = 1; return memo + exported; };
+module.exports = { f, g, h, exported };
+`,
+  );
+  t.deepEqual(
+    Object.fromEntries(mod!.privateState),
+    { g: ['cache'] },
+    'memo is named in h too (a local of that name); hits and log are only written; shared is read by g',
+  );
 });
 
 test('a changed function under a runner that cannot record is reported not applicable, not clean', async (t) => {

@@ -116,6 +116,92 @@ test('mul with a real test: 1 of 1', async (t) => {
   t.is(m.suite_strength, 1);
 });
 
+const SUBSCRIBERS = `export function normalize(email) {
+  return email.trim().toLowerCase();
+}
+
+export function addSubscriber(list, email) {
+  list.push(normalize(email));
+  return true;
+}
+
+export function tag(email) {
+  return 'user';
+}
+`;
+const SUBSCRIBERS_FIXED = `const seen = new Map();
+
+export function normalize(email) {
+  const known = seen.get(email);
+  if (known !== undefined) return known;
+  const address = email.trim().toLowerCase();
+  seen.set(email, address);
+  return address;
+}
+
+export function addSubscriber(list, email) {
+  const address = normalize(email);
+  if (list.some((e) => normalize(e) === address)) return false;
+  list.push(address);
+  return true;
+}
+
+export function tag(email) {
+  if (email === 'root@example.com') return 'admin';
+  return 'user';
+}
+`;
+const TAGS = `test('tags', () => {
+  assert.equal(tag('a@x.io'), 'user');
+  assert.equal(tag('b@x.io'), 'user');
+  assert.equal(tag('c@x.io'), 'user');
+});
+`;
+const SUBSCRIBER_TESTS = `import test from 'node:test';
+import assert from 'node:assert/strict';
+import { addSubscriber, tag } from '../src/subs.js';
+test('adds once', () => {
+  const l = [];
+  assert.equal(addSubscriber(l, ' A@x.io'), true);
+  assert.equal(addSubscriber(l, 'a@x.io '), false);
+  assert.deepEqual(l, ['a@x.io']);
+});
+test('adds another', () => {
+  const l = ['b@x.io'];
+  assert.equal(addSubscriber(l, 'C@x.io'), true);
+  assert.deepEqual(l, ['b@x.io', 'c@x.io']);
+});
+${TAGS}`;
+
+test('a memo cache hunk beside a pinned fix: its surviving revert changes no answer; a special case on an untested input does', async (t) => {
+  const base = `import test from 'node:test';
+import assert from 'node:assert/strict';
+import { addSubscriber, tag } from '../src/subs.js';
+test('adds', () => { const l = []; addSubscriber(l, 'A@x.io'); assert.deepEqual(l, ['a@x.io']); });
+${TAGS}`;
+  const repo = makeRepo(
+    { ...PKG, 'src/subs.js': SUBSCRIBERS, 'test/subs.test.js': base },
+    { 'src/subs.js': SUBSCRIBERS_FIXED, 'test/subs.test.js': SUBSCRIBER_TESTS },
+  );
+  t.teardown(repo.cleanup);
+  const m = await measured(t, run(repo), repo.file('m.json'));
+  const reverts = m.reverts ?? [];
+  const of = (fn: string) => reverts.filter((r) => r.function === fn && r.scope === undefined);
+  t.true(
+    of('addSubscriber').every((r) => r.status === 'killed'),
+    JSON.stringify(reverts),
+  );
+  t.true(of('normalize').length > 0, JSON.stringify(reverts));
+  for (const r of of('normalize')) {
+    t.is(r.status, 'survived', JSON.stringify(r));
+    t.is(r.equivalence?.verdict, 'probably_equivalent', JSON.stringify(r));
+  }
+  const [guard] = of('tag');
+  t.is(guard?.status, 'survived', JSON.stringify(guard));
+  t.is(guard?.equivalence?.verdict, 'distinguished', JSON.stringify(guard));
+  t.regex(guard?.equivalence?.note ?? '', /root@example\.com/);
+});
+
 test('Python: a rename the tests follow kills its revert (the test file no longer collects without it)', async (t) => {
   const repo = makeRepo(
     {

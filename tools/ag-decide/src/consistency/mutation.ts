@@ -66,6 +66,8 @@ function revertProblem(m: MutationArtefact, changedFiles: Map<string, ReadonlySe
     ids.add(r.id);
     if (!changedFiles.has(r.file)) return `revert ${r.id} is in ${r.file}, a file this diff does not change`;
     if (r.killed_by !== null && r.status !== 'killed') return `revert ${r.id} is ${r.status}, yet names a killer`;
+    if (r.equivalence !== undefined && (r.status !== 'survived' || r.scope === 'file'))
+      return `revert ${r.id} carries an equivalence answer, yet is ${r.scope === 'file' ? 'a whole file put back' : r.status}`;
     if (r.added_guard === true && (r.old_lines !== 0 || r.new_lines === 0 || r.scope === 'file'))
       return `revert ${r.id} is marked an added guard, yet its hunk is no pure addition of one hunk`;
   }

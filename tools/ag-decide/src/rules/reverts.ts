@@ -9,6 +9,11 @@
  *   budget left it out) holds `STRENGTH_UNVERIFIED` naming it: not measured is never a pass.
  * - Tests untouched (a pure refactor: behaviour must not change): a surviving revert is the
  *   expected outcome and is only reported (mutation.json, ag-mutate's stderr).
+ * - A hunk the differential check judged to change no answer (its revert, called outside the
+ *   tests on every recorded call and its neighbours, answers as the patch does: a memo cache, an
+ *   extracted variable) holds nothing when another revert of the patch was killed and its own
+ *   mutants show the inputs reached it (none unexecuted or told apart, no condition part
+ *   equivalent); alone, the patch would change nothing a test sees, and it keeps holding.
  * - A hunk that only adds one `if` (`added_guard`: a fast path, an early return) changes no
  *   answer when the mutant that makes its condition false (the revert's own code) was judged
  *   equivalent by the differential check, no mutant of its lines went unrun, every mutant of its
@@ -36,7 +41,10 @@ export function revertReasons(m: MutationArtefact, policy: Policy, testsChanged:
   const tests = listForMessage(testsChanged, 3);
   const out: Reason[] = [];
   const missed = reverts.filter(
-    (r) => (r.status === 'survived' || r.status === 'no_coverage') && !guardChangesNothing(m, r),
+    (r) =>
+      (r.status === 'survived' || r.status === 'no_coverage') &&
+      !guardChangesNothing(m, r) &&
+      !hunkChangesNoAnswer(m, r),
   );
   if (missed.length > 0)
     out.push(
@@ -59,6 +67,31 @@ export function revertReasons(m: MutationArtefact, policy: Policy, testsChanged:
 }
 
 type Revert = NonNullable<MutationArtefact['reverts']>[number];
+
+/**
+ * A surviving revert of one hunk that the differential check judged probably equivalent (the
+ * function answers alike on every recorded call and its neighbours, the function's own
+ * constants among them: a memo cache, an extracted variable), while another revert of the
+ * patch was killed (the patch changes what a test sees elsewhere: it is no no-op "fix"), and
+ * the hunk's own mutants say the inputs reached it: none unexecuted, none a survivor the
+ * check told apart, no connective, comparison or number equivalent (a condition that reaches
+ * inputs nobody tried). An added guard goes by its own rule alone.
+ */
+export function hunkChangesNoAnswer(m: MutationArtefact, r: Revert): boolean {
+  if (r.status !== 'survived' || r.scope === 'file' || r.added_guard === true) return false;
+  if (r.equivalence?.verdict !== 'probably_equivalent') return false;
+  if (!(m.reverts ?? []).some((x) => x !== r && (x.status === 'killed' || x.status === 'timeout'))) return false;
+  const inHunk = m.mutants.filter(
+    (x) => x.file === r.file && x.line >= r.new_start && x.line < r.new_start + r.new_lines,
+  );
+  return inHunk.every(
+    (x) =>
+      x.status === 'killed' ||
+      x.status === 'timeout' ||
+      x.status === 'stillborn' ||
+      (x.status === 'equivalent' && !CONDITION_PARTS.has(x.operator)),
+  );
+}
 
 /** Mutants of a guard's condition that must not be equivalent for the guard to be read as changing nothing. */
 const CONDITION_PARTS = new Set(['LogicalOperator', 'EqualityOperator', 'NumberLiteral']);

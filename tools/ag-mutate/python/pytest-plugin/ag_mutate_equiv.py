@@ -110,20 +110,80 @@ def _outcome(fn, args, namespace):
 
 
 def _state(fn):
-    """The data the function's module holds (not its modules, functions or classes): a side effect there is an outcome too."""
+    """The data the function's module holds (not its modules, functions or classes): a side effect there is an outcome too.
+    The private data only this function names (a memo cache beside it) shows in its answers, which are compared: left out."""
     namespace = getattr(inspect.unwrap(fn), "__globals__", None)
     if not isinstance(namespace, dict):
         return "?"
+    own = own_data(namespace.get("__file__"), getattr(fn, "__name__", None))
     parts = []
     for name in sorted(namespace):
         value = namespace[name]
-        if name.startswith("__") or callable(value) or inspect.ismodule(value):
+        if name.startswith("__") or callable(value) or inspect.ismodule(value) or name in own:
             continue
         try:
             parts.append("%s=%s" % (name, _show(value)[:500]))
         except Exception:
             parts.append("%s=?" % name)
     return ";".join(parts)[:8000]
+
+
+_OWN = {}
+
+
+def own_data(path, function):
+    """The module's private names (`_name`) that only the top-level def `function` names, and reads (a
+    memo cache): no other def, class or module-level statement names them but their own assignment.
+    A name only written (a log nothing reads) is no one's own. Empty when unknown."""
+    if not isinstance(path, str) or not isinstance(function, str):
+        return frozenset()
+    if path not in _OWN:
+        try:
+            with open(path, encoding="utf-8") as f:
+                tree = ast.parse(f.read())
+        except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
+            tree = None
+        _OWN[path] = _owners(tree) if tree is not None else ({}, set())
+    owners, read = _OWN[path]
+    return frozenset(n for n, o in owners.items() if o == {function} and n in read)
+
+
+def _writes(tree):
+    """The Name nodes whose use only writes: assigned, or the object of an item assigned or deleted,
+    or of a method called as a statement of its own (`_log.append(x)`)."""
+    out = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            out.add(id(n))
+        elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+            out.add(id(n.target))
+        elif isinstance(n, ast.Subscript) and isinstance(n.ctx, (ast.Store, ast.Del)) and isinstance(n.value, ast.Name):
+            out.add(id(n.value))
+        elif isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute):
+            if isinstance(n.value.func.value, ast.Name):
+                out.add(id(n.value.func.value))
+    return out
+
+
+def _owners(tree):
+    """Each private name the module names: the top-level defs that name it ("" for anywhere else), and
+    the names some use reads."""
+    owners, read = {}, set()
+    writes = _writes(tree)
+    for top in tree.body:
+        owner = top.name if isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef)) else ""
+        declared = set()
+        if isinstance(top, (ast.Assign, ast.AnnAssign)):
+            targets = top.targets if isinstance(top, ast.Assign) else [top.target]
+            declared = {id(t) for t in targets if isinstance(t, ast.Name)}
+        for n in ast.walk(top):
+            if isinstance(n, ast.Name) and n.id.startswith("_") and id(n) not in declared:
+                owners.setdefault(n.id, set()).add(owner)
+                if id(n) not in writes:
+                    read.add(n.id)
+            elif isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.startswith("_"):
+                owners.setdefault(n.value, set()).add("")  # named in a string (__all__, getattr): anyone's
+    return owners, read
 
 
 def literals(node):

@@ -29,6 +29,11 @@ export interface JsModule {
   readonly stateNames: readonly string[];
   /** Top-level `const` tables (object, array or `new Map([...])` literals) by name: their literal keys. */
   readonly tables: ReadonlyMap<string, Keys>;
+  /**
+   * Per top-level function, the data names only it names, and reads (a memo cache): nothing
+   * else in the module reads or exports them, so they show only in that function's answers.
+   */
+  readonly privateState: ReadonlyMap<string, readonly string[]>;
 }
 
 /** Integers and strings, as a function's constants or a table's keys. */
@@ -131,6 +136,7 @@ export function readModule(parseAs: string, text: string): JsModule | null {
   const functions = new Map<string, TopFunction>();
   const stateNames: string[] = [];
   const tables = new Map<string, Keys>();
+  const exported = new Set<string>();
   for (const top of (program as Node & { body: Node[] }).body) {
     const s: Node | null | undefined =
       top.type === 'ExportNamedDeclaration' || top.type === 'ExportDefaultDeclaration'
@@ -141,6 +147,7 @@ export function readModule(parseAs: string, text: string): JsModule | null {
       for (const d of s.declarations) {
         if (d.id.type !== 'Identifier') continue;
         const name = d.id.name;
+        if (top.type !== 'VariableDeclaration') exported.add(name);
         if (isFunction(d.init as Node)) functions.set(name, topFunction(name, d.init as Node));
         else if (d.init?.type !== 'ClassExpression' && !LOADS(d.init as Node)) {
           stateNames.push(name);
@@ -149,7 +156,72 @@ export function readModule(parseAs: string, text: string): JsModule | null {
         }
       }
   }
-  return { program, functions, stateNames, tables };
+  const unexported = stateNames.filter((n) => !exported.has(n));
+  return { program, functions, stateNames, tables, privateState: privateState(program, functions, unexported) };
+}
+
+/**
+ * Whether a use of a name only writes to it: assigned or updated, or the object of a member
+ * assigned, deleted or called as a statement of its own (`log.push(x);`, `memo[k] = v`).
+ * `path` holds the use's ancestors, nearest last, each with the key it was reached by.
+ */
+function onlyWrites(path: readonly (readonly [Node, string])[]): boolean {
+  const [parent, key] = path[path.length - 1] ?? [];
+  if (parent === undefined) return false;
+  if ((parent.type === 'AssignmentExpression' && key === 'left') || parent.type === 'UpdateExpression') return true;
+  if (!(parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') || key !== 'object')
+    return false;
+  const [outer, outerKey] = path[path.length - 2] ?? [];
+  if (outer === undefined) return false;
+  if (outer.type === 'AssignmentExpression' && outerKey === 'left') return true;
+  if (outer.type === 'UnaryExpression' && outer.operator === 'delete') return true;
+  const [statement] = path[path.length - 3] ?? [];
+  return (
+    (outer.type === 'CallExpression' || outer.type === 'OptionalCallExpression') &&
+    outerKey === 'callee' &&
+    statement?.type === 'ExpressionStatement'
+  );
+}
+
+/**
+ * Per top-level function, the data names only it names and that it reads (not only writes):
+ * a memo cache. Data another function, a class or the module's own statements name is
+ * anyone's; data only written (a log nothing reads) is no one's own, so it stays compared.
+ */
+function privateState(
+  program: Node,
+  functions: ReadonlyMap<string, TopFunction>,
+  names: readonly string[],
+): Map<string, string[]> {
+  const wanted = new Set(names);
+  const owners = new Map<string, Set<string>>();
+  const read = new Set<string>();
+  const byNode = new Map([...functions.values()].map((f) => [f.node, f.name]));
+  const path: [Node, string][] = [];
+  const visit = (n: Node, within: string, declared: boolean) => {
+    const here = byNode.get(n) ?? within;
+    if (n.type === 'Identifier' && wanted.has(n.name) && !declared) {
+      const set = owners.get(n.name) ?? new Set();
+      set.add(here);
+      owners.set(n.name, set);
+      if (!onlyWrites(path)) read.add(n.name);
+    }
+    for (const [key, c] of childNodes(n)) {
+      // A top-level declaration's own name is no use of it; an export of it is.
+      const own = n.type === 'VariableDeclarator' && key === 'id' && here === '' && c.type === 'Identifier';
+      const property = (n.type === 'MemberExpression' || n.type === 'OptionalMemberExpression') && key === 'property';
+      path.push([n, key]);
+      visit(c, here, own || (property && !(n as Node & { computed: boolean }).computed));
+      path.pop();
+    }
+  };
+  visit(program, '', false);
+  const out = new Map<string, string[]>();
+  for (const name of names) {
+    const o = [...(owners.get(name) ?? [])];
+    if (o.length === 1 && o[0] !== '' && read.has(name)) out.set(o[0]!, [...(out.get(o[0]!) ?? []), name]);
+  }
+  return out;
 }
 
 /** The integer and short string constants a function's text holds, as written (the rules' `Literals`). */

@@ -23,6 +23,8 @@ export interface JsJob {
   readonly times: 1 | 2;
   readonly full: boolean;
   readonly marks: boolean;
+  /** The module data left out of a full outcome: what only this function names and reads, in the patch's text (every version alike). */
+  readonly own: readonly string[];
 }
 
 /** What the plan needs to know of a function. */
@@ -84,8 +86,9 @@ export function planFunction(f: JsAsked): JsPlanned | string {
   const reference = oldFn ?? unguardedFn;
   const unique = distinct(f.calls);
   const jobs: JsJob[] = [];
+  const mine = mod.privateState.get(f.name) ?? [];
   const job = (module: string, inputs: readonly Args[], times: 1 | 2, full = false, marks = false) => {
-    jobs.push({ module, kind: f.kind, name: f.name, inputs, times, full, marks });
+    jobs.push({ module, kind: f.kind, name: f.name, inputs, times, full, marks, own: full ? mine : [] });
     return jobs.length - 1;
   };
 

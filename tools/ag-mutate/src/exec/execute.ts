@@ -287,9 +287,11 @@ export async function execute(
     ).length;
     // The survivors' differential check and the changed Python functions' footprint, apart from the tests.
     const t3 = performance.now();
-    // A revert (or a probe) is never asked about: its survival is the finding, whatever the function answers.
+    // A probe is never asked about, nor a revert of a whole file: their survival is the finding. A
+    // surviving revert of one hunk is asked as a survivor is (does the hunk change any answer?); its
+    // status stays `survived` and ag-decide reads the answer.
     const asked = verdicts.map((v, i) =>
-      sites[i]!.revert !== undefined || sites[i]!.probe !== undefined ? { ...v, status: 'killed' as const } : v,
+      sites[i]!.probe !== undefined || sites[i]!.revert?.scope === 'file' ? { ...v, status: 'killed' as const } : v,
     );
     const apart = await judgeApart(
       ctx,
