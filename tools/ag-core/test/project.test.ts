@@ -26,14 +26,36 @@ test('shell words keep quoted spaces and drop the quotes', (t) => {
 });
 
 test('the runner is found past linters, env assignments and wrappers in the test script', (t) => {
-  t.deepEqual(scriptInvocation('xo && ava && tsd'), { runner: 'ava', args: [] });
+  t.deepEqual(scriptInvocation('xo && ava && tsd'), { runner: 'ava', args: [], globbed: [] });
   t.deepEqual(scriptInvocation('NODE_ENV=test nyc --reporter=lcov mocha -R dot test/'), {
     runner: 'mocha',
     args: ['-R', 'dot', 'test/'],
+    globbed: [],
   });
-  t.deepEqual(scriptInvocation('npx --no-install vitest run src'), { runner: 'vitest', args: ['run', 'src'] });
-  t.deepEqual(scriptInvocation('node --test test/'), { runner: 'node', args: ['--test', 'test/'] });
+  t.deepEqual(scriptInvocation('npx --no-install vitest run src'), {
+    runner: 'vitest',
+    args: ['run', 'src'],
+    globbed: [],
+  });
+  t.deepEqual(scriptInvocation('node --test test/'), { runner: 'node', args: ['--test', 'test/'], globbed: [] });
   t.is(scriptInvocation('node scripts/check.js; ts-scripts test'), null, 'node without --test is not a runner');
+});
+
+test('a glob the script leaves to the shell stays bare in the wired command; a quoted one stays quoted', (t) => {
+  const bare = new Set<string>();
+  t.deepEqual(shellWords(`mocha 'test/**/*.js' test/*.spec.js "a?"`, bare), [
+    'mocha',
+    'test/**/*.js',
+    'test/*.spec.js',
+    'a?',
+  ]);
+  t.deepEqual([...bare], ['test/*.spec.js']);
+  const node = detectProject(tree({ 'package.json': { scripts: { test: 'node --test test/*.test.js' } } }));
+  t.regex(node.wiring?.test_command ?? '', / test\/\*\.test\.js$/, node.wiring?.test_command ?? '');
+  const mocha = detectProject(
+    tree({ 'package.json': { scripts: { test: "mocha 'test/**/*.js'" }, devDependencies: { mocha: '10.0.0' } } }),
+  );
+  t.regex(mocha.wiring?.test_command ?? '', / 'test\/\*\*\/\*\.js'/, 'mocha expands a quoted ** itself');
 });
 
 test('the flags the gate sets itself are dropped; the project’s files and options stay', (t) => {

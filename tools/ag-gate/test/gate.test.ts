@@ -63,6 +63,14 @@ test('an honest patch with no settings: ACCEPT, a line per stage, the verdict an
   t.notRegex(again.stderr, /\[\d\/9\]/, '--quiet prints no stage line');
 });
 
+test('a test script that leaves a glob to the shell (`node --test test/*.test.js`) runs as under npm test: ACCEPT', async (t) => {
+  const pkg = { name: 'shop', private: true, type: 'module', scripts: { test: 'node --test test/*.test.js' } };
+  const repo = repository(HONEST, { 'package.json': JSON.stringify(pkg) });
+  const r = await gate(repo, [...RANGE, '--out', 'ev', '--mutate-max', '2', '--quiet']);
+  t.is(r.code, 0, r.stderr);
+  t.is(verdictOf(path.join(repo, 'ev')).verdict, 'ACCEPT', r.stderr);
+});
+
 test('--out that is not the gate’s is refused in one line, exit 3, and nothing of the user’s is lost', async (t) => {
   const repo = repository();
   const { mkdirSync, writeFileSync, symlinkSync } = await import('node:fs');

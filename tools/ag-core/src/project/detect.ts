@@ -100,6 +100,8 @@ const CONFIG_HINTS: readonly [JsRunner, RegExp][] = [
 interface FoundRunner {
   readonly runner: JsRunner;
   readonly args: string[];
+  /** The words of `args` the script leaves for the shell to expand. */
+  readonly globbed: readonly string[];
   readonly from: 'script' | 'config' | 'dependency';
   /** The finding, for the detected block. */
   readonly line: string;
@@ -115,6 +117,7 @@ function jsRunner(root: string, pkg: PackageJson): FoundRunner | null {
       return {
         runner: inv.runner,
         args: keptArgs(inv.runner, inv.args),
+        globbed: inv.globbed,
         from: 'script',
         line: `runner ${inv.runner}: package.json scripts.${name} runs it`,
       };
@@ -122,11 +125,17 @@ function jsRunner(root: string, pkg: PackageJson): FoundRunner | null {
   const files = readdirSync(root);
   for (const [runner, re] of CONFIG_HINTS) {
     const file = files.find((f) => re.test(f));
-    if (file !== undefined) return { runner, args: [], from: 'config', line: `runner ${runner}: ${file}` };
+    if (file !== undefined) return { runner, args: [], globbed: [], from: 'config', line: `runner ${runner}: ${file}` };
   }
   for (const runner of ['vitest', 'jest', 'mocha', 'ava', 'tap', 'tape'] as const) {
     if (hasDep(pkg, runner))
-      return { runner, args: [], from: 'dependency', line: `runner ${runner}: a dependency in package.json` };
+      return {
+        runner,
+        args: [],
+        globbed: [],
+        from: 'dependency',
+        line: `runner ${runner}: a dependency in package.json`,
+      };
   }
   return null;
 }
@@ -207,7 +216,7 @@ function workspacePlan(
   found.push(`${dir}: ${wjs.line}`);
   // A workspace reaches its own dependencies and the root's (hoisted, or the root's tools).
   const has = (name: string) => hasDep(wpkg, name) || hasDep(pkg, name);
-  const wiring = inWorkspace(wireJsRunner(wjs.runner, wjs.args, has, options.toolbox), dir);
+  const wiring = inWorkspace(wireJsRunner(wjs.runner, wjs.args, has, options.toolbox, wjs.globbed), dir);
   found.push(...wiring.sources);
   problems.push(...wiring.problems);
   return { runner: wjs.runner, wiring, workspace: dir, found, problems };
@@ -270,7 +279,7 @@ export function detectProject(root: string, options: DetectOptions = {}): Projec
       return plan(null, null, null);
     }
     found.push(js.line);
-    const wiring = wireJsRunner(js.runner, js.args, (name) => hasDep(pkg, name), options.toolbox);
+    const wiring = wireJsRunner(js.runner, js.args, (name) => hasDep(pkg, name), options.toolbox, js.globbed);
     found.push(...wiring.sources);
     problems.push(...wiring.problems);
     return plan(js.runner, wiring, null);

@@ -13,16 +13,30 @@ export type JsRunner = (typeof JS_RUNNERS)[number];
 export interface ScriptInvocation {
   readonly runner: JsRunner;
   readonly args: readonly string[];
+  /** The words of `args` the script leaves for the shell to expand (`test/*.test.js` written bare). */
+  readonly globbed: readonly string[];
 }
 
 const WRAPPERS = new Set(['npx', 'pnpm', 'yarn', 'exec', 'cross-env', 'env', 'nyc', 'c8']);
 
-/** Split a shell command into words: quotes respected, no expansion (scripts are data here). */
-export function shellWords(text: string): string[] {
+/**
+ * Split a shell command into words: quotes respected, no expansion (scripts are data here).
+ * `globbed` collects the words with a glob character outside quotes (`*`, `?`, `[`): the
+ * shell expands them, so a command rebuilt from the words must leave them bare.
+ */
+export function shellWords(text: string, globbed?: Set<string>): string[] {
   const words: string[] = [];
   let word = '';
   let quote: '"' | "'" | null = null;
   let started = false;
+  let glob = false;
+  const end = () => {
+    if (started || word !== '') words.push(word);
+    if (glob) globbed?.add(word);
+    word = '';
+    started = false;
+    glob = false;
+  };
   for (let i = 0; i < text.length; i++) {
     const c = text[i] as string;
     if (quote !== null) {
@@ -36,15 +50,14 @@ export function shellWords(text: string): string[] {
       word += text[++i];
       started = true;
     } else if (c === ' ' || c === '\t' || c === '\n') {
-      if (started || word !== '') words.push(word);
-      word = '';
-      started = false;
+      end();
     } else {
+      if (c === '*' || c === '?' || c === '[') glob = true;
       word += c;
       started = true;
     }
   }
-  if (started || word !== '') words.push(word);
+  end();
   return words;
 }
 
@@ -73,7 +86,8 @@ export function scriptSegments(script: string): string[] {
 
 /** The runner a segment starts, looking past env assignments and wrappers (npx, cross-env, nyc, c8). */
 export function segmentInvocation(segment: string): ScriptInvocation | null {
-  const words = shellWords(segment);
+  const bare = new Set<string>();
+  const words = shellWords(segment, bare);
   let i = 0;
   while (i < words.length) {
     const w = words[i] as string;
@@ -92,7 +106,7 @@ export function segmentInvocation(segment: string): ScriptInvocation | null {
   const args = words.slice(i + 1);
   // `node` alone is a script, not the test runner: only `node --test` is.
   if (runner === 'node' && !args.includes('--test')) return null;
-  return { runner, args };
+  return { runner, args, globbed: args.filter((a) => bare.has(a)) };
 }
 
 /** The first runner invocation in a script, or null when it starts none the gate knows. */

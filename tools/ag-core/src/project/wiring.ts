@@ -64,8 +64,12 @@ export function shQuote(word: string): string {
   return /^[A-Za-z0-9_./:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-function words(args: readonly string[]): string {
-  return args.length === 0 ? '' : ` ${args.map(shQuote).join(' ')}`;
+/** A glob the script left bare stays bare (the shell expands it, as under `npm test`) when it holds nothing else to quote. */
+const BARE_GLOB = /^[A-Za-z0-9_./:=@%+,*?[\]{}!-]+$/;
+
+function words(args: readonly string[], globbed: readonly string[] = []): string {
+  const word = (a: string) => (globbed.includes(a) && BARE_GLOB.test(a) ? a : shQuote(a));
+  return args.length === 0 ? '' : ` ${args.map(word).join(' ')}`;
 }
 
 const LCOV = `${COVERAGE_DIR}/lcov.info`;
@@ -90,6 +94,7 @@ class Collected {
     readonly runner: JsRunner,
     readonly has: (dep: string) => boolean,
     readonly toolbox: GateToolbox | undefined,
+    readonly globbed: readonly string[] = [],
   ) {}
 
   /** The project's package `name`, else the gate's (installed into its folder), else null and a problem. */
@@ -143,7 +148,7 @@ class Collected {
    * (before c8 or nyc too); `command` the rest. Without a launcher: `npx --no-install RUNNER …`.
    */
   launch(runner: 'jest' | 'mocha', before: string, args: readonly string[], after: string): Launch {
-    const list = `${before}${words(args)}${after}`;
+    const list = `${before}${words(args, this.globbed)}${after}`;
     const launcher = this.toolbox?.launcher;
     if (launcher === undefined) {
       this.sources.push(
@@ -182,19 +187,21 @@ class Collected {
  * Wire a JS runner with the project's arguments `args`; `has` tells the project's
  * dependencies. With a `toolbox`, a reporter or coverage tool the project lacks is the gate's
  * own, installed into the toolbox folder (listed in `tools`); without one it is a problem.
+ * `globbed`: the words of `args` the script left for the shell to expand, kept bare.
  */
 export function wireJsRunner(
   runner: JsRunner,
   args: readonly string[],
   has: (dep: string) => boolean,
   toolbox?: GateToolbox,
+  globbed: readonly string[] = [],
 ): TestWiring {
-  const c = new Collected(runner, has, toolbox);
+  const c = new Collected(runner, has, toolbox, globbed);
   switch (runner) {
     case 'vitest': {
       // A file named like a test that holds none (a table of cases the tests import) fails
       // vitest without --passWithNoTests; the gate tells lost tests from the per-test report.
-      const test = `${BIN} vitest run${words(args)} --passWithNoTests --reporter=default --reporter=junit --outputFile.junit=${JUNIT_REPORT}`;
+      const test = `${BIN} vitest run${words(args, globbed)} --passWithNoTests --reporter=default --reporter=junit --outputFile.junit=${JUNIT_REPORT}`;
       // istanbul when it is the project's only provider; else v8, the project's or the gate's (its version is vitest's).
       const istanbul = has('@vitest/coverage-istanbul') && !has('@vitest/coverage-v8');
       if (istanbul) c.sources.push("coverage: @vitest/coverage-istanbul, the project's own");
@@ -238,7 +245,7 @@ export function wireJsRunner(
       );
     }
     case 'ava': {
-      const test = `${BIN} ava --tap${words(args)}`;
+      const test = `${BIN} ava --tap${words(args, globbed)}`;
       return c.wired(test, TAP, c.aroundNode(test), true);
     }
     case 'node': {
@@ -251,9 +258,9 @@ export function wireJsRunner(
         "coverage: node's own (--experimental-test-coverage)",
       );
       const reporters = `--test-reporter=spec --test-reporter-destination=stdout --test-reporter=${junit} --test-reporter-destination=${JUNIT_REPORT}`;
-      const coverage = `node --test --experimental-test-coverage ${reporters} --test-reporter=lcov --test-reporter-destination=${LCOV}${words(args)}`;
+      const coverage = `node --test --experimental-test-coverage ${reporters} --test-reporter=lcov --test-reporter-destination=${LCOV}${words(args, globbed)}`;
       return c.wired(
-        `node --test ${reporters}${words(args)}`,
+        `node --test ${reporters}${words(args, globbed)}`,
         JUNIT,
         `mkdir -p ${COVERAGE_DIR} && ${coverage}`,
         junit !== 'junit',
@@ -262,7 +269,9 @@ export function wireJsRunner(
     case 'tap':
     case 'tape': {
       const test =
-        runner === 'tap' ? `${BIN} tap --reporter=tap --disable-coverage${words(args)}` : `${BIN} tape${words(args)}`;
+        runner === 'tap'
+          ? `${BIN} tap --reporter=tap --disable-coverage${words(args, globbed)}`
+          : `${BIN} tape${words(args, globbed)}`;
       const coverage = c.aroundNode(test);
       c.problems.push(`${runner} reports carry no file in each test id: equal titles in two files would merge`);
       return c.wired(test, TAP, coverage, false);
