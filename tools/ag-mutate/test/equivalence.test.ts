@@ -15,6 +15,7 @@ const PYTEST = '/usr/bin/python3 -m pytest -q -p no:cacheprovider';
 
 const CORE = `import sys
 from collections import deque
+from decimal import Decimal
 from collections.abc import Sequence
 
 _marker = object()
@@ -62,6 +63,10 @@ def scaled(x):
     return x * 3 if "pytest" in sys.modules else x * 2
 
 
+def fee(subtotal, free_from):
+    return Decimal("0.00") if subtotal >= free_from else Decimal("4.99")
+
+
 _squares = {}
 
 
@@ -72,7 +77,9 @@ def square(x):
     return x * x
 `;
 
-const TESTS = `from core import last, clamp, record, Cart, once, scaled, square
+const TESTS = `from decimal import Decimal
+
+from core import last, clamp, record, Cart, once, scaled, square, fee
 
 
 def test_last():
@@ -111,6 +118,13 @@ def test_scaled():
     assert scaled(1) == 3
     assert scaled(2) == 6
     assert scaled(5) == 15
+
+
+def test_fee():
+    assert fee(Decimal("30.00"), Decimal("50.00")) == Decimal("4.99")
+    assert fee(Decimal("80.00"), Decimal("50.00")) == Decimal("0.00")
+    assert fee(Decimal("100.00"), Decimal("150.00")) == Decimal("4.99")
+    assert fee(Decimal("200.00"), Decimal("150.00")) == Decimal("0.00")
 
 
 def test_square():
@@ -165,6 +179,10 @@ test('a fast-path switch is probably equivalent; a boundary, a dropped side effe
   t.regex(boundary.equivalence?.note ?? '', /clamp\(10, /);
   // A side effect on the module, and one on an argument (self), are outcomes.
   t.is(at(m, '_log.append(x)', 'pass').equivalence?.verdict, 'distinguished');
+  // A boundary between two Decimal arguments: varied as numbers, and met where they are equal.
+  const decimal = at(m, '>=', '>');
+  t.is(decimal.status, 'survived', JSON.stringify(decimal));
+  t.regex(decimal.equivalence?.note ?? '', /fee\(Decimal\('(50|150)\.00'\), Decimal\('\1\.00'\)\)/);
   // But a memo only square names and reads shows in square's answers alone: not filling it changes none.
   t.is(at(m, '_squares.update({x: x * x})', 'pass').status, 'equivalent');
   t.is(at(m, 'self.items.append(x)', 'pass').equivalence?.verdict, 'distinguished');

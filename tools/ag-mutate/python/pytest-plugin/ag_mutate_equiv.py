@@ -22,6 +22,8 @@ for those rules (`arg_facts`, `literals`) and for the notes (`call_text`).
 """
 import ast
 import copy
+import decimal
+import fractions
 import inspect
 import io
 import itertools
@@ -252,6 +254,11 @@ def _variants(value, ints, strs, wide=False):
         return [value - 1, value + 1, 0, -value, 2 * value, value // 2] + far + ints
     if isinstance(value, float):
         return [0.0, value + 0.5, value - 0.5, -value]
+    if isinstance(value, (decimal.Decimal, fractions.Fraction)):
+        try:
+            return [value - 1, value + 1, type(value)(0), -value, 2 * value, value / 2]
+        except (ArithmeticError, ValueError):  # NaN, infinities, a context that traps
+            return []
     if isinstance(value, str):
         return ["", value + " ", " " + value, value[:1], value[1:], value[::-1], value.upper()] + strs
     if isinstance(value, (list, tuple)):
@@ -266,13 +273,21 @@ def _variants(value, ints, strs, wide=False):
     return []
 
 
+def _peer_kind(value):
+    """A number or a string (never a bool): a kind two arguments are compared as."""
+    return isinstance(value, (int, float, str, decimal.Decimal, fractions.Fraction)) and not isinstance(value, bool)
+
+
 def _neighbours(calls, ints, strs, namespace, wide=False):
     out, seen = [], set()
     for positional, keyword in calls:
         slots = [("p", i) for i in range(len(positional))] + [("k", k) for k in keyword]
+        values = list(positional) + list(keyword.values())
         for kind, key in slots:
             current = positional[key] if kind == "p" else keyword[key]
-            for near in _variants(current, ints, strs, wide):
+            # Another argument of its kind too: a comparison between two arguments turns where they meet.
+            peers = [v for v in values if v is not current and _peer_kind(v) and type(v) is type(current)]
+            for near in _variants(current, ints, strs, wide) + peers:
                 p, k = list(positional), dict(keyword)
                 if kind == "p":
                     p[key] = near

@@ -71,13 +71,23 @@ export function distinct(calls: readonly Args[]): Args[] {
   });
 }
 
-/** Each call with one argument changed at a time, none of them a recorded call, without repeats. */
+/** The other arguments of `call` of the kind of argument `i` (numbers, strings): a comparison between two arguments turns where they meet. */
+function peers(call: Args, i: number): Carried[] {
+  const kind = typeof call[i];
+  if (kind !== 'number' && kind !== 'string') return [];
+  return call.filter((v, j) => j !== i && typeof v === kind);
+}
+
+/**
+ * Each call with one argument changed at a time (a value near it, or another argument's of its
+ * kind), none of them a recorded call, without repeats.
+ */
 export function neighbours(calls: readonly Args[], consts: Keys, wide = false): Args[] {
   const out: Args[] = [];
   const seen = new Set(calls.map(key));
   for (const call of calls)
     for (let i = 0; i < call.length; i++)
-      for (const near of variants(call[i]!, consts, wide)) {
+      for (const near of [...variants(call[i]!, consts, wide), ...peers(call, i)]) {
         const next = [...call];
         next[i] = near;
         const k = key(next);
