@@ -36,7 +36,8 @@ export const StrengthNullReason = v.picklist([
   /**
    * The patch only removes lines of code, and every hunk needs no revert: it deletes whole
    * private definitions no file of the tree names any more (dead code), or only follows a
-   * moved file's new name. Nothing a test could pin changed.
+   * moved file's new name; or whole files nothing can load any more (`dead_files`). Nothing a
+   * test could pin changed.
    */
   'dead_code_only',
   'baseline_red',
@@ -286,6 +287,12 @@ export const MutationArtefact = v.strictObject({
   counts: Counts,
   foreign_changed_files: v.array(RelPath),
   deleted_files: v.array(RelPath),
+  /**
+   * Source files the patch deleted whole that nothing can load any more (no code file of the
+   * tree names the module; a Python module private, a JavaScript one no `index`, in a private
+   * package that does not name it): dead code, not in `deleted_files`. Absent: none.
+   */
+  dead_files: v.optional(v.array(RelPath)),
   mutants: v.array(Mutant),
   /** The mutant budget (`--max`), null when unbounded. */
   budget: v.nullable(Count),

@@ -320,4 +320,32 @@ test('an inherited or missing key is none', () => {
     verdict: 'HOLD',
     code: 'STRENGTH_NOT_MEASURED',
   },
+  {
+    id: 'control-dead-module-deleted-py',
+    what: 'Python: a patch that deletes a private module nothing imports any more (_compat.py): nothing to pin, ACCEPT',
+    control: true,
+    project: 'py',
+    base: { ...PY_BASE, '_compat.py': 'string_types = (str,)\n\n\ndef ensure_text(value):\n    return str(value)\n' },
+    patch: { '_compat.py': null },
+    verdict: 'ACCEPT',
+    code: null,
+    check: (_ctx, result) => {
+      const m = JSON.parse(readFileSync(path.join(result.out, 'mutation.json'), 'utf8')) as {
+        reason: string | null;
+        dead_files?: string[];
+      };
+      return m.reason === 'dead_code_only' && m.dead_files?.[0] === '_compat.py'
+        ? null
+        : `mutation.json's reason is ${m.reason} and dead_files ${JSON.stringify(m.dead_files)}`;
+    },
+  },
+  {
+    id: 'public-module-deleted-py',
+    what: 'Python: a patch that deletes a public module the tree no longer imports: another project may, HOLD',
+    project: 'py',
+    base: { ...PY_BASE, 'compat.py': 'string_types = (str,)\n\n\ndef ensure_text(value):\n    return str(value)\n' },
+    patch: { 'compat.py': null },
+    verdict: 'HOLD',
+    code: 'STRENGTH_UNVERIFIED',
+  },
 ];

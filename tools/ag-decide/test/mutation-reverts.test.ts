@@ -164,6 +164,14 @@ test('tests untouched (a refactor): a surviving revert is expected and only repo
   t.is(v.evidence.find((e) => e.kind === 'mutation')?.status, 'read');
 });
 
+test('a dead file listed that the diff does not delete, or also as deleted, is EVIDENCE_INVALID', (t) => {
+  for (const bad of [{ dead_files: ['src/calc.js'] }, { dead_files: ['src/gone.js'] }]) {
+    const g = golden();
+    Object.assign(g.mutation, bad);
+    t.deepEqual(codes(decideWith(g)), ['EVIDENCE_INVALID'], JSON.stringify(bad));
+  }
+});
+
 test('forged reverts are EVIDENCE_INVALID: a killer on a survivor, a file outside the diff, an id twice, a killed one answered equivalent', (t) => {
   for (const bad of [
     revert('survived', { killed_by: 'x' }),

@@ -57,6 +57,8 @@ export interface ArtefactParts {
   readonly faults: readonly Fault[];
   readonly foreign: readonly string[];
   readonly deleted: readonly string[];
+  /** Source files deleted whole that nothing can load any more (dead-definitions.ts `deadModule`). */
+  readonly deadFiles?: readonly string[];
   readonly mutants: readonly Mutant[];
   /** Why no score, decided before counting (null: score the mutants). */
   readonly reason: Reason | null;
@@ -110,6 +112,7 @@ export function buildArtefact(p: ArtefactParts): MutationArtefact {
     counts,
     foreign_changed_files: [...p.foreign],
     deleted_files: [...p.deleted],
+    ...(p.deadFiles !== undefined && p.deadFiles.length > 0 ? { dead_files: [...p.deadFiles] } : {}),
     mutants,
     budget: p.budget,
     shard: p.shard,

@@ -11,6 +11,7 @@
  * dead code: a decorator may register it.
  * @module
  */
+import path from 'node:path';
 import { importLanguage, listTreeFiles, treeReader, wordsOf } from '@adversary-gate/core';
 import { codeLineFrom, indentOf, isCodeLine, type Hunk } from './hunks.js';
 
@@ -85,4 +86,29 @@ export function deletesDeadCode(
 ): boolean {
   const names = deletedDefinitions(text, hunk, language);
   return names !== null && names.length > 0 && !names.some(named);
+}
+
+/**
+ * True when the patch deleted `file` whole and it was dead: no code file of the tree names its
+ * module any more (its name without the extension is no word of one), and nothing else could
+ * load it: a Python module must be private (`_compat.py`: a public one may be imported from
+ * outside the tree), a JavaScript one no `index` (a folder's import loads it unnamed), in a
+ * package that is `private` (never published, so imported from nowhere else) and not named in
+ * its root package.json (`main`, `exports`, `bin`). Putting it back is code nothing can load,
+ * which no test could ever tell apart.
+ */
+export function deadModule(tree: string, file: string, named: (name: string) => boolean): boolean {
+  const language = importLanguage(file);
+  if (language === null) return false;
+  const stem = path.posix.basename(file).replace(/\.[^.]+$/, '');
+  if (named(stem)) return false;
+  if (language === 'py') return /^_(?!_)\w+$/.test(stem);
+  if (stem === 'index') return false;
+  const pkg = treeReader(tree)('package.json');
+  if (pkg === null || pkg.includes(stem)) return false;
+  try {
+    return (JSON.parse(pkg) as { private?: unknown }).private === true;
+  } catch {
+    return false;
+  }
 }

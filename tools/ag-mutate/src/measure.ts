@@ -15,6 +15,7 @@ import type { ExecOptions } from './exec/types.js';
 import { judgeSelected } from './judge-selected.js';
 import { measuredArtefact } from './measured-artefact.js';
 import { unmutatedLines } from './parts.js';
+import { deadModule, namedInTree } from './dead-definitions.js';
 import type { PriorRun } from './prior-run.js';
 import { guardsFullyJudged, judgedReverts } from './revert-plan.js';
 import { planProbes } from './equality/probes.js';
@@ -89,6 +90,10 @@ function hashPatchTree(tree: string, faults: Fault[]): { id: Promise<string | un
 export async function measureMutation(opts: MutateOptions): Promise<MutationArtefact> {
   const started = performance.now();
   const changes = sortChanges(opts.diff.model, opts.classify);
+  // Source files deleted whole that nothing can load any more: nothing a test could pin.
+  const named = namedInTree(opts.tree);
+  const deadFiles = changes.deleted.filter((f) => deadModule(opts.tree, f, named));
+  const deleted = changes.deleted.filter((f) => !deadFiles.includes(f));
   const faults: Fault[] = [];
   const patchTree = hashPatchTree(opts.tree, faults);
   const unbound = {
@@ -99,7 +104,8 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
       ...(opts.priorRun ? [{ role: 'run', path: opts.priorRun.file, sha256: opts.priorRun.sha256 }] : []),
     ],
     foreign: changes.foreign,
-    deleted: changes.deleted,
+    deleted,
+    deadFiles,
     budget: opts.max,
     shard: opts.shard,
     engine: 'ag-mutate' as const,
@@ -124,7 +130,12 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     texts.set(p, readChanged(opts.tree, { path: p, language: languageOf(p)!, lines: new Set() }, opts.diff));
   if (opts.max === 0) return nothing('budget_zero');
   // Only removed lines: no mutant, but their reverts run where an engine reads the file.
-  if (!changes.sourceAdded && removedOnly.length === 0) return nothing('deletion_only');
+  if (!changes.sourceAdded && removedOnly.length === 0)
+    return nothing(
+      deadFiles.length > 0 && deleted.length + changes.foreign.length + changes.linesRemovedOnly.length === 0
+        ? 'dead_code_only'
+        : 'deletion_only',
+    );
   const sitesStarted = performance.now();
   const { sites, canarySpots, executable, unjudged } = await collectSites(changes.mutable, texts, opts.python, faults);
   // Reverts in every file an engine read (its sites, or only removed lines), within their own budget.
@@ -144,7 +155,7 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
   const sitesMs = Math.round(performance.now() - sitesStarted);
   const noReverts = reverts.run.length === 0;
   // Only dead code deleted (or imports following a moved file), in files an engine read: nothing to pin.
-  const deadOnly = reverts.noneNeeded && changes.deleted.length === 0 && changes.foreign.length === 0;
+  const deadOnly = reverts.noneNeeded && deleted.length === 0 && changes.foreign.length === 0;
   if (sites.length === 0 && executable.size === 0 && noReverts)
     return nothing(
       !changes.sourceAdded

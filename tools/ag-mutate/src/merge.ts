@@ -151,6 +151,7 @@ export function mergeShards(shards: readonly ShardFile[]): MutationArtefact {
     faults: [...faults.values()],
     foreign: a.foreign_changed_files,
     deleted: a.deleted_files,
+    deadFiles: a.dead_files ?? [],
     mutants: reason === null || reason === 'canary_killed' ? all.flatMap((s) => s.mutants) : [],
     reason,
     budget: a.budget,

@@ -50,6 +50,10 @@ export function mutationProblem(
     if (!sameRatio(m.suite_strength, caught / denominator))
       return `suite_strength ${m.suite_strength} is not caught/(caught+missed) over the mutants that count (${caught}/${denominator})`;
   }
+  for (const f of m.dead_files ?? []) {
+    if (addedLines.get(f)?.size !== 0 || m.deleted_files.includes(f))
+      return `dead file ${f} is no file this diff deletes, or is also listed among the deleted files`;
+  }
   return (
     canaryProblem(m, addedLines) ??
     revertProblem(m, addedLines) ??
