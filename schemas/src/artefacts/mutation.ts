@@ -288,9 +288,9 @@ export const MutationArtefact = v.strictObject({
   foreign_changed_files: v.array(RelPath),
   deleted_files: v.array(RelPath),
   /**
-   * Source files the patch deleted whole that nothing can load any more (no code file of the
-   * tree names the module; a Python module private, a JavaScript one no `index`, in a private
-   * package that does not name it): dead code, not in `deleted_files`. Absent: none.
+   * Source files the patch deleted whole that nothing can load any more (a private Python
+   * module, `_name.py`, that no code file of the tree names): dead code, not in
+   * `deleted_files`. Absent: none.
    */
   dead_files: v.optional(v.array(RelPath)),
   mutants: v.array(Mutant),

@@ -89,26 +89,15 @@ export function deletesDeadCode(
 }
 
 /**
- * True when the patch deleted `file` whole and it was dead: no code file of the tree names its
- * module any more (its name without the extension is no word of one), and nothing else could
- * load it: a Python module must be private (`_compat.py`: a public one may be imported from
- * outside the tree), a JavaScript one no `index` (a folder's import loads it unnamed), in a
- * package that is `private` (never published, so imported from nowhere else) and not named in
- * its root package.json (`main`, `exports`, `bin`). Putting it back is code nothing can load,
- * which no test could ever tell apart.
+ * True when the patch deleted `file` whole and it was dead: a private Python module
+ * (`_compat.py`) that no code file of the tree names any more (its name is no word of one).
+ * Putting it back is code nothing imports, which no test could ever tell apart. A public
+ * module may be imported from outside the tree, and a JavaScript module has no mark of
+ * privacy (a deleted one may still be loaded by a path built at run time, the fail-open the
+ * peer tool found): both stay deleted source no engine judged.
  */
-export function deadModule(tree: string, file: string, named: (name: string) => boolean): boolean {
-  const language = importLanguage(file);
-  if (language === null) return false;
-  const stem = path.posix.basename(file).replace(/\.[^.]+$/, '');
-  if (named(stem)) return false;
-  if (language === 'py') return /^_(?!_)\w+$/.test(stem);
-  if (stem === 'index') return false;
-  const pkg = treeReader(tree)('package.json');
-  if (pkg === null || pkg.includes(stem)) return false;
-  try {
-    return (JSON.parse(pkg) as { private?: unknown }).private === true;
-  } catch {
-    return false;
-  }
+export function deadModule(file: string, named: (name: string) => boolean): boolean {
+  if (importLanguage(file) !== 'py') return false;
+  const stem = path.posix.basename(file).replace(/\.py$/i, '');
+  return /^_(?!_)\w+$/.test(stem) && !named(stem);
 }

@@ -92,7 +92,7 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
   const changes = sortChanges(opts.diff.model, opts.classify);
   // Source files deleted whole that nothing can load any more: nothing a test could pin.
   const named = namedInTree(opts.tree);
-  const deadFiles = changes.deleted.filter((f) => deadModule(opts.tree, f, named));
+  const deadFiles = changes.deleted.filter((f) => deadModule(f, named));
   const deleted = changes.deleted.filter((f) => !deadFiles.includes(f));
   const faults: Fault[] = [];
   const patchTree = hashPatchTree(opts.tree, faults);

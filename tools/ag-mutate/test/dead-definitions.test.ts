@@ -73,25 +73,19 @@ test('a deleted definition some code of the tree still names keeps its revert; o
   }
 });
 
-test('a deleted module nothing can load is dead: private in Python, unnamed, no index, in a private package in JavaScript', (t) => {
+test('a deleted module nothing imports is dead when it is a private Python one; a JavaScript one never is', (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'ag-dead-'));
   try {
     mkdirSync(path.join(dir, 'pkg'));
     writeFileSync(path.join(dir, 'pkg', 'core.py'), 'from ._text import clean\n');
-    writeFileSync(path.join(dir, 'package.json'), '{"private": true, "main": "lib/main.js"}\n');
     writeFileSync(path.join(dir, 'app.js'), "const { pad } = require('./lib/strings');\n");
     const named = namedInTree(dir);
-    t.true(deadModule(dir, 'pkg/_compat.py', named), 'private, named by no code');
-    t.false(deadModule(dir, 'pkg/_text.py', named), 'core.py still imports it');
-    t.false(deadModule(dir, 'pkg/helpers.py', named), 'a public module may be imported from outside the tree');
-    t.false(deadModule(dir, 'pkg/__init__.py', named), 'a package marker');
-    t.true(deadModule(dir, 'lib/legacy.js', named), 'named by no code and not by package.json');
-    t.false(deadModule(dir, 'lib/strings.js', named), 'app.js still requires it');
-    t.false(deadModule(dir, 'lib/main.js', named), "package.json's main");
-    t.false(deadModule(dir, 'lib/index.js', named), "a folder's import loads it unnamed");
-    t.false(deadModule(dir, 'db/schema.sql', named), 'no engine reads it');
-    writeFileSync(path.join(dir, 'package.json'), '{"main": "lib/main.js"}\n');
-    t.false(deadModule(dir, 'lib/legacy.js', named), 'a published package may be imported from outside');
+    t.true(deadModule('pkg/_compat.py', named), 'private, named by no code');
+    t.false(deadModule('pkg/_text.py', named), 'core.py still imports it');
+    t.false(deadModule('pkg/helpers.py', named), 'a public module may be imported from outside the tree');
+    t.false(deadModule('pkg/__init__.py', named), 'a package marker');
+    t.false(deadModule('lib/legacy.js', named), 'a JavaScript module may be loaded by a computed path');
+    t.false(deadModule('db/schema.sql', named), 'no engine reads it');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
