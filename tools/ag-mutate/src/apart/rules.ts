@@ -16,7 +16,7 @@ import type { FootprintFunction, Mutant } from '@adversary-gate/schemas';
 import { contractFindings, type Contract } from './contract-rules.js';
 import { boundary, takesArguments, trivial, type ArgFact, type Literals, type Parameters } from './argument-rules.js';
 
-/** Neighbours on which a version must return normally before a special case is named, or a survivor is probably equivalent. */
+/** Neighbours on which a version must return normally before a special case is named (and a JavaScript survivor is probably equivalent). */
 export const MIN_NEIGHBOURS = 8;
 /** Distinct recorded calls (and of them returning normally) a survivor needs before it can be equivalent. */
 export const MIN_CALLS = 3;
@@ -36,6 +36,8 @@ export interface Language {
   readonly marked: string;
   /** Names of a leading positional parameter that is the receiver (`self`, `cls`), not an argument. */
   readonly receivers: readonly string[];
+  /** Neighbours a survivor's reference must answer (not time out on) before the survivor is probably equivalent. */
+  readonly equivalenceMinNeighbours: number;
   /** A call that timed out in both runs without the marks counts as answering the same (true), or as unasked. */
   readonly runnerTimeoutsSteady: boolean;
   /** An inconclusive verdict because the reference could not be relied on counts the inputs tried (true), or none. */
@@ -45,6 +47,9 @@ export interface Language {
 export const PYTHON: Language = {
   marked: 'when pytest is loaded',
   receivers: ['self', 'cls'],
+  // At least one: calls whose arguments no neighbour can be made of conclude nothing. Python's
+  // objects (a method's receiver and its peer) give few, so its floor stays below JavaScript's.
+  equivalenceMinNeighbours: 1,
   runnerTimeoutsSteady: true,
   countsInputsOfUnsoundReference: false,
 };
@@ -52,6 +57,7 @@ export const PYTHON: Language = {
 export const JAVASCRIPT: Language = {
   marked: "with a test runner's marks (NODE_TEST_CONTEXT, JEST_WORKER_ID, VITEST set; describe/it defined)",
   receivers: [],
+  equivalenceMinNeighbours: MIN_NEIGHBOURS,
   runnerTimeoutsSteady: false,
   countsInputsOfUnsoundReference: true,
 };
@@ -285,8 +291,11 @@ export function equivalenceVerdict(e: EquivalenceEvidence, language: Language): 
   }
   const near = reference.slice(k).filter((o) => !o.includes('timeout')).length;
   // Inputs never varied say nothing of a boundary: a survivor is equivalent only on neighbours answered too.
-  if (near < MIN_NEIGHBOURS)
-    return of('inconclusive', `only ${near} neighbouring inputs were answered; at least ${MIN_NEIGHBOURS} are needed`);
+  if (near < language.equivalenceMinNeighbours)
+    return of(
+      'inconclusive',
+      `only ${near} neighbouring inputs were answered; at least ${language.equivalenceMinNeighbours} are needed`,
+    );
   const twice = reference.length > 0 && reference.every((o) => o.length === 2) ? ', twice each' : '';
   return of(
     'probably_equivalent',
