@@ -144,6 +144,7 @@ export async function measureMutation(opts: MutateOptions): Promise<MutationArte
     files: [...changes.mutable.map((f) => f.path), ...removedOnly].filter((p) => !unread.has(p)),
     texts,
     tree: opts.tree,
+    named,
     model: opts.diff.model,
     python: opts.python,
     spots: canarySpots,

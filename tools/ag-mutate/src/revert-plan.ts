@@ -32,6 +32,8 @@ export interface RevertInputs {
   readonly texts: ReadonlyMap<string, string>;
   /** The tree the files are in (what code names a deleted definition). */
   readonly tree: string;
+  /** Whether code of the tree names a word (default: `namedInTree(tree)`, read once by the caller that has one). */
+  readonly named?: (name: string) => boolean;
   readonly model: DiffModel;
   readonly python: string;
   readonly spots: readonly CanarySpot[];
@@ -99,7 +101,7 @@ export async function judgedReverts(inputs: RevertInputs): Promise<RevertPlan> {
   const all: Site[] = [];
   const wholes: Site[] = [];
   const extraSpots: CanarySpot[] = [];
-  const named = namedInTree(inputs.tree);
+  const named = inputs.named ?? namedInTree(inputs.tree);
   let hunkCount = 0;
   let unneeded = 0;
   for (const file of [...inputs.files].sort()) {

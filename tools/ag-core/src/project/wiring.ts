@@ -67,11 +67,6 @@ export function shQuote(word: string): string {
 /** A glob the script left bare stays bare (the shell expands it, as under `npm test`) when it holds nothing else to quote. */
 const BARE_GLOB = /^[A-Za-z0-9_./:=@%+,*?[\]{}!-]+$/;
 
-function words(args: readonly string[], globbed: readonly string[] = []): string {
-  const word = (a: string) => (globbed.includes(a) && BARE_GLOB.test(a) ? a : shQuote(a));
-  return args.length === 0 ? '' : ` ${args.map(word).join(' ')}`;
-}
-
 const LCOV = `${COVERAGE_DIR}/lcov.info`;
 const BIN = 'npx --no-install';
 /** Where the launcher finds the project's own arguments (it removes the variable before the runner starts). */
@@ -96,6 +91,12 @@ class Collected {
     readonly toolbox: GateToolbox | undefined,
     readonly globbed: readonly string[] = [],
   ) {}
+
+  /** The project's arguments as shell words, its bare globs left bare. */
+  words(args: readonly string[]): string {
+    const word = (a: string) => (this.globbed.includes(a) && BARE_GLOB.test(a) ? a : shQuote(a));
+    return args.length === 0 ? '' : ` ${args.map(word).join(' ')}`;
+  }
 
   /** The project's package `name`, else the gate's (installed into its folder), else null and a problem. */
   pick(name: string, purpose: string, version: string, link = false): 'project' | 'gate' | null {
@@ -148,7 +149,7 @@ class Collected {
    * (before c8 or nyc too); `command` the rest. Without a launcher: `npx --no-install RUNNER …`.
    */
   launch(runner: 'jest' | 'mocha', before: string, args: readonly string[], after: string): Launch {
-    const list = `${before}${words(args, this.globbed)}${after}`;
+    const list = `${before}${this.words(args)}${after}`;
     const launcher = this.toolbox?.launcher;
     if (launcher === undefined) {
       this.sources.push(
@@ -201,7 +202,7 @@ export function wireJsRunner(
     case 'vitest': {
       // A file named like a test that holds none (a table of cases the tests import) fails
       // vitest without --passWithNoTests; the gate tells lost tests from the per-test report.
-      const test = `${BIN} vitest run${words(args, globbed)} --passWithNoTests --reporter=default --reporter=junit --outputFile.junit=${JUNIT_REPORT}`;
+      const test = `${BIN} vitest run${c.words(args)} --passWithNoTests --reporter=default --reporter=junit --outputFile.junit=${JUNIT_REPORT}`;
       // istanbul when it is the project's only provider; else v8, the project's or the gate's (its version is vitest's).
       const istanbul = has('@vitest/coverage-istanbul') && !has('@vitest/coverage-v8');
       if (istanbul) c.sources.push("coverage: @vitest/coverage-istanbul, the project's own");
@@ -245,7 +246,7 @@ export function wireJsRunner(
       );
     }
     case 'ava': {
-      const test = `${BIN} ava --tap${words(args, globbed)}`;
+      const test = `${BIN} ava --tap${c.words(args)}`;
       return c.wired(test, TAP, c.aroundNode(test), true);
     }
     case 'node': {
@@ -258,9 +259,9 @@ export function wireJsRunner(
         "coverage: node's own (--experimental-test-coverage)",
       );
       const reporters = `--test-reporter=spec --test-reporter-destination=stdout --test-reporter=${junit} --test-reporter-destination=${JUNIT_REPORT}`;
-      const coverage = `node --test --experimental-test-coverage ${reporters} --test-reporter=lcov --test-reporter-destination=${LCOV}${words(args, globbed)}`;
+      const coverage = `node --test --experimental-test-coverage ${reporters} --test-reporter=lcov --test-reporter-destination=${LCOV}${c.words(args)}`;
       return c.wired(
-        `node --test ${reporters}${words(args, globbed)}`,
+        `node --test ${reporters}${c.words(args)}`,
         JUNIT,
         `mkdir -p ${COVERAGE_DIR} && ${coverage}`,
         junit !== 'junit',
@@ -270,8 +271,8 @@ export function wireJsRunner(
     case 'tape': {
       const test =
         runner === 'tap'
-          ? `${BIN} tap --reporter=tap --disable-coverage${words(args, globbed)}`
-          : `${BIN} tape${words(args, globbed)}`;
+          ? `${BIN} tap --reporter=tap --disable-coverage${c.words(args)}`
+          : `${BIN} tape${c.words(args)}`;
       const coverage = c.aroundNode(test);
       c.problems.push(`${runner} reports carry no file in each test id: equal titles in two files would merge`);
       return c.wired(test, TAP, coverage, false);

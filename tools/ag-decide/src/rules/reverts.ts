@@ -79,12 +79,8 @@ type Revert = NonNullable<MutationArtefact['reverts']>[number];
  */
 export function hunkChangesNoAnswer(m: MutationArtefact, r: Revert): boolean {
   if (r.status !== 'survived' || r.scope === 'file' || r.added_guard === true) return false;
-  if (r.equivalence?.verdict !== 'probably_equivalent') return false;
-  if (!(m.reverts ?? []).some((x) => x !== r && (x.status === 'killed' || x.status === 'timeout'))) return false;
-  const inHunk = m.mutants.filter(
-    (x) => x.file === r.file && x.line >= r.new_start && x.line < r.new_start + r.new_lines,
-  );
-  return inHunk.every(
+  if (r.equivalence?.verdict !== 'probably_equivalent' || !anotherRevertKilled(m, r)) return false;
+  return mutantsInHunk(m, r).every(
     (x) =>
       x.status === 'killed' ||
       x.status === 'timeout' ||
@@ -93,16 +89,23 @@ export function hunkChangesNoAnswer(m: MutationArtefact, r: Revert): boolean {
   );
 }
 
+/** Whether a revert of the patch other than `r` was killed: the patch changes what a test sees. */
+function anotherRevertKilled(m: MutationArtefact, r: Revert): boolean {
+  return (m.reverts ?? []).some((x) => x !== r && (x.status === 'killed' || x.status === 'timeout'));
+}
+
+/** The mutants on the patch lines `r` replaces. */
+function mutantsInHunk(m: MutationArtefact, r: Revert): MutationArtefact['mutants'] {
+  return m.mutants.filter((x) => x.file === r.file && x.line >= r.new_start && x.line < r.new_start + r.new_lines);
+}
+
 /** Mutants of a guard's condition that must not be equivalent for the guard to be read as changing nothing. */
 const CONDITION_PARTS = new Set(['LogicalOperator', 'EqualityOperator', 'NumberLiteral']);
 
 /** A surviving `added_guard` revert whose guard changes no answer (see the module's rule). */
 export function guardChangesNothing(m: MutationArtefact, r: Revert): boolean {
-  if (r.added_guard !== true || r.status !== 'survived') return false;
-  if (!(m.reverts ?? []).some((x) => x !== r && (x.status === 'killed' || x.status === 'timeout'))) return false;
-  const inHunk = m.mutants.filter(
-    (x) => x.file === r.file && x.line >= r.new_start && x.line < r.new_start + r.new_lines,
-  );
+  if (r.added_guard !== true || r.status !== 'survived' || !anotherRevertKilled(m, r)) return false;
+  const inHunk = mutantsInHunk(m, r);
   const conditions = inHunk.filter((x) => x.operator === 'ConditionalExpression');
   if (conditions.length === 0) return false;
   const head = Math.min(...conditions.map((x) => x.line));
