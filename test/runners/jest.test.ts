@@ -1,5 +1,5 @@
 import test from 'ava';
-import { buildRepo, judge, judgeBoth, testIds, why, type Project } from './kit.js';
+import { buildRepo, judge, judgeBoth, judgeSpecialCase, testIds, why, type Project } from './kit.js';
 import { JEST, JEST30 } from './projects.js';
 
 test.serial('jest: the honest patch is ACCEPTed with per-file ids, the bad one is not', async (t) => {
@@ -39,4 +39,8 @@ test.serial('jest in band: the program sees its own argv, never the gate’s rep
     `the argv test is in the per-test report: ${testIds(honest).join(' | ')}`,
   );
   t.regex(honest.detected, /the program's argv: the project's own/);
+});
+
+test.serial('jest: the calls are recorded; a special case on the test’s input holds, the fix does not', async (t) => {
+  await judgeSpecialCase(t, JEST);
 });

@@ -8,6 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { MutationArtefact } from '@adversary-gate/schemas';
 
 export { ROOT } from '../e2e/helpers.js';
 import { ROOT } from '../e2e/helpers.js';
@@ -258,4 +259,40 @@ export async function judgeBoth(
   t.true(['REJECT', 'HOLD'].includes(bad.verdict.verdict), `the bad patch is never ACCEPTed: ${why(bad)}`);
   t.not(bad.code, 0);
   return { honest, bad };
+}
+
+/** The evidence's behaviour footprint (mutation.json's). */
+const footprintOf = (j: Judged) =>
+  (JSON.parse(readFileSync(path.join(j.out, 'mutation.json'), 'utf8')) as MutationArtefact).footprint;
+
+/**
+ * The behaviour footprint under the project's runner: the honest patch's changed function is
+ * measured from the calls its tests made, with no finding; a patch answering the new test's
+ * exact input (every argument keyed) and keeping the bug everywhere else holds, naming it.
+ */
+export async function judgeSpecialCase(t: ExecutionContext, project: Project): Promise<void> {
+  const repo = buildRepo(t, {
+    ...project,
+    bad: {
+      'src/lib.js': (project.files['src/lib.js'] as string).replace(
+        '  if (x > hi) {',
+        '  if (x === 15 && lo === 0 && hi === 10) return 10;\n  if (x > hi) {',
+      ),
+      'test/b.test.js': project.honest['test/b.test.js']!,
+    },
+  });
+  const honest = await judge(t, repo, repo.honest);
+  t.is(honest.verdict.verdict, 'ACCEPT', why(honest));
+  const fixed = footprintOf(honest);
+  t.is(fixed?.status, 'measured', JSON.stringify(fixed));
+  t.deepEqual(
+    fixed?.functions.map((f) => [f.function, f.measured, f.findings.length]),
+    [['clamp', true, 0]],
+  );
+  const special = await judge(t, repo, repo.bad);
+  t.is(special.verdict.verdict, 'HOLD', `${why(special)}\n${JSON.stringify(footprintOf(special))}`);
+  t.true(
+    special.verdict.reasons.some((r) => r.code === 'BEHAVIOUR_SUSPECTED' && /clamp\(\): special_case/.test(r.message)),
+    why(special),
+  );
 }

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { judgeBoth } from './kit.js';
+import { judgeBoth, judgeSpecialCase } from './kit.js';
 import { VITEST, VITEST4 } from './projects.js';
 
 test.serial('vitest: the honest patch is ACCEPTed with per-file ids, the bad one is not', async (t) => {
@@ -20,3 +20,14 @@ test.serial(
     t.regex(honest.detected, /coverage: @vitest\/coverage-v8 the installed vitest's version, installed by the gate/);
   },
 );
+
+for (const [name, project] of [
+  ['vitest', VITEST],
+  ['vitest 4', VITEST4],
+] as const)
+  test.serial(
+    `${name}: the calls are recorded; a special case on the test’s input holds, the fix does not`,
+    async (t) => {
+      await judgeSpecialCase(t, project);
+    },
+  );

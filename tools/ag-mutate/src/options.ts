@@ -27,7 +27,7 @@ const selectFlag = choiceFlag(
 );
 const equivalenceFlag = choiceFlag(
   ['check', 'off'],
-  'check: a survivor (Python under pytest, JavaScript under node --test or mocha) whose function gives the same outcome on every call its tests make, and on neighbours of them, is counted as equivalent, not as a survivor; off: every survivor counts (default check)',
+  'check: a survivor (Python under pytest, JavaScript under jest, vitest, node --test or mocha) whose function gives the same outcome on every call its tests make, and on neighbours of them, is counted as equivalent, not as a survivor; off: every survivor counts (default check)',
 );
 const warmHostFlag = choiceFlag(
   ['auto', 'off'],

@@ -73,7 +73,7 @@ interface Asked {
 function readCalls(dir: string): Merged {
   const out: Merged = { executable: null, functions: new Map() };
   for (const name of readdirSync(dir)
-    .filter((n) => /^calls-\d+-\d+\.json$/.test(n))
+    .filter((n) => /^calls-\d+-\d+-[0-9a-f]{8}\.json$/.test(n))
     .sort()) {
     const read = readInside(dir, name, 64 * 1024 * 1024);
     const rec = read.ok ? parseRecord(CallsRecord, read.data.toString('utf8')) : null;
@@ -130,10 +130,12 @@ export async function judgeJsApart(
     footprint: { status, note, functions: [] },
   });
   const runner = ctx.opts.runner?.name ?? 'other';
-  if ((runner !== 'node-test' && runner !== 'mocha') || ctx.map === null)
+  const records =
+    runner === 'jest' || runner === 'vitest' || ((runner === 'node-test' || runner === 'mocha') && ctx.map !== null);
+  if (!records)
     return none(
       'not_applicable',
-      `measured for JavaScript under node --test or mocha with a test map only (the calls are recorded beside their site counters); this run had ${runner}${ctx.map === null ? ' without a map' : ''}`,
+      `measured for JavaScript under jest, vitest, and node --test or mocha with a test map (where the calls are recorded beside the site counters); this run had ${runner}${ctx.map === null ? ' without a map' : ''}`,
     );
   if ([...asked.values()].some((a) => plainJs(a.file)) && recording === undefined)
     return none(

@@ -73,7 +73,7 @@ export async function baseline(
     runs.push({ kind, result });
     return result;
   };
-  const recording = Object.keys(inst.env).length > 0 || inst.command !== null;
+  const recording = Object.keys(inst.env).length > 0 || inst.command !== null || inst.texts !== undefined;
   const edited = (extra: Record<string, string> = {}, command = opts.command, written?: ReadonlyMap<string, string>) =>
     runNeutral(ws, 0, command, texts, opts.baselineTimeoutMs, extra, written);
   const plainRun = async (i: number) => {

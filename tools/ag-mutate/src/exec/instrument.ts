@@ -25,7 +25,7 @@ export interface Instrumented {
   readonly env: Readonly<Record<string, string>>;
   /** The command the recording run runs instead of the test command (null: the test command). */
   readonly command: string | null;
-  /** The changed files' texts the recording run writes (the neutral edit with site counters), when not the neutral edit alone. */
+  /** The changed files' texts the recording run writes (the neutral edit with site counters or call recorders), when not the neutral edit alone. */
   readonly texts?: ReadonlyMap<string, string>;
   /** How many of those files carry site counters. */
   readonly counted?: number;
@@ -170,11 +170,16 @@ export function instrumentation(
   // Where a map is made from what each process ran, site counters stand for V8 when every changed file can carry them.
   const counterDir = mochaCommand !== null || nodeTest ? ws.scratch('site-counts') : '';
   const counted0 = counterDir !== '' ? counted(root, texts, sites, js, counterDir) : null;
+  // vitest and jest compile every module before it runs: V8's counters would be offsets into
+  // their output, never the file's own (such a file is unknown), so no coverage is recorded;
+  // the calls are, a recorder's wrapper being code like any other to their transforms.
+  const transformsAll = opts.runner?.name === 'vitest' || opts.runner?.name === 'jest';
   // Where the counters stand for V8, the changed functions' calls are recorded in the same run.
   const jsFunctions = (opts.changedFunctions ?? []).filter((f) => js.has(f.file));
+  const callTexts = counted0?.texts ?? (transformsAll ? texts : null);
   const recorded =
-    counted0 !== null && jsFunctions.length > 0
-      ? withRecordedCalls(counted0.texts, jsFunctions, (f) => moduleKind(root, f), ws.scratch('calls'))
+    callTexts !== null && jsFunctions.length > 0
+      ? withRecordedCalls(callTexts, jsFunctions, (f) => moduleKind(root, f), ws.scratch('calls'))
       : null;
   const counters = counted0 !== null && recorded !== null ? { ...counted0, texts: recorded.texts } : counted0;
   const processCounts = counters !== null ? { counters: counterDir } : { v8: coverDir };
@@ -192,9 +197,6 @@ export function instrumentation(
       env.AG_MUTATE_MOCHA_SITES = sitesFile;
     }
   }
-  // vitest and jest compile every module before it runs: V8's counters would be offsets into
-  // their output, never the file's own (such a file is unknown), so nothing is recorded.
-  const transformsAll = opts.runner?.name === 'vitest' || opts.runner?.name === 'jest';
   // With site counters every process that runs a changed file counts for itself: no V8 at all.
   if (js.size > 0 && !transformsAll && counters === null) env.NODE_V8_COVERAGE = coverDir;
   let entryDir = '';
@@ -213,11 +215,14 @@ export function instrumentation(
     // Frames of code that holds no site get no line events: a large module stays fast.
     env.AG_MUTATE_TRACE_LINES = JSON.stringify(siteLines(root, sites, py));
   }
-  if (Object.keys(env).length === 0) return NOTHING;
+  // jest and vitest: the run records the calls alone, through the changed files' texts.
+  const callsOnly = counters === null && recorded !== null;
+  if (Object.keys(env).length === 0 && !callsOnly) return NOTHING;
   return {
     env,
     command: mochaCommand,
     ...(counters !== null ? { texts: counters.texts, counted: counters.files } : {}),
+    ...(callsOnly ? { texts: recorded.texts } : {}),
     ...(recorded !== null ? { calls: recorded.recording } : {}),
     ...(testFilesOut !== undefined ? { testFilesOut } : {}),
     // The counters key every file by copy 0's path whichever copy runs it: a share recorded in another copy reads the same.
