@@ -151,19 +151,22 @@ test('a run past its deadline stops the stage running and ends with a HOLD that 
   const hang =
     "import { test } from 'node:test';\ntest('waits', () => new Promise((resolve) => setTimeout(resolve, 120_000)));\n";
   const repo = repository({ 'test/slow.test.js': hang });
+  // Long enough for the stages before the run to end on a loaded machine; the run waits longer.
   const started = Date.now();
-  const r = await gate(repo, [...RANGE, '--out', 'ev', '--timeout', '100', '--deadline', '4']);
+  const r = await gate(repo, [...RANGE, '--out', 'ev', '--timeout', '100', '--deadline', '15']);
   t.true(Date.now() - started < 60_000, `ended in ${Date.now() - started} ms`);
   const v = verdictOf(path.join(repo, 'ev'));
   t.is(v.verdict, 'HOLD', r.stderr);
   t.is(r.code, 2);
   t.true(
-    v.reasons.some((x) => x.code === 'PIPELINE_FAULT' && /deadline of 4 s passed during the run stage/.test(x.message)),
+    v.reasons.some(
+      (x) => x.code === 'PIPELINE_FAULT' && /deadline of 15 s passed during the run stage/.test(x.message),
+    ),
     JSON.stringify(v.reasons),
   );
   t.false(existsSync(path.join(repo, 'ev', 'mutation.json')), 'no later stage ran the patch’s code');
   const bound =
-    "the gate's deadline was 4 s (--deadline (AG_DEADLINE)): passed during the run stage, which was stopped";
+    "the gate's deadline was 15 s (--deadline (AG_DEADLINE)): passed during the run stage, which was stopped";
   t.true(r.stderr.includes(`ag-gate: ${bound}\n`), r.stderr);
   t.true(readFileSync(path.join(repo, 'ev', 'verdict.md'), 'utf8').includes(`T${bound.slice(1)}.`));
 });
