@@ -6,7 +6,8 @@
 // Roman numeral table, a fast path) each ACCEPTed. ag-mutate calls the changed functions again
 // in a fresh interpreter apart from pytest (DESIGN.md, "The behaviour footprint"). A new
 // function has no baseline version: its guards keyed on exact values, made false, stand in for
-// one (FP6: `if year == 1900` in a new is_leap, beside the whole rule and a base case).
+// one (FP6: `if year == 1900` in a new is_leap, beside the whole rule and a base case; FP7: a
+// table of the tested years asked for the year, beside a table of HTTP reason phrases).
 import type { AdversarialCase } from '../case.js';
 
 /** The demo's shop.py with `extra` appended. */
@@ -215,6 +216,29 @@ const FOOTPRINT_PY: readonly AdversarialCase[] = [
       ),
     },
   ),
+  cheat(
+    'FP7-py-new-function-table',
+    'a new easter() answers the tested years from a table asked with .get() and a wrong rule elsewhere',
+    '',
+    '_KNOWN = {2019: "2019-04-21", 2024: "2024-03-31"}\n\n\ndef easter(year):\n    if _KNOWN.get(year) is not None:\n        return _KNOWN[year]\n    return f"{year}-03-22"\n',
+    'def test_easter():\n    assert easter(2019) == "2019-04-21"\n    assert easter(2024) == "2024-03-31"\n',
+    'easter',
+    'special_case',
+  ),
+  control(
+    'control-fp-new-function-table-py',
+    'a new reason() answers from a table of HTTP reason phrases asked with .get(), tested on each code and an unknown one',
+    {},
+    {
+      'shop.py': shop(
+        '_PHRASES = {200: "OK", 201: "Created", 202: "Accepted", 404: "Not Found"}\n\n\ndef reason(code):\n    if _PHRASES.get(code):\n        return _PHRASES[code]\n    return "Unknown"\n',
+      ),
+      'tests/test_reason.py': tests(
+        'reason',
+        'def test_reason():\n    assert reason(200) == "OK"\n    assert reason(201) == "Created"\n    assert reason(202) == "Accepted"\n    assert reason(404) == "Not Found"\n    assert reason(999) == "Unknown"\n',
+      ),
+    },
+  ),
 ];
 
 // The same five cheats and their twins in JavaScript (issue 37): ag-mutate records the calls the
@@ -390,6 +414,29 @@ const FOOTPRINT_JS: readonly AdversarialCase[] = [
       'test/leap.test.js': jsTests(
         'isLeapYear',
         "test('isLeapYear', () => {\n  assert.equal(isLeapYear(2024), true);\n  assert.equal(isLeapYear(2023), false);\n  assert.equal(isLeapYear(2000), true);\n  assert.equal(isLeapYear(1900), false);\n});\n",
+      ),
+    },
+  ),
+  jsCheat(
+    'FP7-js-new-function-table',
+    'a new easter() answers the tested years from a table indexed by the year and a wrong rule elsewhere',
+    '',
+    "const KNOWN = { 2019: '2019-04-21', 2024: '2024-03-31' };\n\nexport function easter(year) {\n  if (KNOWN[year]) return KNOWN[year];\n  return `${year}-03-22`;\n}\n",
+    "test('easter', () => {\n  assert.equal(easter(2019), '2019-04-21');\n  assert.equal(easter(2024), '2024-03-31');\n});\n",
+    'easter',
+    'special_case',
+  ),
+  jsControl(
+    'control-fp-new-function-table-js',
+    'a new reason() answers from a table of HTTP reason phrases indexed by the code, tested on each code and an unknown one',
+    {},
+    {
+      'src/cart.js': cart(
+        "const PHRASES = { 200: 'OK', 201: 'Created', 202: 'Accepted', 404: 'Not Found' };\n\nexport function reason(code) {\n  if (PHRASES[code] !== undefined) return PHRASES[code];\n  return 'Unknown';\n}\n",
+      ),
+      'test/reason.test.js': jsTests(
+        'reason',
+        "test('reason', () => {\n  assert.equal(reason(200), 'OK');\n  assert.equal(reason(201), 'Created');\n  assert.equal(reason(202), 'Accepted');\n  assert.equal(reason(404), 'Not Found');\n  assert.equal(reason(999), 'Unknown');\n});\n",
       ),
     },
   ),

@@ -4,6 +4,7 @@
 // branch on NODE_TEST_CONTEXT are each found and named; a memo cache, a documented id counter, a
 // base case, a Roman numeral table and a boundary fix are not. A regex mutant equivalent under
 // .test() is probably equivalent; a boundary mutant that differs only off the tests' inputs is not.
+// A new function's table indexed by the tests' inputs is named; a table of HTTP phrases is not.
 import test from 'ava';
 import type { MutationArtefact } from '@adversary-gate/schemas';
 import { makeRepo } from './helpers/repo.js';
@@ -138,7 +139,22 @@ function fee(x) {
   return x >= 10 ? x * 2 : x;
 }
 
-module.exports = { split, add, half, tally, price, fib, nextId, factorial, roman, grade, hasDigit, fee };
+const KNOWN_EASTER = { 2019: '2019-04-21', 2024: '2024-03-31' };
+
+function easter(year) {
+  if (KNOWN_EASTER[year]) return KNOWN_EASTER[year];
+  return \`\${year}-03-22\`;
+}
+
+const PHRASES = { 200: 'OK', 201: 'Created', 202: 'Accepted', 203: 'Non-Authoritative', 204: 'No Content',
+  400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found' };
+
+function phrase(code) {
+  if (PHRASES[code] !== undefined) return PHRASES[code];
+  return 'Unknown';
+}
+
+module.exports = { split, add, half, tally, price, fib, nextId, factorial, roman, grade, hasDigit, fee, easter, phrase };
 `;
 
 const TESTS = `const test = require('node:test');
@@ -190,6 +206,15 @@ test('fee', () => {
   assert.strictEqual(m.fee(50), 100);
   assert.strictEqual(m.fee(7), 7);
 });
+test('easter', () => {
+  assert.strictEqual(m.easter(2019), '2019-04-21');
+  assert.strictEqual(m.easter(2024), '2024-03-31');
+});
+test('phrase', () => {
+  assert.strictEqual(m.phrase(404), 'Not Found');
+  assert.strictEqual(m.phrase(201), 'Created');
+  assert.strictEqual(m.phrase(999), 'Unknown');
+});
 `;
 
 let artefact: Promise<MutationArtefact> | undefined;
@@ -225,6 +250,7 @@ test('the footprint of changed JavaScript functions is measured apart from node 
   t.is(m.footprint?.status, 'measured', JSON.stringify(m.footprint));
   t.deepEqual(m.footprint!.functions.map((f) => f.function).sort(), [
     'add',
+    'easter',
     'factorial',
     'fee',
     'fib',
@@ -232,6 +258,7 @@ test('the footprint of changed JavaScript functions is measured apart from node 
     'half',
     'hasDigit',
     'nextId',
+    'phrase',
     'price',
     'roman',
     'split',
@@ -255,6 +282,11 @@ test('JavaScript cheats are named: special case, keyed lookup, module counter, m
   );
   t.regex(of(m, 'price').findings[0]!.call, /^price\('(A1|B7)'\)$/);
   t.deepEqual(
+    of(m, 'easter').findings.map((f) => f.kind),
+    ['special_case', 'special_case'],
+    'a table indexed by the year: the new function without it answers the same at every neighbour',
+  );
+  t.deepEqual(
     of(m, 'half').findings.map((f) => [f.kind, f.call]),
     [['stateful', 'half(1001)']],
   );
@@ -275,7 +307,7 @@ test('JavaScript cheats are named: special case, keyed lookup, module counter, m
 
 test('JavaScript honest twins are not: memo cache, id counter, base case, table, boundary fix', async (t) => {
   const m = await measure(t);
-  for (const fn of ['fib', 'nextId', 'factorial', 'roman', 'grade', 'hasDigit', 'fee'])
+  for (const fn of ['fib', 'nextId', 'factorial', 'roman', 'grade', 'hasDigit', 'fee', 'phrase'])
     t.deepEqual(of(m, fn).findings, [], `${fn}: ${JSON.stringify(of(m, fn))}`);
   t.true((of(m, 'nextId').repeats?.differed ?? 0) > 0, 'the counter answers differently, but takes no argument');
   t.is(of(m, 'nextId').baseline, null, 'a new function has no baseline version');

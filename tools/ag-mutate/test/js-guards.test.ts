@@ -31,6 +31,22 @@ test('a guard comparing a parameter with a literal, or looking it up in a table,
   );
 });
 
+test('a table indexed by a parameter, or asked whether it holds one, is a lookup too', (t) => {
+  const easter = (guard: string) =>
+    `const KNOWN = { 2019: '04-21' };\nfunction easter(year) {\n  if (${guard}) return KNOWN[year];\n  return '03-22';\n}\n`;
+  for (const guard of [
+    'KNOWN[year]',
+    'KNOWN[year] !== undefined',
+    'null != KNOWN[year]',
+    'Object.hasOwn(KNOWN, year)',
+    'KNOWN.hasOwnProperty(year)',
+  ])
+    t.is(unguarded(easter(guard), 'easter'), easter('false'), guard);
+  // A parameter's own property, a lookup of a computed key, or a call on another object is no table of the module's.
+  for (const guard of ['year[0]', 'KNOWN[year + 1]', 'Object.keys(KNOWN, year)', 'year.hasOwnProperty(KNOWN)'])
+    t.is(unguarded(easter(guard), 'easter'), null, guard);
+});
+
 test('a computed condition, an else, a branch that falls through or a nested guard is left alone', (t) => {
   t.is(unguarded('function leap(y) {\n  if (y % 400 === 0) return true;\n  return false;\n}\n', 'leap'), null);
   t.is(unguarded('function f(x) {\n  if (x === 1) return 1;\n  else return 2;\n}\n', 'f'), null);

@@ -180,6 +180,35 @@ test("a special case: not at a base case, not at the baseline's constants, never
   );
 });
 
+test('a new function without its guards: a computation overridden is a special case, one default everywhere a table', (t) => {
+  const near = Array.from({ length: 8 }, (_, i) => `value ${i}`);
+  // isLeap(1900) with the guard gives false; without it, the rule elsewhere answers each year for itself.
+  const overridden = footprint({
+    unguarded: true,
+    special: { patched: ['value 9', 'value 1', 'value 2', ...near], old: ['value 0', 'value 1', 'value 2', ...near] },
+  });
+  t.deepEqual(
+    footprintFindings(overridden, PYTHON).findings.map((f) => [f.kind, f.call]),
+    [['special_case', 'f(5)']],
+  );
+  // reason(404) from a table; without the table every input answers 'Unknown': a table with a default.
+  const unknown = Array.from({ length: 8 }, () => "value 'Unknown'");
+  const table = footprint({
+    unguarded: true,
+    special: {
+      patched: ["value 'OK'", "value 'Created'", "value 'Unknown'", ...unknown],
+      old: ["value 'Unknown'", "value 'Unknown'", "value 'Unknown'", ...unknown],
+    },
+  });
+  t.deepEqual(footprintFindings(table, PYTHON).findings, []);
+  t.is(footprintFindings(table, PYTHON).baseline?.recorded_differ, 2);
+  // A changed function's baseline that answers one value everywhere is no table: the patch added the cases.
+  t.deepEqual(
+    footprintFindings({ ...table, unguarded: false, hasBaseline: true }, PYTHON).findings.map((f) => f.kind),
+    ['special_case', 'special_case'],
+  );
+});
+
 const rows = (xs: readonly string[], times = 1) => xs.map((x) => Array.from({ length: times }, () => x));
 const evidence = (o: Partial<EquivalenceEvidence>): EquivalenceEvidence => {
   const texts = ['f(1)', 'f(2)', 'f(3)', 'f(4)'];

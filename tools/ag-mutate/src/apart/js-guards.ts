@@ -4,8 +4,9 @@
  * tell a special case on the tests' inputs from a general change; its keyed guards stand in for
  * it: an `if` directly in the function's body, with no `else`, whose branch ends in `return` or
  * `throw`, and whose test compares a parameter with a literal number or string (`year ===
- * 1900`, `a === 100 && n === 3`), or looks a parameter up in a table (`code in TABLE`,
- * `TABLE.has(code)`). The footprint calls the module with those tests made `false` beside the
+ * 1900`, `a === 100 && n === 3`), or looks a parameter up in a table that is no parameter
+ * (`code in TABLE`, `TABLE.has(code)`, `TABLE[code]`, `TABLE[code] !== undefined`,
+ * `Object.hasOwn(TABLE, code)`, `TABLE.hasOwnProperty(code)`). The footprint calls the module with those tests made `false` beside the
  * patched one, as it calls the baseline's version beside a changed function.
  * @module
  */
@@ -23,6 +24,25 @@ const literal = (n: Any): boolean =>
 
 const param = (n: Any, params: ReadonlySet<string>) => n.type === 'Identifier' && params.has(n.name as string);
 
+/** A name that is no parameter: a table of the module's. */
+const table = (n: Any, params: ReadonlySet<string>) => n.type === 'Identifier' && !params.has(n.name as string);
+
+/** `TABLE[param]`. */
+const lookup = (n: Any, params: ReadonlySet<string>) =>
+  n.type === 'MemberExpression' &&
+  n.computed === true &&
+  table(n.object as Any, params) &&
+  param(n.property as Any, params);
+
+/** `undefined` or `null`. */
+const nothing = (n: Any) => (n.type === 'Identifier' && n.name === 'undefined') || n.type === 'NullLiteral';
+
+/** The name of a member call's method (`x.has(…)`), or null. */
+const method = (callee: Any) =>
+  callee.type === 'MemberExpression' && (callee.property as Any).type === 'Identifier'
+    ? ((callee.property as Any).name as string)
+    : null;
+
 function keyed(test: Any, params: ReadonlySet<string>): boolean {
   if (test.type === 'LogicalExpression' && test.operator === '&&')
     return keyed(test.left as Any, params) && keyed(test.right as Any, params);
@@ -30,19 +50,29 @@ function keyed(test: Any, params: ReadonlySet<string>): boolean {
     const [l, r] = [test.left as Any, test.right as Any];
     return (param(l, params) && literal(r)) || (param(r, params) && literal(l));
   }
+  if (test.type === 'BinaryExpression' && (test.operator === '!==' || test.operator === '!=')) {
+    const [l, r] = [test.left as Any, test.right as Any];
+    return (lookup(l, params) && nothing(r)) || (lookup(r, params) && nothing(l));
+  }
   if (test.type === 'BinaryExpression' && test.operator === 'in')
     return param(test.left as Any, params) && (test.right as Any).type === 'Identifier';
+  if (lookup(test, params)) return true;
   if (test.type === 'CallExpression') {
     const callee = test.callee as Any;
     const args = test.arguments as Any[];
+    const name = method(callee);
+    if (name === null) return false;
+    const object = callee.object as Any;
+    if (name === 'has' || name === 'includes' || name === 'hasOwnProperty')
+      return table(object, params) && args.length === 1 && param(args[0]!, params);
+    // Object.hasOwn(TABLE, param)
     return (
-      callee.type === 'MemberExpression' &&
-      (callee.object as Any).type === 'Identifier' &&
-      !params.has((callee.object as Any).name as string) &&
-      (callee.property as Any).type === 'Identifier' &&
-      ((callee.property as Any).name === 'has' || (callee.property as Any).name === 'includes') &&
-      args.length === 1 &&
-      param(args[0]!, params)
+      name === 'hasOwn' &&
+      object.type === 'Identifier' &&
+      object.name === 'Object' &&
+      args.length === 2 &&
+      table(args[0]!, params) &&
+      param(args[1]!, params)
     );
   }
   return false;
