@@ -6,7 +6,7 @@
 import test from 'ava';
 import type { MutationArtefact } from '@adversary-gate/schemas';
 import { makeRepo } from './helpers/repo.js';
-import { measured, measuredPytest } from './helpers/artefact.js';
+import { footprintOf, measured, measuredPytest } from './helpers/artefact.js';
 
 const PYTEST = '/usr/bin/python3 -m pytest -q -p no:cacheprovider';
 
@@ -267,11 +267,7 @@ function measure(t: import('ava').ExecutionContext): Promise<MutationArtefact> {
   return artefact;
 }
 
-const kinds = (m: MutationArtefact, fn: string) => {
-  const f = m.footprint?.functions.find((x) => x.function === fn);
-  if (f === undefined) throw new Error(`no footprint of ${fn}: ${JSON.stringify(m.footprint)}`);
-  return f;
-};
+const kinds = footprintOf;
 
 test('the footprint is measured apart from pytest, for every changed function, and timed', async (t) => {
   const m = await measure(t);

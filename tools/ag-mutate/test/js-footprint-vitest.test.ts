@@ -5,8 +5,7 @@
 // memo cache and a fix that changes a whole region of answers are not.
 import test from 'ava';
 import type { MutationArtefact } from '@adversary-gate/schemas';
-import { measured } from './helpers/artefact.js';
-import { makeRepo } from './helpers/repo.js';
+import { footprintOf, measuredJs } from './helpers/artefact.js';
 
 const BASE = `export function payment(principal, ratePct, months) {
   const r = ratePct / 100;
@@ -80,35 +79,22 @@ let artefact: Promise<MutationArtefact> | undefined;
 
 /** One ag-mutate run of the vitest project (every function's footprint comes from it). */
 function measure(t: import('ava').ExecutionContext): Promise<MutationArtefact> {
-  artefact ??= (async () => {
-    const repo = makeRepo(
-      {
-        'package.json': '{ "type": "module" }\n',
-        'src/loan.js': BASE,
-        'test/loan.test.js':
-          "import { test } from 'vitest';\ntest('loads', async () => { await import('../src/loan.js'); });\n",
-      },
-      { 'src/loan.js': PATCH, 'test/loan.test.js': TESTS },
-      { linkModules: true },
-    );
-    try {
-      return await measured(
-        t,
-        ['--diff', repo.diff, '--tree', repo.tree, '--test-command', 'node_modules/.bin/vitest run', '--jobs', '2'],
-        repo.file('m.json'),
-      );
-    } finally {
-      repo.cleanup();
-    }
-  })();
+  artefact ??= measuredJs(
+    t,
+    {
+      'package.json': '{ "type": "module" }\n',
+      'src/loan.js': BASE,
+      'test/loan.test.js':
+        "import { test } from 'vitest';\ntest('loads', async () => { await import('../src/loan.js'); });\n",
+    },
+    { 'src/loan.js': PATCH, 'test/loan.test.js': TESTS },
+    'node_modules/.bin/vitest run',
+    { linkModules: true },
+  );
   return artefact;
 }
 
-const of = (m: MutationArtefact, fn: string) => {
-  const f = m.footprint?.functions.find((x) => x.function === fn);
-  if (f === undefined) throw new Error(`no footprint of ${fn}: ${JSON.stringify(m.footprint)}`);
-  return f;
-};
+const of = footprintOf;
 
 test('vitest: the calls are recorded through its transform, and every changed function is measured', async (t) => {
   t.timeout(300_000);

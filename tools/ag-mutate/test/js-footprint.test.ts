@@ -8,7 +8,7 @@
 import test from 'ava';
 import type { MutationArtefact } from '@adversary-gate/schemas';
 import { makeRepo } from './helpers/repo.js';
-import { findMutant, measured } from './helpers/artefact.js';
+import { findMutant, footprintOf, measured, measuredJs } from './helpers/artefact.js';
 import { readModule } from '../src/apart/js-functions.js';
 
 const BASE = `'use strict';
@@ -221,29 +221,16 @@ let artefact: Promise<MutationArtefact> | undefined;
 
 /** One ag-mutate run over the project (every function's footprint comes from it). */
 function measure(t: import('ava').ExecutionContext): Promise<MutationArtefact> {
-  artefact ??= (async () => {
-    const repo = makeRepo(
-      { 'core.js': BASE, 'test/core.test.js': "require('node:test')('loads', () => require('../core.js'));\n" },
-      { 'core.js': PATCH, 'test/core.test.js': TESTS },
-    );
-    try {
-      return await measured(
-        t,
-        ['--diff', repo.diff, '--tree', repo.tree, '--test-command', 'node --test', '--jobs', '2'],
-        repo.file('m.json'),
-      );
-    } finally {
-      repo.cleanup();
-    }
-  })();
+  artefact ??= measuredJs(
+    t,
+    { 'core.js': BASE, 'test/core.test.js': "require('node:test')('loads', () => require('../core.js'));\n" },
+    { 'core.js': PATCH, 'test/core.test.js': TESTS },
+    'node --test',
+  );
   return artefact;
 }
 
-const of = (m: MutationArtefact, fn: string) => {
-  const f = m.footprint?.functions.find((x) => x.function === fn);
-  if (f === undefined) throw new Error(`no footprint of ${fn}: ${JSON.stringify(m.footprint)}`);
-  return f;
-};
+const of = footprintOf;
 
 test('the footprint of changed JavaScript functions is measured apart from node --test, and timed', async (t) => {
   const m = await measure(t);

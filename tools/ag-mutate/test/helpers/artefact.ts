@@ -50,3 +50,33 @@ export async function measuredPytest(
     repo.cleanup();
   }
 }
+
+/**
+ * One ag-mutate run over a JavaScript repository (`base`, then `patch` committed on it) under
+ * `testCommand`, with two jobs; its artefact. The repository is removed after.
+ */
+export async function measuredJs(
+  t: ExecutionContext,
+  base: Files,
+  patch: Files,
+  testCommand: string,
+  opts: { linkModules?: boolean } = {},
+): Promise<MutationArtefact> {
+  const repo = makeRepo(base, patch, opts);
+  try {
+    return await measured(
+      t,
+      ['--diff', repo.diff, '--tree', repo.tree, '--test-command', testCommand, '--jobs', '2'],
+      repo.file('m.json'),
+    );
+  } finally {
+    repo.cleanup();
+  }
+}
+
+/** The footprint of the function `fn` in `m` (an error naming the footprint when it has none). */
+export function footprintOf(m: MutationArtefact, fn: string) {
+  const f = m.footprint?.functions.find((x) => x.function === fn);
+  if (f === undefined) throw new Error(`no footprint of ${fn}: ${JSON.stringify(m.footprint)}`);
+  return f;
+}
