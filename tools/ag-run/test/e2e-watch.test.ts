@@ -92,8 +92,10 @@ test("a process explosion is stopped at the uid's process limit and recorded as 
     '1',
     '--jobs',
     '2',
+    // Below the sleeps' 30 s (a caller without a uid of its own ends on it), and long enough for the
+    // uid's count to be seen on a loaded machine, where one scan of /proc can take seconds.
     '--timeout',
-    '10',
+    '25',
     '--max-processes',
     '64',
   ];
