@@ -27,7 +27,7 @@ import { CallsRecord, JsJudgeAnswer } from '../records/js-calls.js';
 import { parseRecord } from '../records/read.js';
 import type { Args } from './js-inputs.js';
 import { planFunction, type JsPlanned } from './js-plan.js';
-import { callKey, plainJs, type CallRecording } from './js-recording.js';
+import { callKey, compilesEveryModule, plainJs, type CallRecording } from './js-recording.js';
 import { equivalenceVerdict, footprintNotJudged, JAVASCRIPT, type EquivalenceAnswer } from './rules.js';
 
 /** The JS engine's files. */
@@ -130,8 +130,7 @@ export async function judgeJsApart(
     footprint: { status, note, functions: [] },
   });
   const runner = ctx.opts.runner?.name ?? 'other';
-  const records =
-    runner === 'jest' || runner === 'vitest' || ((runner === 'node-test' || runner === 'mocha') && ctx.map !== null);
+  const records = compilesEveryModule(runner) || ((runner === 'node-test' || runner === 'mocha') && ctx.map !== null);
   if (!records)
     return none(
       'not_applicable',

@@ -22,6 +22,12 @@ export interface CallRecording {
 /** A function's key in the records. */
 export const callKey = (file: string, name: string) => `${file}#${name}`;
 
+/**
+ * Whether the runner compiles every module before it runs (jest, vitest): V8's offsets are into
+ * its output, so no coverage is recorded, and the changed files carry the call recorder alone.
+ */
+export const compilesEveryModule = (runner: string | undefined) => runner === 'jest' || runner === 'vitest';
+
 /** Whether a file is one the JavaScript judge can load as it is (no transform). */
 export const plainJs = (file: string) => /\.(?:js|cjs|mjs)$/.test(file);
 

@@ -17,7 +17,7 @@ import { withSiteCounters } from './site-counters.js';
 import { nodeTestMap, pytestMap, type TestMap } from './test-map.js';
 import { readV8Coverage, type CoverageMap } from './v8-coverage.js';
 import type { Workspace } from './workspace.js';
-import { withRecordedCalls, type CallRecording } from '../apart/js-recording.js';
+import { compilesEveryModule, withRecordedCalls, type CallRecording } from '../apart/js-recording.js';
 
 /** What the recording run records and how to read it back. */
 export interface Instrumented {
@@ -170,10 +170,9 @@ export function instrumentation(
   // Where a map is made from what each process ran, site counters stand for V8 when every changed file can carry them.
   const counterDir = mochaCommand !== null || nodeTest ? ws.scratch('site-counts') : '';
   const counted0 = counterDir !== '' ? counted(root, texts, sites, js, counterDir) : null;
-  // vitest and jest compile every module before it runs: V8's counters would be offsets into
-  // their output, never the file's own (such a file is unknown), so no coverage is recorded;
-  // the calls are, a recorder's wrapper being code like any other to their transforms.
-  const transformsAll = opts.runner?.name === 'vitest' || opts.runner?.name === 'jest';
+  // vitest and jest: no coverage is recorded; the calls are, a recorder's wrapper being code
+  // like any other to their transforms.
+  const transformsAll = compilesEveryModule(opts.runner?.name);
   // Where the counters stand for V8, the changed functions' calls are recorded in the same run.
   const jsFunctions = (opts.changedFunctions ?? []).filter((f) => js.has(f.file));
   const callTexts = counted0?.texts ?? (transformsAll ? texts : null);
