@@ -9,15 +9,21 @@
 // unrecordable, calls: [{args, answer}]}}}, once after each turn of the event loop that
 // called a function and again at exit: jest gives each test file its own instance and its own
 // `process` (whose exit nobody emits), and vitest's pools end their workers without an exit.
+// A function that uses the project's modules also hands a thunk of those collaborators
+// (src/apart/js-collaborators.ts): each that is a jest or vitest mock when the call begins has
+// the calls it answered during it noted under `mocks: {name: {unrecordable, calls: [{args,
+// shape}]}}`, up to MAX_MOCK_CALLS per name, read from the mock's own `mock.calls` and
+// `mock.results` (a thrown answer's shape is {t: 'raise', type}).
 const fs = require('node:fs');
 const path = require('node:path');
 const { randomBytes } = require('node:crypto');
 // node:timers, not the global: a test's fake timers replace the global setImmediate only.
 const timers = require('node:timers');
 const { threadId } = require('node:worker_threads');
-const { encode, answerText, attempt } = require('./js-values.cjs');
+const { encode, answerText, attempt, shape, isMock, errorName } = require('./js-values.cjs');
 
 const MAX_CALLS = 200;
+const MAX_MOCK_CALLS = 20;
 const functions = new Map();
 let out = null;
 let pending = false;
@@ -34,8 +40,49 @@ function flush() {
   }
 }
 
-/** One call of the function `key`: `body()`'s value (or its throw), the call recorded on the way. */
-exports.call = (dir, key, args, body) => {
+/** The mocks among the collaborators `watch()` answers, each with how many calls it had answered. */
+function mocksNow(watch) {
+  if (typeof watch !== 'function') return [];
+  try {
+    return Object.entries(watch())
+      .filter(([, value]) => isMock(value))
+      .map(([name, mock]) => ({ name, mock, from: mock.mock.calls.length }));
+  } catch {
+    return [];
+  }
+}
+
+/** Note, in `entry`, the calls each of `mocks` answered since it was seen. */
+function noteMocks(entry, mocks) {
+  for (const { name, mock, from } of mocks) {
+    try {
+      const calls = mock.mock.calls;
+      const results = mock.mock.results;
+      const into = (entry.mocks ??= {})[name] ?? (entry.mocks[name] = { unrecordable: 0, calls: [] });
+      for (let i = Math.min(from, calls.length); i < calls.length && into.calls.length < MAX_MOCK_CALLS; i++) {
+        const result = results[i];
+        if (result === undefined || (result.type !== 'return' && result.type !== 'throw')) continue;
+        let args;
+        try {
+          args = encode(Array.from(calls[i]));
+        } catch {
+          into.unrecordable++;
+          continue;
+        }
+        const answered = result.type === 'throw' ? { t: 'raise', type: errorName(result.value) } : shape(result.value);
+        into.calls.push({ args, shape: answered });
+      }
+    } catch {
+      // a mock whose record cannot be read: its calls are simply not noted
+    }
+  }
+}
+
+/**
+ * One call of the function `key`: `body()`'s value (or its throw), the call recorded on the way,
+ * and what the mocks among `watch()`'s collaborators answered during it.
+ */
+exports.call = (dir, key, args, body, watch) => {
   if (out === null) {
     out = path.join(dir, `calls-${process.pid}-${threadId}-${randomBytes(4).toString('hex')}.json`);
     process.on('exit', flush);
@@ -47,19 +94,19 @@ exports.call = (dir, key, args, body) => {
   let entry = functions.get(key);
   if (entry === undefined) functions.set(key, (entry = { observed: 0, unrecordable: 0, calls: [] }));
   entry.observed++;
-  if (entry.calls.length >= MAX_CALLS) return body();
-  let encoded;
-  try {
-    encoded = encode(Array.from(args));
-  } catch {
-    entry.unrecordable++;
-    return body();
-  }
+  const mocks = mocksNow(watch);
   // In the order the calls began (a recursion's outer call first), answered when it ends.
-  const call = { args: encoded, answer: null };
-  entry.calls.push(call);
+  let call = null;
+  if (entry.calls.length < MAX_CALLS)
+    try {
+      call = { args: encode(Array.from(args)), answer: null };
+      entry.calls.push(call);
+    } catch {
+      entry.unrecordable++;
+    }
   const got = attempt(body);
-  call.answer = answerText(got);
+  if (call !== null) call.answer = answerText(got);
+  noteMocks(entry, mocks);
   if (!got.ok) throw got.error;
   return got.value;
 };

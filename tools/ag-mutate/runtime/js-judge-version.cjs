@@ -7,9 +7,11 @@
 // `times` times in a row, and sends {i, outcomes} per input, then {done}. An outcome is what the
 // caller gets back (`value …` or `raise …`) and, with `full`, ` | args …` (the arguments after
 // the call) ` | module …` (the module's data after it, but for the data only `name` names)
-// ` | printed …` (what it wrote).
+// ` | printed …` (what it wrote). A job with `real` (a path of properties) asks a real
+// collaborator instead: `module` is the project's own file, loaded as it is, and each outcome
+// is {answer, shape} as JSON (shape null: it threw), for the contract rules.
 const { pathToFileURL } = require('node:url');
-const { decode, show, answerText, attempt } = require('./js-values.cjs');
+const { decode, show, answerText, attempt, shape } = require('./js-values.cjs');
 
 const KEY = Symbol.for('ag-mutate.judge');
 
@@ -33,7 +35,37 @@ function printedDuring(fn) {
   }
 }
 
+/** The real collaborator at `path` in what loading `job.module` gives, and the object it is a property of. */
+async function realCollaborator(job) {
+  let holder = undefined;
+  let value = job.kind === 'module' ? await import(pathToFileURL(job.module).href) : require(job.module);
+  for (const key of job.real) {
+    // A CommonJS module imported as a default is its exports object.
+    if (key === 'default' && job.kind === 'commonjs' && !Object.hasOwn(Object(value), 'default')) continue;
+    holder = value;
+    value = value?.[key];
+  }
+  if (typeof value !== 'function') throw new Error(`${job.name} is not a function of ${job.module}`);
+  return { fn: value, holder };
+}
+
+async function runReal(job) {
+  const { fn, holder } = await realCollaborator(job);
+  await send({ loaded: true });
+  for (let i = job.start; i < job.inputs.length; i++) {
+    const outcomes = [];
+    for (let k = 0; k < job.times; k++) {
+      const args = decode(job.inputs[i]);
+      const { got } = printedDuring(() => fn.apply(holder, args));
+      outcomes.push(JSON.stringify({ answer: answerText(got), shape: got.ok ? shape(got.value) : null }));
+    }
+    await send({ i, outcomes });
+  }
+  await send({ done: true });
+}
+
 async function run(job) {
+  if (Array.isArray(job.real)) return runReal(job);
   if (job.marks) {
     // What a test file sees: the runners' globals (mocha, jest, vitest with globals).
     for (const name of [

@@ -125,6 +125,96 @@ function answerText(got) {
   return `raise ${name}: ${message.slice(0, 1000)}`;
 }
 
+const SHAPE_DEPTH = 3;
+const SHAPE_ITEMS = 16;
+const SHAPE_KEYS = 32;
+// What the rules never hold against either side (an accessor, a value that cannot be read).
+const NO_CLAIM = Object.freeze({ t: 'iter' });
+
+/** Whether a value is a jest or vitest mock function. */
+function isMock(value) {
+  try {
+    return typeof value === 'function' && value._isMockFunction === true && Array.isArray(value.mock?.calls);
+  } catch {
+    return false;
+  }
+}
+
+function distinctShapes(values, depth) {
+  const out = [];
+  const seen = new Set();
+  for (const v of values) {
+    const s = shape(v, depth + 1);
+    const k = JSON.stringify(s);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push(s);
+  }
+  return out;
+}
+
+/**
+ * A value's shape, in the vocabulary of ag-mutate's contract rules (src/apart/contract-rules.ts):
+ * null and undefined are `none`; an integral number or a bigint `int`, any other number
+ * `float`; an array `seq`, a Set `set`, a plain object `map` (with its keys), a Map `map`; a
+ * jest or vitest mock `mock`; a promise or an iterator `iter` (never drawn); anything else an
+ * `object` of its constructor's name; what cannot be read without running code (an accessor)
+ * `iter`, no claim. Reads only own data: taking it changes nothing.
+ */
+function shape(value, depth = 0) {
+  try {
+    if (value === null || value === undefined) return { t: 'none' };
+    switch (typeof value) {
+      case 'boolean':
+        return { t: 'bool' };
+      case 'bigint':
+        return { t: 'int' };
+      case 'number':
+        return { t: Number.isInteger(value) ? 'int' : 'float' };
+      case 'string':
+        return { t: 'str' };
+      case 'function':
+        return isMock(value) ? { t: 'mock' } : { t: 'object', type: 'Function' };
+      case 'object':
+        break;
+      default:
+        return { t: 'object', type: typeof value };
+    }
+    if (ArrayBuffer.isView(value)) return { t: 'bytes' };
+    if (typeof value.then === 'function' || typeof value.next === 'function') return { t: 'iter' };
+    const proto = Object.getPrototypeOf(value);
+    if (depth < SHAPE_DEPTH && Array.isArray(value))
+      return { t: 'seq', items: distinctShapes(value.slice(0, SHAPE_ITEMS), depth) };
+    if (depth < SHAPE_DEPTH && value instanceof Set)
+      return { t: 'set', items: distinctShapes([...value].slice(0, SHAPE_ITEMS), depth) };
+    if (depth < SHAPE_DEPTH && value instanceof Map)
+      return { t: 'map', keys: null, items: distinctShapes([...value.values()].slice(0, SHAPE_ITEMS), depth) };
+    if (depth < SHAPE_DEPTH && (proto === Object.prototype || proto === null)) {
+      const keys = Object.keys(value);
+      if (keys.length > SHAPE_KEYS) return { t: 'map', keys: null, items: [] };
+      const out = {};
+      for (const key of keys) {
+        const d = Object.getOwnPropertyDescriptor(value, key);
+        out[key] = d !== undefined && 'value' in d ? shape(d.value, depth + 1) : NO_CLAIM;
+      }
+      return { t: 'map', keys: out, items: [] };
+    }
+    return { t: 'object', type: String(value.constructor?.name ?? 'Object') };
+  } catch {
+    return NO_CLAIM;
+  }
+}
+
+/** An error's name, as the contract rules compare it. */
+function errorName(error) {
+  try {
+    if (error !== null && typeof error === 'object') return String(error.name ?? error.constructor?.name ?? 'Error');
+  } catch {
+    // an error that cannot be read: its kind
+  }
+  return typeof error;
+}
+
 /** Run `fn`: its value or what it threw. */
 function attempt(fn) {
   try {
@@ -134,4 +224,4 @@ function attempt(fn) {
   }
 }
 
-module.exports = { encode, decode, show, answerText, attempt, Unrecordable };
+module.exports = { encode, decode, show, answerText, attempt, shape, isMock, errorName, Unrecordable };

@@ -124,7 +124,7 @@ type Finding = FootprintFunction['findings'][number];
 
 /**
  * The findings of the replaced collaborators: a call whose real answer is steady (the same twice,
- * a value) and whose replacement's answer contradicts it. The notes say what could not be asked.
+ * a value) and whose replacement's answer contradicts it, each call named once. The notes say what could not be asked.
  */
 export function contractFindings(
   contracts: readonly Contract[],
@@ -140,12 +140,15 @@ export function contractFindings(
     if (c.calls.some((x) => x.real === null))
       notes.push(`the real ${c.name} could not be called on the calls its replacement answered`);
     let named = 0;
+    const seen = new Set<string>();
     for (const call of c.calls) {
+      if (seen.has(call.text)) continue;
       const [a, b] = call.real ?? [];
       if (a === undefined || b === undefined || a.answer !== b.answer || a.shape === null) continue;
       const why = contradiction(call.mock, a.shape, c.raises);
       if (why === null || named >= max) continue;
       named += 1;
+      seen.add(call.text);
       findings.push({
         kind: 'mock_contradicted',
         call: call.text,

@@ -25,6 +25,7 @@ import type { MutantContext, MutantVerdict } from '../exec/mutant-run.js';
 import { JS_JUDGE } from '../package-files.js';
 import { CallsRecord, JsJudgeAnswer } from '../records/js-calls.js';
 import { parseRecord } from '../records/read.js';
+import type { MockCalls } from './js-contracts.js';
 import type { Args } from './js-inputs.js';
 import { planFunction, type JsPlanned } from './js-plan.js';
 import { callKey, compilesEveryModule, plainJs, type CallRecording } from './js-recording.js';
@@ -55,6 +56,7 @@ interface Recorded {
   observed: number;
   unrecordable: number;
   calls: Args[];
+  mocks: Map<string, { unrecordable: number; calls: MockCalls['calls'][number][] }>;
 }
 
 interface Merged {
@@ -80,10 +82,18 @@ function readCalls(dir: string): Merged {
     if (rec === null) continue;
     if (path.isAbsolute(rec.executable) && !rec.executable.includes('\n')) out.executable ??= rec.executable;
     for (const [key, f] of Object.entries(rec.functions)) {
-      const into = out.functions.get(key) ?? { observed: 0, unrecordable: 0, calls: [] };
+      const into: Recorded = out.functions.get(key) ?? { observed: 0, unrecordable: 0, calls: [], mocks: new Map() };
       into.observed += f.observed;
       into.unrecordable += f.unrecordable;
       into.calls.push(...f.calls.slice(0, 200 - into.calls.length).map((c) => c.args as Args));
+      for (const [name, m] of Object.entries(f.mocks ?? {})) {
+        const mock = into.mocks.get(name) ?? { unrecordable: 0, calls: [] };
+        mock.unrecordable += m.unrecordable;
+        mock.calls.push(
+          ...m.calls.slice(0, 20 - mock.calls.length).map((c) => ({ args: c.args as Args, shape: c.shape })),
+        );
+        into.mocks.set(name, mock);
+      }
       out.functions.set(key, into);
     }
   }
@@ -176,6 +186,8 @@ export async function judgeJsApart(
             calls: c?.calls ?? [],
             observed: c?.observed ?? 0,
             unrecordable: c?.unrecordable ?? 0,
+            mocks: c?.mocks ?? new Map(),
+            kindOf,
           })
         : why;
     if (typeof plan === 'string') {

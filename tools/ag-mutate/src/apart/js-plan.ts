@@ -8,6 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FootprintFunction } from '@adversary-gate/schemas';
+import { planContracts, type MockCalls, type RealJob } from './js-contracts.js';
 import { constantsOf, literalsOf, readModule, type Keys } from './js-functions.js';
 import { unguardedText } from './js-guards.js';
 import { argFacts, callText, distinct, neighbours, type Args } from './js-inputs.js';
@@ -27,6 +28,9 @@ export interface JsJob {
   readonly own: readonly string[];
 }
 
+/** A job of the judge: a version of a function, or a real collaborator. */
+export type JudgeJob = JsJob | RealJob;
+
 /** What the plan needs to know of a function. */
 export interface JsAsked {
   readonly file: string;
@@ -43,11 +47,15 @@ export interface JsAsked {
   readonly calls: readonly Args[];
   readonly observed: number;
   readonly unrecordable: number;
+  /** What the mocks among its collaborators answered inside its calls, by collaborator. */
+  readonly mocks: ReadonlyMap<string, MockCalls>;
+  /** How Node loads a plain JavaScript file of the copy (null: not plain). */
+  readonly kindOf: (file: string) => 'commonjs' | 'module' | null;
 }
 
 /** A planned function: its jobs, and how to read their outcomes back. */
 export interface JsPlanned {
-  readonly jobs: JsJob[];
+  readonly jobs: JudgeJob[];
   finish(outcomes: readonly Outcomes[]): { footprint?: FootprintFunction; answers: Map<number, EquivalenceAnswer> };
 }
 
@@ -85,7 +93,7 @@ export function planFunction(f: JsAsked): JsPlanned | string {
   const versus = old ?? (unguardedVariant !== null ? versionFile(f.root, f.file, unguardedVariant) : null);
   const reference = oldFn ?? unguardedFn;
   const unique = distinct(f.calls);
-  const jobs: JsJob[] = [];
+  const jobs: JudgeJob[] = [];
   const mine = mod.privateState.get(f.name) ?? [];
   const job = (module: string, inputs: readonly Args[], times: 1 | 2, full = false, marks = false) => {
     jobs.push({ module, kind: f.kind, name: f.name, inputs, times, full, marks, own: full ? mine : [] });
@@ -114,6 +122,14 @@ export function planFunction(f: JsAsked): JsPlanned | string {
               : null,
           plain: versus === null ? job(patched, unique, 1) : null,
         }
+      : null;
+
+  const contracts =
+    fp !== null && f.mocks.size > 0
+      ? planContracts(f, (j) => {
+          jobs.push(j);
+          return jobs.length - 1;
+        })
       : null;
 
   // The survivors' check (as ag_mutate_equiv.py asks it): recorded calls and neighbours, twice each.
@@ -175,6 +191,7 @@ export function planFunction(f: JsAsked): JsPlanned | string {
             marked: once(at(fp?.marked ?? null)),
           },
           ...(fp?.special != null ? { special: { patched: special, old: once(at(fp.special.old)) } } : {}),
+          ...(contracts !== null ? { contracts: contracts.finish(at) } : {}),
         },
         JAVASCRIPT,
       );

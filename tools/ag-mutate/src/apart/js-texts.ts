@@ -6,7 +6,8 @@
  *   function expression's body becomes `return rec(key, arguments, () => { body });` (after
  *   its directives; `this`, `arguments` and `return` mean what they meant), an arrow
  *   `(...a) => rec(key, a, () => (arrow)(...a))`. Only text is inserted, on the lines it was
- *   on: every line and every earlier offset holds.
+ *   on: every line and every earlier offset holds. A function that uses collaborators
+ *   (js-collaborators.ts) hands the recorder a thunk of their current values too.
  * - for the judge (a file beside the original in the judge's copy, so its own imports resolve
  *   alike), the file as it is with one statement appended that hands its top-level functions
  *   and a reader of its top-level data to `globalThis[Symbol.for('ag-mutate.judge')]`: a
@@ -16,6 +17,7 @@
 import { pathToFileURL } from 'node:url';
 import type { Node } from '@babel/types';
 import { parseJs } from '../engines/js.js';
+import { collaboratorsOf, collaboratorsThunk, relativeBindings } from './js-collaborators.js';
 import { readModule } from './js-functions.js';
 
 /** How the wrapped file reaches the recorder. */
@@ -52,21 +54,24 @@ export function withCallRecorders(
   const spread = `__agcArgs_${link.salt}`;
   const edits: Insertion[] = [];
   const wrapped: string[] = [];
+  const bindings = relativeBindings(mod.program);
   for (const name of names) {
     const fn = mod.functions.get(name);
     if (fn === undefined || !fn.plain) continue;
     wrapped.push(name);
     const node = fn.node as Node & { body: Node & { directives?: Node[] } };
     const key = JSON.stringify(keyOf(name));
+    const collaborators = collaboratorsOf(node, bindings);
+    const watch = collaborators.length > 0 ? `, ${collaboratorsThunk(collaborators)}` : '';
     if (node.type === 'ArrowFunctionExpression') {
       edits.push({ at: node.start!, text: `(...${spread}) => ${rec}(${key}, ${spread}, () => (` });
-      edits.push({ at: node.end!, text: `)(...${spread}))` });
+      edits.push({ at: node.end!, text: `)(...${spread})${watch})` });
       continue;
     }
     const directives = node.body.directives ?? [];
     const open = directives.length > 0 ? directives[directives.length - 1]!.end! : node.body.start! + 1;
     edits.push({ at: open, text: `return ${rec}(${key}, arguments, () => {` });
-    edits.push({ at: node.body.end! - 1, text: '});' });
+    edits.push({ at: node.body.end! - 1, text: `}${watch});` });
   }
   edits.sort((a, b) => b.at - a.at);
   let out = text;
@@ -82,7 +87,7 @@ export function withCallRecorders(
   // A declaration, hoisted: a call made while the module loads, before this line, records too.
   out =
     `${out}${out.endsWith('\n') ? '' : '\n'}${runtime.head}` +
-    `function ${rec}(k, a, b) { return ${runtime.get}.call(${dir}, k, a, b); }\n`;
+    `function ${rec}(k, a, b, c) { return ${runtime.get}.call(${dir}, k, a, b, c); }\n`;
   try {
     parseJs(parseAs, out);
   } catch {

@@ -5,18 +5,30 @@
  * @module
  */
 import * as v from 'valibot';
+import { Shape } from './judge.js';
 
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 
 /** One recorded call: its carried arguments and what it answered in the test process (null: it never returned). */
 const RecordedCall = v.strictObject({ args: v.array(v.unknown()), answer: v.nullable(v.string()) });
 
-/** One process's record: its node, and per function key (`file#name`) the calls it made. */
+/** The calls a collaborator's mock answered inside the function's calls: their arguments and the answers' shapes. */
+const MockCalls = v.strictObject({
+  unrecordable: Count,
+  calls: v.array(v.strictObject({ args: v.array(v.unknown()), shape: Shape })),
+});
+
+/** One process's record: its node, and per function key (`file#name`) the calls it made and its mocked collaborators'. */
 export const CallsRecord = v.strictObject({
   executable: v.string(),
   functions: v.record(
     v.string(),
-    v.strictObject({ observed: Count, unrecordable: Count, calls: v.array(RecordedCall) }),
+    v.strictObject({
+      observed: Count,
+      unrecordable: Count,
+      calls: v.array(RecordedCall),
+      mocks: v.optional(v.record(v.string(), MockCalls)),
+    }),
   ),
 });
 export type CallsRecord = v.InferOutput<typeof CallsRecord>;

@@ -26,7 +26,7 @@ const ArgFact = v.variant('kind', [
 ]);
 
 /** A value's shape (ag_mutate_contract.py; apart/contract-rules.ts's Shape). */
-const Shape: v.GenericSchema<ShapeType> = v.lazy(() =>
+export const Shape: v.GenericSchema<ShapeType> = v.lazy(() =>
   v.variant('t', [
     v.strictObject({ t: v.picklist(['none', 'bool', 'int', 'float', 'complex', 'str', 'bytes', 'mock', 'iter']) }),
     v.strictObject({ t: v.picklist(['seq', 'set']), items: v.array(Shape) }),
