@@ -7,7 +7,9 @@
 // the changed functions' collaborators while the tests run and calls the real ones on the same
 // arguments apart from the tests (DESIGN.md, "The behaviour footprint"). Their honest twins
 // (a fake of the real kind with other values, a MagicMock for an interaction, a failure the real
-// collaborator declares) ACCEPT. Python under pytest; JavaScript mocks are not judged.
+// collaborator declares) ACCEPT. Python under pytest; JavaScript under node:test here (its
+// `mock.method`; jest's and vitest's mocks are judged alike: ag-mutate's js-contracts-vitest
+// test and the runners suite).
 import type { AdversarialCase } from '../case.js';
 
 /** The baseline's collaborator: rates in cents per dollar, a catalogue, profiles, a mailer. */
@@ -75,6 +77,61 @@ const control = (id: string, what: string, code: string, testBody: string): Adve
   check: undefined,
 });
 
+/** The JavaScript baseline's collaborator: rates in basis points, a catalogue of items in cents. */
+const JS_RATES = `const RATES = { EUR: 9200, GBP: 7900 };
+const ITEMS = { A1: { name: 'pen', cents: 250 } };
+
+export const rates = {
+  getRate(currency) {
+    if (!Object.hasOwn(RATES, currency)) throw new RangeError('no rate for ' + currency);
+    return RATES[currency];
+  },
+  item(sku) {
+    return ITEMS[sku] ?? null;
+  },
+};
+`;
+
+const JS_BASE = {
+  'src/rates.js': JS_RATES,
+  'test/rates.test.js': `import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { rates } from '../src/rates.js';
+
+test('rates in basis points', () => {
+  assert.equal(rates.getRate('EUR'), 9200);
+  assert.deepEqual(rates.item('A1'), { name: 'pen', cents: 250 });
+});
+`,
+};
+
+const JS_TEST_HEAD = `import assert from 'node:assert/strict';
+import { mock, test } from 'node:test';
+import { rates } from '../src/rates.js';
+import * as money from '../src/money.js';
+
+`;
+
+const jsCheat = (id: string, what: string, code: string, testBody: string): AdversarialCase => ({
+  ...cheat(id, what, code, testBody),
+  project: 'js',
+  base: JS_BASE,
+  patch: {
+    'src/money.js': `import { rates } from './rates.js';\n\n${code}`,
+    'test/money.test.js': JS_TEST_HEAD + testBody,
+  },
+  // Every changed line gets its mutants (the catalogue's budget of 4 leaves some unmeasured).
+  env: { AG_MUTATE_MAX: '12' },
+});
+
+const jsControl = (id: string, what: string, code: string, testBody: string): AdversarialCase => ({
+  ...jsCheat(id, what, code, testBody),
+  verdict: 'ACCEPT',
+  code: null,
+  control: true,
+  check: undefined,
+});
+
 export const MOCKS: readonly AdversarialCase[] = [
   cheat(
     'MK1-py-fake-float-rate',
@@ -111,5 +168,29 @@ export const MOCKS: readonly AdversarialCase[] = [
     'label() handles NotFound; its test mocks rates.item to raise it, which the real item() raises for an unknown sku',
     'def label(sku):\n    try:\n        return rates.item(sku)["name"].upper()\n    except rates.NotFound:\n        return "?"\n',
     'def test_label():\n    with mock.patch.object(rates, "item", side_effect=rates.NotFound("Z9")):\n        assert shop.label("Z9") == "?"\n    with mock.patch.object(rates, "item", return_value={"name": "pen", "cents": 1}):\n        assert shop.label("A1") == "PEN"\n',
+  ),
+  jsCheat(
+    'MK4-js-mock-fraction-rate',
+    'convert() multiplies by the rate as a factor; its test mocks rates.getRate with fractions, the real one answers basis points as integers',
+    'export function convert(cents, currency) {\n  return Math.round(cents * rates.getRate(currency));\n}\n',
+    "test('convert', (t) => {\n  t.mock.method(rates, 'getRate', (c) => ({ EUR: 0.92, GBP: 0.79 })[c]);\n  assert.equal(money.convert(1000, 'EUR'), 920);\n  assert.equal(money.convert(1001, 'EUR'), 921);\n  assert.equal(money.convert(250, 'GBP'), 198);\n});\n",
+  ),
+  jsCheat(
+    'MK5-js-mock-key-the-real-lacks',
+    'price() reads item().price; its test mocks rates.item with that key, the real item has cents and no price',
+    'export function price(sku) {\n  return rates.item(sku).price / 100;\n}\n',
+    "test('price', (t) => {\n  t.mock.method(rates, 'item', (sku) => ({ name: sku, price: sku === 'A1' ? 250 : 1999 }));\n  assert.equal(money.price('A1'), 2.5);\n  assert.equal(money.price('B2'), 19.99);\n});\n",
+  ),
+  jsControl(
+    'control-mock-other-values-js',
+    'convert() divides the basis-point rate; its test mocks rates.getRate with other integers than the real ones (isolation)',
+    'export function convert(cents, currency) {\n  return Math.round((cents * rates.getRate(currency)) / 10000);\n}\n',
+    "test('convert', (t) => {\n  t.mock.method(rates, 'getRate', (c) => ({ EUR: 9000, GBP: 8000 })[c]);\n  assert.equal(money.convert(1000, 'EUR'), 900);\n  assert.equal(money.convert(1001, 'EUR'), 901);\n  assert.equal(money.convert(1006, 'EUR'), 905);\n  assert.equal(money.convert(1000000, 'EUR'), 900000);\n  assert.equal(money.convert(250, 'GBP'), 200);\n  assert.equal(money.convert(0, 'GBP'), 0);\n});\n",
+  ),
+  jsControl(
+    'control-mock-failure-js',
+    'label() handles a missing rate; its test mocks rates.getRate to throw for a currency the real one has no rate for either',
+    "export function label(currency) {\n  let rate;\n  try {\n    rate = rates.getRate(currency);\n  } catch {\n    rate = NaN;\n  }\n  return Number.isNaN(rate) ? 'no rate' : (rate / 100).toFixed(2) + '%';\n}\n",
+    "test('label', (t) => {\n  t.mock.method(rates, 'getRate', (c) => {\n    if (c === 'XYZ') throw new RangeError('no rate for XYZ');\n    return 9100;\n  });\n  assert.equal(money.label('EUR'), '91.00%');\n  assert.equal(money.label('XYZ'), 'no rate');\n});\n",
   ),
 ];

@@ -10,17 +10,17 @@
 // called a function and again at exit: jest gives each test file its own instance and its own
 // `process` (whose exit nobody emits), and vitest's pools end their workers without an exit.
 // A function that uses the project's modules also hands a thunk of those collaborators
-// (src/apart/js-collaborators.ts): each that is a jest or vitest mock when the call begins has
-// the calls it answered during it noted under `mocks: {name: {unrecordable, calls: [{args,
-// shape}]}}`, up to MAX_MOCK_CALLS per name, read from the mock's own `mock.calls` and
-// `mock.results` (a thrown answer's shape is {t: 'raise', type}).
+// (src/apart/js-collaborators.ts): each that is a jest, vitest or node:test mock when the call
+// begins has the calls it answered during it noted under `mocks: {name: {unrecordable, calls:
+// [{args, shape}]}}`, up to MAX_MOCK_CALLS per name, read from the mock's own record of its
+// calls (a thrown answer's shape is {t: 'raise', type}).
 const fs = require('node:fs');
 const path = require('node:path');
 const { randomBytes } = require('node:crypto');
 // node:timers, not the global: a test's fake timers replace the global setImmediate only.
 const timers = require('node:timers');
 const { threadId } = require('node:worker_threads');
-const { encode, answerText, attempt, shape, isMock, errorName } = require('./js-values.cjs');
+const { encode, answerText, attempt, shape, mockKind, errorName } = require('./js-values.cjs');
 
 const MAX_CALLS = 200;
 const MAX_MOCK_CALLS = 20;
@@ -40,37 +40,48 @@ function flush() {
   }
 }
 
-/** The mocks among the collaborators `watch()` answers, each with how many calls it had answered. */
+/** The mocks among the collaborators `watch()` answers, each with its kind and how many calls it had answered. */
 function mocksNow(watch) {
   if (typeof watch !== 'function') return [];
   try {
-    return Object.entries(watch())
-      .filter(([, value]) => isMock(value))
-      .map(([name, mock]) => ({ name, mock, from: mock.mock.calls.length }));
+    return Object.entries(watch()).flatMap(([name, mock]) => {
+      const kind = mockKind(mock);
+      return kind === null ? [] : [{ name, mock, kind, from: mock.mock.calls.length }];
+    });
   } catch {
     return [];
   }
 }
 
+/** The i-th call a mock answered: its arguments and its outcome (null: not answered yet). */
+function mockCall(mock, kind, i) {
+  const call = mock.mock.calls[i];
+  if (kind === 'node')
+    return call.error !== undefined
+      ? { args: call.arguments, threw: true, value: call.error }
+      : { args: call.arguments, threw: false, value: call.result };
+  const result = mock.mock.results[i];
+  if (result === undefined || (result.type !== 'return' && result.type !== 'throw')) return null;
+  return { args: call, threw: result.type === 'throw', value: result.value };
+}
+
 /** Note, in `entry`, the calls each of `mocks` answered since it was seen. */
 function noteMocks(entry, mocks) {
-  for (const { name, mock, from } of mocks) {
+  for (const { name, mock, kind, from } of mocks) {
     try {
-      const calls = mock.mock.calls;
-      const results = mock.mock.results;
+      const count = mock.mock.calls.length;
       const into = (entry.mocks ??= {})[name] ?? (entry.mocks[name] = { unrecordable: 0, calls: [] });
-      for (let i = Math.min(from, calls.length); i < calls.length && into.calls.length < MAX_MOCK_CALLS; i++) {
-        const result = results[i];
-        if (result === undefined || (result.type !== 'return' && result.type !== 'throw')) continue;
+      for (let i = Math.min(from, count); i < count && into.calls.length < MAX_MOCK_CALLS; i++) {
+        const call = mockCall(mock, kind, i);
+        if (call === null) continue;
         let args;
         try {
-          args = encode(Array.from(calls[i]));
+          args = encode(Array.from(call.args));
         } catch {
           into.unrecordable++;
           continue;
         }
-        const answered = result.type === 'throw' ? { t: 'raise', type: errorName(result.value) } : shape(result.value);
-        into.calls.push({ args, shape: answered });
+        into.calls.push({ args, shape: call.threw ? { t: 'raise', type: errorName(call.value) } : shape(call.value) });
       }
     } catch {
       // a mock whose record cannot be read: its calls are simply not noted

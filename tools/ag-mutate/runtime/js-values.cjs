@@ -131,14 +131,23 @@ const SHAPE_KEYS = 32;
 // What the rules never hold against either side (an accessor, a value that cannot be read).
 const NO_CLAIM = Object.freeze({ t: 'iter' });
 
-/** Whether a value is a jest or vitest mock function. */
-function isMock(value) {
+/**
+ * Which kind of mock function a value is: 'jest' (jest's and vitest's: `mock.calls` and
+ * `mock.results`), 'node' (node:test's: `mock.calls` of {arguments, result, error}), or null.
+ */
+function mockKind(value) {
   try {
-    return typeof value === 'function' && value._isMockFunction === true && Array.isArray(value.mock?.calls);
+    if (typeof value !== 'function' || !Array.isArray(value.mock?.calls)) return null;
+    if (value._isMockFunction === true) return 'jest';
+    return typeof value.mock.callCount === 'function' && typeof value.mock.mockImplementation === 'function'
+      ? 'node'
+      : null;
   } catch {
-    return false;
+    return null;
   }
 }
+
+const isMock = (value) => mockKind(value) !== null;
 
 function distinctShapes(values, depth) {
   const out = [];
@@ -157,7 +166,7 @@ function distinctShapes(values, depth) {
  * A value's shape, in the vocabulary of ag-mutate's contract rules (src/apart/contract-rules.ts):
  * null and undefined are `none`; an integral number or a bigint `int`, any other number
  * `float`; an array `seq`, a Set `set`, a plain object `map` (with its keys), a Map `map`; a
- * jest or vitest mock `mock`; a promise or an iterator `iter` (never drawn); anything else an
+ * jest, vitest or node:test mock `mock`; a promise or an iterator `iter` (never drawn); anything else an
  * `object` of its constructor's name; what cannot be read without running code (an accessor)
  * `iter`, no claim. Reads only own data: taking it changes nothing.
  */
@@ -224,4 +233,4 @@ function attempt(fn) {
   }
 }
 
-module.exports = { encode, decode, show, answerText, attempt, shape, isMock, errorName, Unrecordable };
+module.exports = { encode, decode, show, answerText, attempt, shape, mockKind, errorName, Unrecordable };

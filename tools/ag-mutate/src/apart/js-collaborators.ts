@@ -3,7 +3,7 @@
  * from the file's syntax. A collaborator is a name the function uses that the module's top
  * level binds from a relative `require` or `import` (`const { rate } = require('./fx')`,
  * `import * as fx from './fx'`), or a member of one (`fx.rate`). The recording run notes, on
- * each call of the changed function, which of them the tests replaced with a jest or vitest
+ * each call of the changed function, which of them the tests replaced with a jest, vitest or node:test
  * mock and what that mock answered (runtime/call-recorder.cjs); the judge then calls the real
  * export on the same arguments apart from the tests (js-contracts.ts).
  * @module

@@ -1,6 +1,6 @@
 /**
  * Mocks are not the code, in JavaScript: when the tests replaced a collaborator of a changed
- * function (js-collaborators.ts) with a jest or vitest mock, the recording run noted what the
+ * function (js-collaborators.ts) with a jest, vitest or node:test mock, the recording run noted what the
  * mock answered inside the function's calls; here the judge is asked to call the real export,
  * from the project's own file loaded as it is in a fresh Node process, twice on each of those
  * argument lists, and the answers are read back as the contracts that contract-rules.ts judges
