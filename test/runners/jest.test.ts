@@ -44,3 +44,61 @@ test.serial('jest in band: the program sees its own argv, never the gate’s rep
 test.serial('jest: the calls are recorded; a special case on the test’s input holds, the fix does not', async (t) => {
   await judgeSpecialCase(t, JEST);
 });
+
+/** JEST with a rates module (percent) and an invoice whose tests mock it with jest.mock. */
+const RATES = `'use strict';
+const RATES = { UK: 20, DE: 19, 'US-CA': 7.25 };
+function getTaxRate(region) {
+  if (!Object.hasOwn(RATES, region)) throw new Error('unknown tax region: ' + region);
+  return RATES[region];
+}
+module.exports = { getTaxRate };
+`;
+
+const invoice = (tax: string) =>
+  `'use strict';\nconst { getTaxRate } = require('./rates');\n\nfunction invoiceTax(net, region) {\n  return Math.round(${tax} * 100) / 100;\n}\n\nmodule.exports = { invoiceTax };\n`;
+
+const invoiceTest = (uk: string, ca: string) => `jest.mock('../src/rates', () => ({ getTaxRate: jest.fn() }));
+const { getTaxRate } = require('../src/rates');
+const { invoiceTax } = require('../src/invoice');
+
+test('tax for the region', () => {
+  getTaxRate.mockReturnValue(${uk});
+  expect(invoiceTax(100, 'UK')).toBe(20);
+  expect(invoiceTax(55, 'UK')).toBe(11);
+  getTaxRate.mockReturnValue(${ca});
+  expect(invoiceTax(9.99, 'US-CA')).toBe(0.72);
+});
+`;
+
+const JEST_MOCKED: Project = {
+  files: {
+    ...JEST.files,
+    'src/rates.js': RATES,
+    'test/rates.test.js':
+      "const { getTaxRate } = require('../src/rates');\ntest('percent', () => expect(getTaxRate('UK')).toBe(20));\n",
+  },
+  honest: {
+    'src/invoice.js': invoice('(net * getTaxRate(region)) / 100'),
+    'test/invoice.test.js': invoiceTest('20', '7.25'),
+  },
+  bad: { 'src/invoice.js': invoice('net * getTaxRate(region)'), 'test/invoice.test.js': invoiceTest('0.2', '0.0725') },
+};
+
+test.serial(
+  'jest: a jest.mock whose answers the real module cannot give holds; one of its kind does not',
+  async (t) => {
+    const repo = buildRepo(t, JEST_MOCKED);
+    const honest = await judge(t, repo, repo.honest);
+    t.is(honest.verdict.verdict, 'ACCEPT', why(honest));
+    const bad = await judge(t, repo, repo.bad);
+    t.is(bad.verdict.verdict, 'HOLD', why(bad));
+    t.true(
+      bad.verdict.reasons.some(
+        (r) =>
+          r.code === 'BEHAVIOUR_SUSPECTED' && /invoiceTax\(\): mock_contradicted: .*getTaxRate\('UK'\)/.test(r.message),
+      ),
+      why(bad),
+    );
+  },
+);

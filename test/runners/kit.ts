@@ -140,7 +140,8 @@ export function buildRepo(t: ExecutionContext, project: Project): Repo {
   const commit = (files: Readonly<Record<string, string>>, message: string) => {
     git(dir, 'checkout', '-q', base);
     write(dir, files);
-    git(dir, 'commit', '-q', '-am', message);
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', message);
     return git(dir, 'rev-parse', 'HEAD');
   };
   const honest = commit(project.honest, 'fix clamp above the range, with its test');
