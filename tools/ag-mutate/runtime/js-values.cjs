@@ -149,11 +149,11 @@ function mockKind(value) {
 
 const isMock = (value) => mockKind(value) !== null;
 
-function distinctShapes(values, depth) {
+function distinctShapes(values, depth, real) {
   const out = [];
   const seen = new Set();
   for (const v of values) {
-    const s = shape(v, depth + 1);
+    const s = shape(v, depth + 1, real);
     const k = JSON.stringify(s);
     if (seen.has(k)) continue;
     seen.add(k);
@@ -168,9 +168,11 @@ function distinctShapes(values, depth) {
  * `float`; an array `seq`, a Set `set`, a plain object `map` (with its keys), a Map `map`; a
  * jest, vitest or node:test mock `mock`; a promise or an iterator `iter` (never drawn); anything else an
  * `object` of its constructor's name; what cannot be read without running code (an accessor)
- * `iter`, no claim. Reads only own data: taking it changes nothing.
+ * `iter`, no claim. Reads only own data: taking it changes nothing. With `real` (a real
+ * collaborator's answer), 0, 1 and -1 are `float`: a rate, a ratio or a share is integral there
+ * too, so they claim no integer contract.
  */
-function shape(value, depth = 0) {
+function shape(value, depth = 0, real = false) {
   try {
     if (value === null || value === undefined) return { t: 'none' };
     switch (typeof value) {
@@ -179,7 +181,7 @@ function shape(value, depth = 0) {
       case 'bigint':
         return { t: 'int' };
       case 'number':
-        return { t: Number.isInteger(value) ? 'int' : 'float' };
+        return { t: Number.isInteger(value) && !(real && Math.abs(value) <= 1) ? 'int' : 'float' };
       case 'string':
         return { t: 'str' };
       case 'function':
@@ -193,18 +195,18 @@ function shape(value, depth = 0) {
     if (typeof value.then === 'function' || typeof value.next === 'function') return { t: 'iter' };
     const proto = Object.getPrototypeOf(value);
     if (depth < SHAPE_DEPTH && Array.isArray(value))
-      return { t: 'seq', items: distinctShapes(value.slice(0, SHAPE_ITEMS), depth) };
+      return { t: 'seq', items: distinctShapes(value.slice(0, SHAPE_ITEMS), depth, real) };
     if (depth < SHAPE_DEPTH && value instanceof Set)
-      return { t: 'set', items: distinctShapes([...value].slice(0, SHAPE_ITEMS), depth) };
+      return { t: 'set', items: distinctShapes([...value].slice(0, SHAPE_ITEMS), depth, real) };
     if (depth < SHAPE_DEPTH && value instanceof Map)
-      return { t: 'map', keys: null, items: distinctShapes([...value.values()].slice(0, SHAPE_ITEMS), depth) };
+      return { t: 'map', keys: null, items: distinctShapes([...value.values()].slice(0, SHAPE_ITEMS), depth, real) };
     if (depth < SHAPE_DEPTH && (proto === Object.prototype || proto === null)) {
       const keys = Object.keys(value);
       if (keys.length > SHAPE_KEYS) return { t: 'map', keys: null, items: [] };
       const out = {};
       for (const key of keys) {
         const d = Object.getOwnPropertyDescriptor(value, key);
-        out[key] = d !== undefined && 'value' in d ? shape(d.value, depth + 1) : NO_CLAIM;
+        out[key] = d !== undefined && 'value' in d ? shape(d.value, depth + 1, real) : NO_CLAIM;
       }
       return { t: 'map', keys: out, items: [] };
     }

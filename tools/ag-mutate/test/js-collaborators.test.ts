@@ -48,12 +48,15 @@ function f(o) { return { rate: o.rate }; }
 });
 
 const values = createRequire(import.meta.url)(path.resolve('runtime/js-values.cjs')) as {
-  shape(v: unknown): unknown;
+  shape(v: unknown, depth?: number, real?: boolean): unknown;
 };
 
 test('shapes: integral numbers are ints, records keep their keys, promises and mocks make no claim', (t) => {
   t.deepEqual(values.shape(20), { t: 'int' });
   t.deepEqual(values.shape(0.2), { t: 'float' });
+  t.deepEqual(values.shape(0), { t: 'int' });
+  t.deepEqual(values.shape(0, 0, true), { t: 'float' }, "a real answer's 0 claims no integer");
+  t.deepEqual(values.shape([1, 20], 0, true), { t: 'seq', items: [{ t: 'float' }, { t: 'int' }] });
   t.deepEqual(values.shape(undefined), { t: 'none' });
   t.deepEqual(values.shape({ lat: 1.5, tags: ['a'] }), {
     t: 'map',

@@ -1,8 +1,8 @@
 // Mocks are not the code, in JavaScript: a vitest mock of a project module that a changed
 // function calls is judged against the real module on the same calls. A mock answering a
 // fraction where the real one answers whole percents, or a record with a key the real one never
-// has, is named; a mock that merely chose other values of the same kind, or raised an error the
-// real one's own source raises, is not.
+// has, is named; a mock that merely chose other values of the same kind, answered a share where
+// the real one answers 0, or raised an error the real one's own source raises, is not.
 import test from 'ava';
 import type { MutationArtefact } from '@adversary-gate/schemas';
 import { footprintOf, measuredJs } from './helpers/artefact.js';
@@ -14,6 +14,9 @@ export function getTaxRate(region) {
   if (!Object.hasOwn(RATES, region)) throw new RangeError('unknown region ' + region);
   return RATES[region];
 }
+export function getDiscount(customer) {
+  return customer === 'vip' ? 0.1 : 0;
+}
 `,
   'src/fx.js': `export function getRate(from, to) {
   return from === to ? 10000 : 9200;
@@ -24,7 +27,7 @@ export function getTaxRate(region) {
 }
 `,
   'test/real.test.js': `import { expect, test } from 'vitest';
-import { getTaxRate } from '../src/rates.js';
+import { getTaxRate, getDiscount } from '../src/rates.js';
 import { getRate } from '../src/fx.js';
 import { lookup } from '../src/geo.js';
 test('the real modules', () => {
@@ -36,9 +39,12 @@ test('the real modules', () => {
 };
 
 const PATCH = {
-  'src/invoice.js': `import { getTaxRate } from './rates.js';
+  'src/invoice.js': `import { getTaxRate, getDiscount } from './rates.js';
 export function tax(net, region) {
   return Math.round(net * getTaxRate(region) * 100) / 100;
+}
+export function discounted(net, customer) {
+  return net - net * getDiscount(customer);
 }
 `,
   'src/convert.js': `import * as fx from './fx.js';
@@ -52,13 +58,13 @@ export function north(a, b) {
 }
 `,
   'test/mocked.test.js': `import { expect, test, vi } from 'vitest';
-vi.mock('../src/rates.js', () => ({ getTaxRate: vi.fn() }));
+vi.mock('../src/rates.js', () => ({ getTaxRate: vi.fn(), getDiscount: vi.fn() }));
 vi.mock('../src/fx.js', () => ({ getRate: vi.fn() }));
 vi.mock('../src/geo.js', () => ({ lookup: vi.fn() }));
-import { getTaxRate } from '../src/rates.js';
+import { getTaxRate, getDiscount } from '../src/rates.js';
 import { getRate } from '../src/fx.js';
 import { lookup } from '../src/geo.js';
-import { tax } from '../src/invoice.js';
+import { tax, discounted } from '../src/invoice.js';
 import { convert } from '../src/convert.js';
 import { north } from '../src/near.js';
 
@@ -67,6 +73,10 @@ test('tax', () => {
   expect(tax(100, 'UK')).toBe(20);
   getTaxRate.mockImplementation(() => { throw new RangeError('no'); });
   expect(() => tax(100, 'DE')).toThrow(RangeError);
+});
+test('discounted', () => {
+  getDiscount.mockReturnValue(0.25);
+  expect(discounted(100, 'ada')).toBe(75);
 });
 test('convert', () => {
   getRate.mockReturnValue(9000);
@@ -115,6 +125,13 @@ test('vitest: a mock record with a key the real one never has is named', async (
 test('vitest: a mock of a module namespace that chose other values of the same kind is no finding', async (t) => {
   t.timeout(300_000);
   const f = footprintOf(await measure(t), 'convert');
+  t.true(f.measured, JSON.stringify(f));
+  t.deepEqual(f.findings, [], JSON.stringify(f));
+});
+
+test('vitest: a mock answering a share where the real one answers 0 is no finding (0 claims no integer)', async (t) => {
+  t.timeout(300_000);
+  const f = footprintOf(await measure(t), 'discounted');
   t.true(f.measured, JSON.stringify(f));
   t.deepEqual(f.findings, [], JSON.stringify(f));
 });
