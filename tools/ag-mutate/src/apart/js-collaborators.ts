@@ -108,9 +108,10 @@ export function collaboratorsOf(fn: Node, bindings: ReadonlyMap<string, Binding>
 
 /**
  * The recorder's view of the collaborators, as an expression: a thunk answering each one's
- * current value by name (a name not bound yet answers nothing).
+ * current value by name (a name not bound yet answers nothing). `into` names its record (a
+ * name the file does not use).
  */
-export function collaboratorsThunk(collaborators: readonly Collaborator[]): string {
-  const reads = collaborators.map((c) => `try { o[${JSON.stringify(c.name)}] = ${c.name}; } catch {}`);
-  return `() => { const o = {}; ${reads.join(' ')} return o; }`;
+export function collaboratorsThunk(collaborators: readonly Collaborator[], into: string): string {
+  const reads = collaborators.map((c) => `try { ${into}[${JSON.stringify(c.name)}] = ${c.name}; } catch {}`);
+  return `() => { const ${into} = {}; ${reads.join(' ')} return ${into}; }`;
 }

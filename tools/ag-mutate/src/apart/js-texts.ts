@@ -62,7 +62,7 @@ export function withCallRecorders(
     const node = fn.node as Node & { body: Node & { directives?: Node[] } };
     const key = JSON.stringify(keyOf(name));
     const collaborators = collaboratorsOf(node, bindings);
-    const watch = collaborators.length > 0 ? `, ${collaboratorsThunk(collaborators)}` : '';
+    const watch = collaborators.length > 0 ? `, ${collaboratorsThunk(collaborators, `__agcSeen_${link.salt}`)}` : '';
     if (node.type === 'ArrowFunctionExpression') {
       edits.push({ at: node.start!, text: `(...${spread}) => ${rec}(${key}, ${spread}, () => (` });
       edits.push({ at: node.end!, text: `)(...${spread})${watch})` });
