@@ -11,12 +11,11 @@ import path from 'node:path';
 import * as v from 'valibot';
 import { readInside } from '@adversary-gate/core';
 import type { Node } from '@babel/types';
-import { childNodes } from '../engines/js.js';
 import { Shape } from '../records/judge.js';
 import { parseRecord } from '../records/read.js';
 import { collaboratorsOf, relativeBindings, type Collaborator } from './js-collaborators.js';
 import type { Contract, RealAnswer, Shape as ShapeType } from './contract-rules.js';
-import { readModule } from './js-functions.js';
+import { readModule, walk } from './js-functions.js';
 import { callText, distinct, type Args } from './js-inputs.js';
 import type { Outcomes } from './rules.js';
 
@@ -42,28 +41,29 @@ type KindOf = (file: string) => 'commonjs' | 'module' | null;
 const MAX_FILE = 4 * 1024 * 1024;
 const MAX_ASKED = 20;
 
-/** The tree-relative file a relative `source` of `file` loads, as Node resolves a plain path; null when none is there. */
-function resolveSource(root: string, file: string, source: string): string | null {
+/** The tree-relative file a relative `source` of `file` loads, as Node resolves a plain path, and its text; null when none is there. */
+function resolveSource(root: string, file: string, source: string): { file: string; text: string } | null {
   const base = path.posix.normalize(path.posix.join(path.posix.dirname(file), source));
   if (base.startsWith('../') || base === '..') return null;
   const tries = /\.(?:js|cjs|mjs)$/.test(base)
     ? [base]
     : [`${base}.js`, `${base}.cjs`, `${base}.mjs`, `${base}/index.js`, `${base}/index.cjs`];
-  return tries.find((t) => readInside(root, t, MAX_FILE).ok) ?? null;
+  for (const t of tries) {
+    const read = readInside(root, t, MAX_FILE);
+    if (read.ok) return { file: t, text: read.data.toString('utf8') };
+  }
+  return null;
 }
 
 /** The names of the errors a function's own text throws (`throw new RangeError(…)`). */
 function thrownNames(fn: Node): string[] {
   const names = new Set<string>();
-  const visit = (n: Node) => {
-    if (n.type === 'ThrowStatement') {
-      const e = n.argument as Node;
-      const callee = e.type === 'NewExpression' || e.type === 'CallExpression' ? (e.callee as Node) : null;
-      if (callee?.type === 'Identifier') names.add(callee.name);
-    }
-    for (const [, c] of childNodes(n)) visit(c);
-  };
-  visit(fn);
+  walk(fn, (n) => {
+    if (n.type !== 'ThrowStatement') return;
+    const e = n.argument as Node;
+    const callee = e.type === 'NewExpression' || e.type === 'CallExpression' ? (e.callee as Node) : null;
+    if (callee?.type === 'Identifier') names.add(callee.name);
+  });
   return [...names].sort();
 }
 
@@ -110,9 +110,9 @@ export function planContracts(
   const planned = [...f.mocks].map(([name, mock]): Planned => {
     const base = { name, unpicklable: mock.unrecordable, mock_answers: mock.calls.length };
     const c = known.get(name);
-    const file = c !== undefined ? resolveSource(f.root, f.file, c.source) : null;
-    const kind = file !== null ? f.kindOf(file) : null;
-    if (c === undefined || file === null || kind === null)
+    const found = c !== undefined ? resolveSource(f.root, f.file, c.source) : null;
+    const kind = found !== null ? f.kindOf(found.file) : null;
+    if (c === undefined || found === null || kind === null)
       return {
         contract: {
           ...base,
@@ -121,11 +121,10 @@ export function planContracts(
           calls: [],
         } satisfies Contract,
       };
-    const read = readInside(f.root, file, MAX_FILE);
-    const real = read.ok ? readModule(file, read.data.toString('utf8')) : null;
+    const real = readModule(found.file, found.text);
     const own = real?.functions.get(c.path[c.path.length - 1] ?? '');
     const inputs = distinct(mock.calls.map((x) => x.args)).slice(0, MAX_ASKED);
-    const job = add({ module: path.join(f.root, file), kind, name, real: c.path, inputs, times: 2 });
+    const job = add({ module: path.join(f.root, found.file), kind, name, real: c.path, inputs, times: 2 });
     return { name, base, inputs, job, raises: own !== undefined ? thrownNames(own.node) : [] };
   });
   return {

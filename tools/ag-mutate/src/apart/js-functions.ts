@@ -45,7 +45,8 @@ export interface Keys {
 const isFunction = (n: Node | null | undefined): boolean =>
   n?.type === 'FunctionExpression' || n?.type === 'ArrowFunctionExpression' || n?.type === 'FunctionDeclaration';
 
-function walk(node: Node, visit: (n: Node) => void): void {
+/** Visit `node` and every node under it. */
+export function walk(node: Node, visit: (n: Node) => void): void {
   visit(node);
   for (const [, c] of childNodes(node)) walk(c, visit);
 }
